@@ -1,0 +1,137 @@
+//! What every subcommand shares: error reporting, exit codes, stdout, progress bars and
+//! all-or-nothing output files.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nimcount::progress::Progress;
+use nimcount::{Error, Result};
+
+/// Exit code for every refused input or failed run; 0 is success.
+pub const EXIT_FAILURE: u8 = 2;
+
+/// Prints a command-line usage error on one line (help and version requests print in full).
+pub fn report_usage_error(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(EXIT_FAILURE)
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            let first = rendered.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (try --help)");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Turns a subcommand's result into the process exit code, printing the error on one line.
+pub fn exit_code(result: Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that closed the pipe early (`| head`) got what it wanted.
+        Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Buffered standard output; write errors map to [`Error::Io`] on `<stdout>` via [`stdout_error`].
+pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
+    BufWriter::new(io::stdout().lock())
+}
+
+/// Wraps a failure to write standard output.
+pub fn stdout_error(source: io::Error) -> Error {
+    Error::Io { path: "<stdout>".into(), source }
+}
+
+/// Writes `path` all at once or not at all: the content goes to a temporary file in the same
+/// directory, which is renamed over `path` only after `write` succeeded and the data was flushed.
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> Result<()>) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().ok_or_else(|| Error::io(path, io::Error::other("not a file name")))?;
+    let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let file = File::create(&temp).map_err(|e| Error::io(&temp, e))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| Error::io(&temp, e.into_error()))?;
+        file.sync_all().map_err(|e| Error::io(&temp, e))?;
+        std::fs::rename(&temp, path).map_err(|e| Error::io(path, e))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// A progress bar on standard error, drawn only when standard error is a terminal.
+pub struct TerminalProgress {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl TerminalProgress {
+    /// A progress reporter that draws nothing until a stage starts.
+    pub fn new() -> Self {
+        TerminalProgress { bar: Mutex::new(None) }
+    }
+}
+
+impl Progress for TerminalProgress {
+    fn start(&self, what: &str, total: u64) {
+        let bar = if total > 0 {
+            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()).with_style(
+                ProgressStyle::with_template(
+                    "{msg:>12} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+                )
+                .expect("static template")
+                .progress_chars("=> "),
+            )
+        } else {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+                ProgressStyle::with_template("{msg:>12} {spinner} {elapsed_precise}")
+                    .expect("static template"),
+            )
+        };
+        bar.set_message(what.to_string());
+        bar.enable_steady_tick(Duration::from_millis(200));
+        if let Some(old) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).replace(bar) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn set_position(&self, done: u64) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            bar.set_position(done);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for TerminalProgress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -1,0 +1,186 @@
+//! The one error type of the crate.
+//!
+//! Every user-facing entry point (plan construction, parsing, counting queries) returns
+//! [`Result`]. Messages are single lines that name the offending value, so the command-line
+//! tool can print them as they are.
+
+use std::fmt;
+
+/// Errors reported by nimcount.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A transform length that is not a power of two (lengths start at 1 = 2^0).
+    #[error("length {len} is not a power of two")]
+    NotPowerOfTwo {
+        /// The offending length.
+        len: usize,
+    },
+
+    /// A buffer whose length is not a multiple of the plan's length.
+    #[error("buffer of {len} elements is not a multiple of the transform length {plan_len}")]
+    LengthMismatch {
+        /// Length of the buffer that was passed.
+        len: usize,
+        /// Length of the plan.
+        plan_len: usize,
+    },
+
+    /// A modulus the ring does not accept.
+    #[error("invalid modulus {modulus}: {reason}")]
+    InvalidModulus {
+        /// The modulus as written.
+        modulus: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+
+    /// A value outside the set of values a ring accepts (for example a residue `>= p`).
+    #[error("value {value} at index {index} is outside the ring {ring}")]
+    ValueOutOfRange {
+        /// The value, printed.
+        value: String,
+        /// Its position in the buffer or file.
+        index: usize,
+        /// The ring, printed.
+        ring: String,
+    },
+
+    /// The normalised inverse needs 1/2, which the ring lacks (wrapping rings).
+    #[error(
+        "the ring {ring} has no inverse of 2: only the forward and unnormalised inverse transforms exist there"
+    )]
+    NoInverseOfTwo {
+        /// The ring, printed.
+        ring: String,
+    },
+
+    /// An exact integer computation that could leave the integer type.
+    #[error("{what} could overflow {ring}: {detail}")]
+    Overflow {
+        /// What was attempted.
+        what: &'static str,
+        /// The ring or integer type.
+        ring: String,
+        /// The bound that was exceeded.
+        detail: String,
+    },
+
+    /// An exact division that does not divide (the input was not an image of the forward transform).
+    #[error("{what}: value {value} at index {index} is not divisible by {divisor}")]
+    NotDivisible {
+        /// What was attempted.
+        what: &'static str,
+        /// The value, printed.
+        value: String,
+        /// Its index.
+        index: usize,
+        /// The divisor.
+        divisor: String,
+    },
+
+    /// A SIMD backend that this CPU does not support.
+    #[error("backend {backend} is not available on this CPU")]
+    BackendUnavailable {
+        /// The backend's name.
+        backend: &'static str,
+    },
+
+    /// A buffer or table that would not fit in memory; refused before allocating.
+    #[error("{what} needs {needed} but only {available} of memory is available")]
+    OutOfMemory {
+        /// What would have been allocated.
+        what: String,
+        /// Bytes needed, printed with a unit.
+        needed: Bytes,
+        /// Bytes available, printed with a unit.
+        available: Bytes,
+    },
+
+    /// A number that does not parse (see [`crate::number`]).
+    #[error("invalid number '{input}': {reason}")]
+    InvalidNumber {
+        /// The text as given.
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A game specification that does not parse or makes no sense.
+    #[error("invalid game '{spec}': {reason}")]
+    InvalidGame {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A query (counting, Grundy computation) whose arguments are inconsistent or out of range.
+    #[error("{0}")]
+    InvalidQuery(String),
+
+    /// A malformed input file.
+    #[error("{path}, line {line}: {reason}")]
+    Malformed {
+        /// The file.
+        path: String,
+        /// 1-based line number (0 for a file-level problem such as a truncated binary file).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A game without a proven period whose query needs more values than may be computed.
+    #[error("{0}")]
+    NoPeriod(String),
+
+    /// An I/O error, with the path it concerns.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Convenience alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Wraps an I/O error together with the path it concerns.
+    pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
+        Error::Io { path: path.as_ref().display().to_string(), source }
+    }
+}
+
+/// A byte count, printed with a binary unit (`4.00 GiB`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+        let mut value = self.0 as f64;
+        let mut unit = 0;
+        while value >= 1024.0 && unit + 1 < UNITS.len() {
+            value /= 1024.0;
+            unit += 1;
+        }
+        if unit == 0 { write!(f, "{} B", self.0) } else { write!(f, "{value:.2} {}", UNITS[unit]) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_print_with_binary_units() {
+        assert_eq!(Bytes(0).to_string(), "0 B");
+        assert_eq!(Bytes(1023).to_string(), "1023 B");
+        assert_eq!(Bytes(4 << 30).to_string(), "4.00 GiB");
+        assert_eq!(Bytes(3 << 19).to_string(), "1.50 MiB");
+    }
+}

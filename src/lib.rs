@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod memory;
+pub mod number;
+pub mod progress;
+
+pub use error::{Error, Result};
+pub mod game;
+pub mod grundy;

@@ -1,0 +1,25 @@
+//! Progress reports from long computations.
+//!
+//! The library never draws anything itself: long-running functions take a `&dyn Progress`
+//! and report to it. [`Silent`] ignores every report; the command-line tool passes a terminal
+//! progress bar that stays hidden when its output is not a terminal.
+
+/// Receives progress reports. Every method has a no-op default.
+pub trait Progress: Sync {
+    /// A stage called `what` begins, with `total` units of work (0 when unknown).
+    fn start(&self, what: &str, total: u64) {
+        let _ = (what, total);
+    }
+    /// `done` units of the current stage are finished (an absolute position, not an increment).
+    fn set_position(&self, done: u64) {
+        let _ = done;
+    }
+    /// The current stage is over.
+    fn finish(&self) {}
+}
+
+/// A [`Progress`] that ignores every report.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {}
