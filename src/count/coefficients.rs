@@ -1,0 +1,499 @@
+//! The pointwise functions for unordered heaps.
+//!
+//! With `N` heap sizes and a transformed value `Ĥ`, let `A = (N + Ĥ)/2` and `B = (N − Ĥ)/2`
+//! (the weights of the sizes whose character is `+1`, resp. `−1`). The number of losing
+//! multisets of `k` heaps is `F⁻¹ Σ_j c(Ĥ_j)` with
+//!
+//! - multisets: `c = [x^k] (1−x)^(−A) (1+x)^(−B) = Σ_i C(A+i−1, i) · (−1)^(k−i) C(B+k−i−1, k−i)`,
+//! - sets: `c = [x^k] (1+x)^A (1−x)^B = Σ_i C(A, i) · (−1)^(k−i) C(B, k−i)`.
+//!
+//! Three evaluations, each O(k) steps per distinct `Ĥ`:
+//! - **modulo any `m`** ([`Binomials`]): binomials with huge `A` need division by `i!`, which
+//!   modulo a composite or even `m` is not possible directly. Every factor is split into its
+//!   part made of the primes `r <= k` that divide `m` (tracked as exponents) and the rest (a unit
+//!   for the denominators `t <= k`, since their primes are `<= k`): units are multiplied and
+//!   divided modulo `m`, the primes `r` are multiplied back at the end as `r^e`, with `e >= 0`
+//!   because binomials are integers.
+//! - **exactly** ([`exact`]): the coefficients `u_n` satisfy, from `(1−x²) f' = (Ĥ + N x) f`
+//!   (multisets) and `(1−x²) g' = (Ĥ − N x) g` (sets),
+//!   `(n+1) u_{n+1} = Ĥ u_n + (N + n − 1) u_{n−1}`, resp. `(n+1) u_{n+1} = Ĥ u_n − (N − n + 1) u_{n−1}`,
+//!   with exact divisions.
+//! - **as probabilities** ([`ratio`]): `u_n` divided by the number of multisets `C(N+n−1, n)`
+//!   (resp. sets `C(N, n)`) satisfies `r_{n+1} = (Ĥ r_n + n r_{n−1}) / (N + n)`, resp.
+//!   `s_{n+1} = (Ĥ s_n − n s_{n−1}) / (N − n)`, all in `[−1, 1]`.
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::residue::{Residues, factor_big};
+use crate::error::{Error, Result};
+use crate::memory;
+
+/// Multisets (`--unordered`) or sets (`--distinct`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unordered {
+    Multiset,
+    Set,
+}
+
+/// The coefficient `c(Ĥ)` modulo `m`, for a fixed `k` (see the module documentation).
+pub(crate) struct Binomials<'r, R: Residues> {
+    r: &'r R,
+    k: u64,
+    /// The primes `<= k` that divide `m`.
+    bad: Vec<u64>,
+    /// The inverse of the unit part of `t!` for `t = 0..=k`.
+    inverse_factorial_units: Vec<R::E>,
+    /// `powers[s][e] = bad[s]^e mod m`.
+    powers: Vec<Vec<R::E>>,
+}
+
+/// Memory for `k + 1` residues and their exponents, refused when it cannot fit.
+fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
+    let per_entry = residue_bytes as u128 * 2 + 4 * primes as u128;
+    let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
+    memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)
+}
+
+impl<'r, R: Residues> Binomials<'r, R> {
+    /// Prepares the tables for `k` heaps and the largest factor value `max_factor` (an upper
+    /// bound on `A + k` and `B + k`).
+    pub(crate) fn new(r: &'r R, k: u64, max_factor: &BigUint) -> Result<Self> {
+        let bad = bad_primes(&r.modulus(), k);
+        reserve(k, std::mem::size_of::<R::E>(), bad.len())?;
+        // Unit parts of 1..=k, their running product, one inversion, then back down:
+        // inv(u(t-1)!) = inv(u(t)!) · u(t).
+        let mut units = Vec::with_capacity(k as usize + 1);
+        units.push(r.one());
+        let mut product = r.one();
+        for t in 1..=k {
+            let u = r.from_u128(u128::from(strip(t, &bad)));
+            product = r.mul(&product, &u);
+            units.push(u);
+        }
+        let mut inverse = r.inverse(&product).expect("the primes of t <= k not dividing m are units");
+        let mut inverse_factorial_units = vec![r.zero(); k as usize + 1];
+        for t in (0..=k as usize).rev() {
+            inverse_factorial_units[t] = inverse.clone();
+            inverse = r.mul(&inverse, &units[t]);
+        }
+        // Kummer: v_r(C(n, i)) is the number of carries adding i and n − i in base r, at most
+        // the number of base-r digits of n <= max_factor; a product of two binomials at most twice.
+        let max_exponent = 2 * (max_factor.bits() as usize + 1);
+        let powers = bad
+            .iter()
+            .map(|&p| {
+                let base = r.from_u128(u128::from(p));
+                let mut table = vec![r.one()];
+                for e in 1..=max_exponent {
+                    table.push(r.mul(&table[e - 1], &base));
+                }
+                table
+            })
+            .collect();
+        Ok(Binomials { r, k, bad, inverse_factorial_units, powers })
+    }
+
+    /// `c(Ĥ)` for `A = (N + Ĥ)/2`, `B = (N − Ĥ)/2`.
+    pub(crate) fn coefficient(&self, kind: Unordered, a: &BigUint, b: &BigUint) -> R::E {
+        let (r, k) = (self.r, self.k as usize);
+        let width = self.bad.len();
+        // a_i = C(A + i − 1, i) (multisets) or C(A, i) (sets) for i = 0..=k, as a unit residue and
+        // the exponents of the bad primes; `a_len` entries before the sequence turns zero.
+        let mut a_units = Vec::with_capacity(k + 1);
+        let mut a_exponents: Vec<u32> = Vec::with_capacity((k + 1) * width);
+        let mut a = self.sequence(kind, a);
+        while let Some((unit, exponents)) = a.next() {
+            a_units.push(unit);
+            a_exponents.extend(exponents.iter().map(|&e| e as u32));
+        }
+        let mut sum = r.zero();
+        let mut b = self.sequence(kind, b);
+        let mut j = 0;
+        while let Some((b_unit, b_exponents)) = b.next() {
+            let i = k - j;
+            if i < a_units.len() {
+                // term = a_i · b_j, with sign (−1)^j from (1+x)^(−B), resp. (1−x)^B.
+                let mut term = r.mul(&a_units[i], &b_unit);
+                for s in 0..width {
+                    let e = a_exponents[i * width + s] as usize + b_exponents[s] as usize;
+                    if e > 0 {
+                        term = r.mul(&term, &self.powers[s][e]);
+                    }
+                }
+                sum = if j % 2 == 0 { r.add(&sum, &term) } else { r.sub(&sum, &term) };
+            }
+            j += 1;
+        }
+        sum
+    }
+
+    /// The binomials `C(X + i − 1, i)` (multisets) or `C(X, i)` (sets) for `i = 0..=k`, until
+    /// they turn zero, as (unit residue, exponents of the bad primes).
+    fn sequence<'s>(&'s self, kind: Unordered, x: &BigUint) -> Sequence<'s, 'r, R> {
+        let width = self.bad.len();
+        Sequence {
+            b: self,
+            numerator: Walker::new(self.r, &self.bad, x, kind == Unordered::Multiset),
+            i: 0,
+            unit: self.r.one(),
+            exponents: vec![0; width],
+            factor_exponents: vec![0; width],
+            denominator_residues: vec![0; width],
+            done: false,
+        }
+    }
+}
+
+/// Iterator over the binomials of one sequence.
+struct Sequence<'s, 'r, R: Residues> {
+    b: &'s Binomials<'r, R>,
+    numerator: Walker<'s, R>,
+    i: u64,
+    /// Product of the numerator units so far.
+    unit: R::E,
+    /// Net exponents (numerator minus `i!`) of the bad primes.
+    exponents: Vec<i64>,
+    factor_exponents: Vec<u32>,
+    denominator_residues: Vec<u64>,
+    done: bool,
+}
+
+impl<R: Residues> Sequence<'_, '_, R> {
+    /// The next binomial, as (unit · inverse unit of i!, exponents).
+    fn next(&mut self) -> Option<(R::E, &[i64])> {
+        if self.done || self.i > self.b.k {
+            return None;
+        }
+        if self.i > 0 {
+            let Some(factor) = self.numerator.next(&mut self.factor_exponents) else {
+                self.done = true; // a zero factor: every later binomial is 0
+                return None;
+            };
+            self.unit = self.b.r.mul(&self.unit, &factor);
+            // Denominator i: subtract v_r(i) for each bad prime r dividing it.
+            for (s, &p) in self.b.bad.iter().enumerate() {
+                self.exponents[s] += i64::from(self.factor_exponents[s]);
+                self.denominator_residues[s] += 1;
+                if self.denominator_residues[s] == p {
+                    self.denominator_residues[s] = 0;
+                    let mut t = self.i;
+                    while t % p == 0 {
+                        t /= p;
+                        self.exponents[s] -= 1;
+                    }
+                }
+            }
+        }
+        let unit = self.b.r.mul(&self.unit, &self.b.inverse_factorial_units[self.i as usize]);
+        self.i += 1;
+        debug_assert!(self.exponents.iter().all(|&e| e >= 0), "binomials are integers");
+        Some((unit, &self.exponents))
+    }
+}
+
+/// The numerator factors `X, X + 1, …` (multisets) or `X, X − 1, …` (sets): for each, its unit
+/// part modulo `m` and the exponents of the bad primes.
+struct Walker<'s, R: Residues> {
+    r: &'s R,
+    bad: &'s [u64],
+    x: Value,
+    up: bool,
+    /// `x mod m`, kept by adding or subtracting one.
+    residue: R::E,
+    /// `x mod bad[s]`.
+    bad_residues: Vec<u64>,
+}
+
+/// A numerator factor: a word while it fits, else a big integer.
+enum Value {
+    Word(u128),
+    Big(BigUint),
+}
+
+impl<'s, R: Residues> Walker<'s, R> {
+    fn new(r: &'s R, bad: &'s [u64], x: &BigUint, up: bool) -> Self {
+        // Words while every factor stays below 2^127 (the walk moves at most 2^64 steps).
+        let x_value = match x.to_u128() {
+            Some(w) if w < 1 << 126 => Value::Word(w),
+            _ => Value::Big(x.clone()),
+        };
+        let bad_residues = bad.iter().map(|&p| (x % p).to_u64().expect("below p")).collect();
+        Walker { r, bad, x: x_value, up, residue: r.from_biguint(x), bad_residues }
+    }
+
+    /// The unit part of the current factor and its exponents (into `exponents`), then steps;
+    /// `None` when the factor is zero.
+    fn next(&mut self, exponents: &mut [u32]) -> Option<R::E> {
+        let zero = match &self.x {
+            Value::Word(w) => *w == 0,
+            Value::Big(b) => b.is_zero(),
+        };
+        if zero {
+            return None;
+        }
+        exponents.iter_mut().for_each(|e| *e = 0);
+        let divisible = self.bad_residues.contains(&0);
+        let unit = if !divisible {
+            self.residue.clone()
+        } else {
+            match &self.x {
+                Value::Word(w) => {
+                    let mut y = *w;
+                    for (s, &p) in self.bad.iter().enumerate() {
+                        if self.bad_residues[s] == 0 {
+                            let p = u128::from(p);
+                            while y % p == 0 {
+                                y /= p;
+                                exponents[s] += 1;
+                            }
+                        }
+                    }
+                    self.r.from_u128(y)
+                }
+                Value::Big(b) => {
+                    let mut y = b.clone();
+                    for (s, &p) in self.bad.iter().enumerate() {
+                        if self.bad_residues[s] == 0 {
+                            loop {
+                                let (q, rem) = y.div_rem(&BigUint::from(p));
+                                if !rem.is_zero() {
+                                    break;
+                                }
+                                y = q;
+                                exponents[s] += 1;
+                            }
+                        }
+                    }
+                    self.r.from_biguint(&y)
+                }
+            }
+        };
+        // Step to the next factor.
+        let one = self.r.one();
+        if self.up {
+            self.residue = self.r.add(&self.residue, &one);
+            match &mut self.x {
+                Value::Word(w) => *w += 1,
+                Value::Big(b) => *b += 1u32,
+            }
+            for (res, &p) in self.bad_residues.iter_mut().zip(self.bad) {
+                *res = if *res + 1 == p { 0 } else { *res + 1 };
+            }
+        } else {
+            self.residue = self.r.sub(&self.residue, &one);
+            match &mut self.x {
+                Value::Word(w) => *w -= 1,
+                Value::Big(b) => *b -= 1u32,
+            }
+            for (res, &p) in self.bad_residues.iter_mut().zip(self.bad) {
+                *res = if *res == 0 { p - 1 } else { *res - 1 };
+            }
+        }
+        Some(unit)
+    }
+}
+
+/// `t` without its factors from `bad`.
+fn strip(mut t: u64, bad: &[u64]) -> u64 {
+    for &p in bad {
+        while t % p == 0 {
+            t /= p;
+        }
+    }
+    t
+}
+
+/// The primes `<= k` that divide `m >= 1`.
+pub(crate) fn bad_primes(m: &BigUint, k: u64) -> Vec<u64> {
+    if let Some(factors) = factor_big(m) {
+        return factors.into_iter().filter_map(|(p, _)| p.to_u64()).filter(|&p| p <= k).collect();
+    }
+    // A modulus that could not be factored has no prime factor below 2^16 other than those
+    // `factor_big` would have found; test every prime up to k.
+    primes_up_to(k).into_iter().filter(|&p| (m % p).is_zero()).collect()
+}
+
+/// The primes `<= n` (sieve of Eratosthenes).
+fn primes_up_to(n: u64) -> Vec<u64> {
+    let n = n as usize;
+    let mut composite = vec![false; n + 1];
+    let mut primes = Vec::new();
+    for i in 2..=n {
+        if !composite[i] {
+            primes.push(i as u64);
+            let mut j = i * i;
+            while j <= n {
+                composite[j] = true;
+                j += i;
+            }
+        }
+    }
+    primes
+}
+
+/// `c(Ĥ)` exactly, by the recurrence of the module documentation (`n` = N, `h` = Ĥ).
+pub(crate) fn exact(kind: Unordered, n: &BigUint, h: &BigInt, k: u64) -> BigInt {
+    let n = BigInt::from(n.clone());
+    let (mut previous, mut current) = (BigInt::zero(), BigInt::one()); // u_{−1}, u_0
+    for step in 0..k {
+        // (step + 1) u_{step+1} = Ĥ u_step ± (N ± step ∓ 1) u_{step−1}; the division is exact.
+        let other = match kind {
+            Unordered::Multiset => (&n + step - 1u32) * &previous,
+            Unordered::Set => -((&n - step + 1u32) * &previous),
+        };
+        let next = (h * &current + other) / (step + 1);
+        previous = std::mem::replace(&mut current, next);
+    }
+    current
+}
+
+/// `c(Ĥ)` divided by the number of multisets `C(N+k−1, k)` (or sets `C(N, k)`), in floating
+/// point; `x = Ĥ/N`. For sets `k <= N`.
+pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
+    let (mut previous, mut current) = (0.0f64, 1.0f64);
+    for step in 0..k {
+        let s = step as f64 / n;
+        let next = match kind {
+            Unordered::Multiset => (x * current + s * previous) / (1.0 + s),
+            Unordered::Set => (x * current - s * previous) / (1.0 - s),
+        };
+        previous = std::mem::replace(&mut current, next);
+    }
+    current
+}
+
+/// Refuses an O(k)-per-value computation whose estimated work exceeds the limit.
+pub(crate) fn check_work(values: usize, k: &BigUint, word_cost: u64, what: &str) -> Result<u64> {
+    /// About ten seconds of coefficient steps on one core.
+    const MAX_STEPS: u128 = 400_000_000;
+    let steps = k.to_u64().map(|k| (u128::from(k) + 1) * values as u128 * u128::from(word_cost.max(1)));
+    match (k.to_u64(), steps) {
+        (Some(k), Some(steps)) if steps <= MAX_STEPS => Ok(k),
+        _ => Err(Error::InvalidQuery(format!(
+            "{what} takes about {} steps ({} distinct transformed values × (k + 1) terms{}), \
+             more than the limit of {MAX_STEPS}; ask for fewer heaps or ordered heaps",
+            steps.map_or_else(|| format!("{k} × {values}"), |s| s.to_string()),
+            values,
+            if word_cost > 1 { format!(" × {word_cost} words") } else { String::new() },
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::residue::{Big, OddWord, TwoWord};
+
+    /// `C(n, i)` exactly.
+    fn binomial(n: &BigInt, i: u64) -> BigInt {
+        if i == 0 {
+            return BigInt::one();
+        }
+        let mut c = BigInt::one();
+        for t in 0..i {
+            c = c * (n - t) / (t + 1);
+        }
+        c
+    }
+
+    /// `c(Ĥ)` by the convolution of the two series, exactly.
+    fn convolution(kind: Unordered, a: u64, b: u64, k: u64) -> BigInt {
+        let (a, b) = (BigInt::from(a), BigInt::from(b));
+        (0..=k)
+            .map(|i| {
+                let j = k - i;
+                let (x, y) = match kind {
+                    Unordered::Multiset => (binomial(&(&a + i - 1u32), i), binomial(&(&b + j - 1u32), j)),
+                    Unordered::Set => (binomial(&a, i), binomial(&b, j)),
+                };
+                if j % 2 == 0 { x * y } else { -(x * y) }
+            })
+            .sum()
+    }
+
+    fn check_all_moduli(kind: Unordered, a: u64, b: u64, k: u64) {
+        let want = convolution(kind, a, b, k);
+        let n = BigUint::from(a + b);
+        let h = BigInt::from(a) - BigInt::from(b);
+        assert_eq!(exact(kind, &n, &h, k), want, "{kind:?} A={a} B={b} k={k}");
+        let (big_a, big_b) = (BigUint::from(a), BigUint::from(b));
+        let max_factor = &n + k;
+        let reduce = |m: &BigUint| want.mod_floor(&BigInt::from(m.clone())).to_biguint().unwrap();
+        for m in [3u64, 5, 9, 15, 45, 7 * 11 * 13, 1_000_000_007, 3_486_784_401] {
+            let r = OddWord::new(m);
+            let bin = Binomials::new(&r, k, &max_factor).unwrap();
+            let got = r.to_biguint(&bin.coefficient(kind, &big_a, &big_b));
+            assert_eq!(got, reduce(&m.into()), "{kind:?} A={a} B={b} k={k} mod {m}");
+        }
+        for bits in [1, 3, 10, 64, 84, 128] {
+            let r = TwoWord::new(bits);
+            let bin = Binomials::new(&r, k, &max_factor).unwrap();
+            let got = r.to_biguint(&bin.coefficient(kind, &big_a, &big_b));
+            assert_eq!(got, reduce(&r.modulus()), "{kind:?} A={a} B={b} k={k} mod 2^{bits}");
+        }
+        for m in [BigUint::from(1_000_000_000u32), BigUint::from(720u32), BigUint::from(2u8).pow(200) * 3u32]
+        {
+            let r = Big::new(m.clone());
+            let bin = Binomials::new(&r, k, &max_factor).unwrap();
+            let got = r.to_biguint(&bin.coefficient(kind, &big_a, &big_b));
+            assert_eq!(got, reduce(&m), "{kind:?} A={a} B={b} k={k} mod {m}");
+        }
+        if a + b > 0 && (kind == Unordered::Multiset || k <= a + b) {
+            let total = match kind {
+                Unordered::Multiset => binomial(&BigInt::from(a + b + k - 1), k),
+                Unordered::Set => binomial(&BigInt::from(a + b), k),
+            };
+            let x = (a as f64 - b as f64) / (a + b) as f64;
+            let got = ratio(kind, (a + b) as f64, x, k);
+            let want = want.to_f64().unwrap() / total.to_f64().unwrap();
+            assert!((got - want).abs() < 1e-9, "{kind:?} A={a} B={b} k={k}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn coefficients_agree_with_the_convolution_for_every_modulus() {
+        for kind in [Unordered::Multiset, Unordered::Set] {
+            for a in [0u64, 1, 2, 5, 12, 30] {
+                for b in [0u64, 1, 3, 8, 25] {
+                    for k in [0u64, 1, 2, 3, 4, 7, 12, 20] {
+                        check_all_moduli(kind, a, b, k);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_factors_cross_the_word_limit() {
+        // A near 2^126 and 2^200: the big-integer walker, with and without bad primes.
+        for a in [(BigUint::one() << 126u32) - 3u32, BigUint::one() << 200u32] {
+            let b = BigUint::from(17u32);
+            let n = &a + &b;
+            let h = BigInt::from(a.clone()) - BigInt::from(b.clone());
+            for kind in [Unordered::Multiset, Unordered::Set] {
+                let k = 9;
+                let want = exact(kind, &n, &h, k);
+                for m in [BigUint::from(1_000_000_000u32), BigUint::from(998_244_353u32)] {
+                    let r = Big::new(m.clone());
+                    let bin = Binomials::new(&r, k, &(&n + k)).unwrap();
+                    let got = r.to_biguint(&bin.coefficient(kind, &a, &b));
+                    assert_eq!(
+                        BigInt::from(got),
+                        want.mod_floor(&BigInt::from(m.clone())),
+                        "{kind:?} mod {m}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_primes_of_unfactorable_moduli() {
+        let m = BigUint::from((1u128 << 89) - 1) * BigUint::from((1u128 << 89) - 1) * 6u32 * 70001u32;
+        assert_eq!(bad_primes(&m, 100_000), vec![2, 3, 70001]);
+        assert_eq!(bad_primes(&m, 5), vec![2, 3]);
+        assert_eq!(bad_primes(&BigUint::from(1_000_000_007u32), 1000), Vec::<u64>::new());
+    }
+}

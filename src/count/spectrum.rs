@@ -1,0 +1,205 @@
+//! The exact transform of a histogram, grouped into classes of equal transformed values.
+//!
+//! A histogram is `h = Σ_t weight_t · counts_t`. Each `counts_t` is transformed exactly on
+//! machine words (`i64`: a transformed value is a signed sum of the counts, so its absolute
+//! value is at most their sum, checked to fit), and the slots `j` are grouped by the tuple
+//! `(ĉ_1[j], ĉ_2[j], …)`. Slots with equal tuples have equal `Ĥ_j = Σ_t weight_t · ĉ_t[j]`, so
+//! every pointwise function of `Ĥ_j` is evaluated once per class.
+
+use num_bigint::{BigInt, BigUint};
+use num_traits::Zero;
+
+use crate::error::{Error, Result};
+use crate::fwht::Plan;
+use crate::histogram::Histogram;
+use crate::memory;
+use crate::ring::Exact64;
+
+/// The classes of equal transformed values.
+#[derive(Debug, Clone)]
+pub(crate) struct Spectrum {
+    /// The weight of each component.
+    pub weights: Vec<BigUint>,
+    /// Components per class.
+    pub width: usize,
+    /// `components[c · width + t]`: the transformed component `t` of class `c`.
+    pub components: Vec<i64>,
+    /// How many slots each class has.
+    pub multiplicity: Vec<u64>,
+    /// The class of slot 0, whose value is the number of heap sizes `N`.
+    pub zero_class: usize,
+    /// The class of every slot, when asked for.
+    pub slot_class: Option<Vec<u32>>,
+}
+
+impl Spectrum {
+    /// Transforms the histogram's terms exactly and groups the slots.
+    pub(crate) fn new(histogram: &Histogram, keep_slots: bool) -> Result<Self> {
+        let len = histogram.transform_len();
+        // Components whose sum exceeds i64 are split into 32-bit halves; each half sums to less
+        // than len · 2^32, below 2^63 for every len <= 2^30.
+        let mut weights = Vec::new();
+        let mut columns: Vec<Vec<i64>> = Vec::new();
+        let words = histogram.terms().len() as u128 * 2 * len as u128;
+        let bytes = memory::bytes_for::<i64>(|| "the exact transform".into(), words)?;
+        memory::ensure_fits(|| format!("the exact transform of 2^{} slots", histogram.log2_len()), bytes)?;
+        for term in histogram.terms() {
+            let sum: u128 = term.counts.iter().map(|&c| u128::from(c)).sum();
+            if sum <= i64::MAX as u128 {
+                weights.push(term.weight.clone());
+                columns.push(term.counts.iter().map(|&c| c as i64).collect());
+            } else {
+                if len > 1 << 30 {
+                    return Err(Error::InvalidQuery(format!(
+                        "histogram counts near 2^64 over 2^{} values are not supported",
+                        histogram.log2_len()
+                    )));
+                }
+                weights.push(term.weight.clone());
+                columns.push(term.counts.iter().map(|&c| (c & 0xFFFF_FFFF) as i64).collect());
+                weights.push(&term.weight << 32);
+                columns.push(term.counts.iter().map(|&c| (c >> 32) as i64).collect());
+            }
+        }
+        if columns.is_empty() {
+            // The empty histogram: one component of zeros.
+            weights.push(BigUint::zero());
+            columns.push(vec![0; len]);
+        }
+        let plan = Plan::new(Exact64, len)?;
+        for column in &mut columns {
+            plan.forward(column)?;
+        }
+        Ok(group(weights, &columns, keep_slots))
+    }
+
+    /// The number of classes.
+    pub(crate) fn len(&self) -> usize {
+        self.multiplicity.len()
+    }
+
+    /// The transformed components of class `c`.
+    pub(crate) fn class(&self, c: usize) -> &[i64] {
+        &self.components[c * self.width..(c + 1) * self.width]
+    }
+
+    /// The exact transformed value `Ĥ` of class `c`.
+    pub(crate) fn value(&self, c: usize) -> BigInt {
+        self.weights.iter().zip(self.class(c)).map(|(w, &x)| BigInt::from(w.clone()) * x).sum()
+    }
+}
+
+/// Groups the slots by their tuple of components with an open-addressing hash table.
+fn group(weights: Vec<BigUint>, columns: &[Vec<i64>], keep_slots: bool) -> Spectrum {
+    let width = columns.len();
+    let len = columns[0].len();
+    let mut components: Vec<i64> = Vec::new();
+    let mut multiplicity: Vec<u64> = Vec::new();
+    let mut slot_class = keep_slots.then(|| Vec::with_capacity(len));
+    // table[i] = class + 1, or 0 when empty; the load stays at most one half.
+    let mut log2_cap = 10u32;
+    let mut table = vec![0u32; 1 << log2_cap];
+    let hash = |j: usize| -> u64 {
+        let mut h = 0u64;
+        for column in columns {
+            h = (h ^ column[j] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        h ^ (h >> 29)
+    };
+    let hash_class = |components: &[i64], c: usize| -> u64 {
+        let mut h = 0u64;
+        for &x in &components[c * width..(c + 1) * width] {
+            h = (h ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        h ^ (h >> 29)
+    };
+    for j in 0..len {
+        let h = hash(j);
+        let mask = (1usize << log2_cap) - 1;
+        let mut index = (h >> (64 - log2_cap)) as usize;
+        let class = loop {
+            let entry = table[index];
+            if entry == 0 {
+                let c = multiplicity.len();
+                components.extend(columns.iter().map(|column| column[j]));
+                multiplicity.push(1);
+                table[index] = c as u32 + 1;
+                break c;
+            }
+            let c = entry as usize - 1;
+            if columns.iter().zip(&components[c * width..]).all(|(column, &x)| column[j] == x) {
+                multiplicity[c] += 1;
+                break c;
+            }
+            index = (index + 1) & mask;
+        };
+        if let Some(slots) = &mut slot_class {
+            slots.push(class as u32);
+        }
+        if 2 * multiplicity.len() > 1 << log2_cap {
+            log2_cap += 1;
+            table = vec![0u32; 1 << log2_cap];
+            let mask = (1usize << log2_cap) - 1;
+            for c in 0..multiplicity.len() {
+                let mut index = (hash_class(&components, c) >> (64 - log2_cap)) as usize;
+                while table[index] != 0 {
+                    index = (index + 1) & mask;
+                }
+                table[index] = c as u32 + 1;
+            }
+        }
+    }
+    Spectrum { weights, width, components, multiplicity, zero_class: 0, slot_class }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fwht::reference;
+    use crate::histogram::Term;
+
+    #[test]
+    fn classes_partition_the_slots_by_exact_value() {
+        let huge = BigUint::from(10u8).pow(40);
+        let terms = vec![
+            Term { weight: huge.clone(), counts: vec![1, 1, 1, 1, 1, 0, 0, 0] },
+            Term { weight: 1u32.into(), counts: vec![0, 3, 0, 0, 2, 0, 7, 0] },
+            Term { weight: 5u32.into(), counts: vec![u64::MAX, 0, 0, u64::MAX, 0, 0, 0, 1] },
+        ];
+        let h = Histogram::from_terms(terms.clone()).unwrap();
+        let s = Spectrum::new(&h, true).unwrap();
+        let slots = s.slot_class.as_ref().unwrap();
+        assert_eq!(s.multiplicity.iter().sum::<u64>(), 8);
+        assert_eq!(slots[0] as usize, s.zero_class);
+        assert_eq!(s.value(s.zero_class), BigInt::from(h.total().clone()));
+        // Ĥ_j exactly, from the O(n²) reference transform of each term.
+        for (j, &c) in slots.iter().enumerate() {
+            let mut exact = BigInt::zero();
+            for t in &terms {
+                let counts: Vec<i128> = t.counts.iter().map(|&x| x as i128).collect();
+                let transformed = reference::naive(&crate::ring::Exact128, &counts);
+                exact += BigInt::from(t.weight.clone()) * transformed[j];
+            }
+            assert_eq!(s.value(c as usize), exact, "slot {j}");
+        }
+        let mut values: Vec<BigInt> = (0..s.len()).map(|c| s.value(c)).collect();
+        values.sort();
+        values.dedup();
+        assert_eq!(values.len(), s.len(), "classes with equal tuples were merged");
+    }
+
+    #[test]
+    fn many_classes_grow_the_table() {
+        let mut state = 12345u64;
+        let counts: Vec<u64> = (0..4096)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 33) % 1001
+            })
+            .collect();
+        let h = Histogram::from_terms(vec![Term { weight: 1u32.into(), counts }]).unwrap();
+        let s = Spectrum::new(&h, false).unwrap();
+        assert!(s.len() > 1000, "{}", s.len());
+        assert_eq!(s.multiplicity.iter().sum::<u64>(), 4096);
+    }
+}
