@@ -357,6 +357,13 @@ impl<'p> Query<'p> {
     }
 
     fn game_histogram(&self, game: &Game, lo: &BigUint, hi: &BigUint) -> Result<(Histogram, Source)> {
+        if *game == Game::Nim {
+            // G(n) = n: arithmetic-periodic from 0 with period 1 and saltus 1, by definition.
+            let certificate =
+                Certificate { preperiod: 0, period: 1, saltus: 1, theorem: grundy::Theorem::Nim };
+            let histogram = Histogram::from_period(&[0], &certificate, lo, hi)?;
+            return Ok((histogram, Source::Period { certificate, values_computed: 1 }));
+        }
         let max_heap = self.max_heap.max(1);
         let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
         let search = grundy::find_period(game, needed.unwrap_or(max_heap), self.progress)?;
