@@ -40,7 +40,7 @@ pub struct Term {
     /// The multiplier of the whole vector.
     pub weight: BigUint,
     /// `counts[g]` for Grundy value `g`; the vector is as long as the histogram's transform.
-    pub counts: Vec<u64>,
+    pub counts: Vec<u32>,
 }
 
 /// How many heap sizes have each Grundy value, as `h[g] = Σ_i weight_i · counts_i[g]`.
@@ -79,14 +79,14 @@ impl Histogram {
         }
         let max_value = summed.keys().next_back().copied();
         let log2_len = log2_len_for(max_value)?;
-        let limbs = summed.values().map(|c| c.iter_u64_digits().len()).max().unwrap_or(0);
+        let limbs = summed.values().map(|c| c.iter_u32_digits().len()).max().unwrap_or(0);
         let len = 1usize << log2_len;
         reserve(limbs as u128 * len as u128, || format!("a histogram of {limbs} × 2^{log2_len} counts"))?;
-        // A count of any size is Σ_i 2^(64 i) · limb_i: term i gathers the i-th limbs.
+        // A count of any size is Σ_i 2^(32 i) · limb_i: term i gathers the i-th limbs.
         let mut terms: Vec<Term> =
-            (0..limbs).map(|i| Term { weight: BigUint::one() << (64 * i), counts: vec![0; len] }).collect();
+            (0..limbs).map(|i| Term { weight: BigUint::one() << (32 * i), counts: vec![0; len] }).collect();
         for (value, count) in &summed {
-            for (term, limb) in terms.iter_mut().zip(count.iter_u64_digits()) {
+            for (term, limb) in terms.iter_mut().zip(count.iter_u32_digits()) {
                 term.counts[*value as usize] = limb;
             }
         }
@@ -114,12 +114,8 @@ impl Histogram {
         })?;
         let max_value = range.iter().copied().max().map(u64::from);
         let log2_len = log2_len_for(max_value)?;
-        reserve(1u128 << log2_len, || format!("a histogram of 2^{log2_len} counts"))?;
-        let mut counts = vec![0u64; 1 << log2_len];
-        for &g in range {
-            counts[g as usize] += 1;
-        }
-        Ok(Histogram::assemble(vec![Term { weight: BigUint::one(), counts }], log2_len))
+        let terms = count_values(log2_len, range.len() as u64, [range])?;
+        Ok(Histogram::assemble(terms, log2_len))
     }
 
     /// The histogram over the heap sizes `lo..=hi` of a game whose values follow a proven
@@ -258,11 +254,16 @@ impl Histogram {
 
     /// Drops empty terms and computes the total.
     fn assemble(terms: Vec<Term>, log2_len: u32) -> Self {
-        let terms: Vec<Term> =
-            terms.into_iter().filter(|t| !t.weight.is_zero() && t.counts.iter().any(|&c| c != 0)).collect();
-        let total =
-            terms.iter().map(|t| &t.weight * t.counts.iter().map(|&c| u128::from(c)).sum::<u128>()).sum();
-        Histogram { terms, log2_len, total }
+        let mut total = BigUint::zero();
+        let mut kept = Vec::with_capacity(terms.len());
+        for term in terms {
+            let sum = sum_counts(&term.counts);
+            if sum != 0 && !term.weight.is_zero() {
+                total += &term.weight * sum;
+                kept.push(term);
+            }
+        }
+        Histogram { terms: kept, log2_len, total }
     }
 
     /// The terms `weight · counts` whose sum is the histogram.
@@ -308,9 +309,9 @@ impl Histogram {
         for (term, &w) in self.terms.iter().zip(&weights) {
             for (slot, &c) in out.iter_mut().zip(&term.counts) {
                 if c != 0 {
-                    // w, c mod m and the slot are below m < 2^64; the sum of a product below m^2
-                    // and a residue is below 2^128.
-                    let product = u128::from(w) * u128::from(reducer.reduce(c));
+                    // w and the slot are below m < 2^64, c below 2^32: w · (c mod m) + slot is below
+                    // m^2 + m < 2^128.
+                    let product = u128::from(w) * u128::from(reducer.reduce(u64::from(c)));
                     *slot = reducer.reduce_wide(product + u128::from(*slot));
                 }
             }
@@ -324,7 +325,7 @@ impl Histogram {
         for term in &self.terms {
             let w = term.weight.iter_u64_digits().next().unwrap_or(0);
             for (slot, &c) in out.iter_mut().zip(&term.counts) {
-                *slot = slot.wrapping_add(w.wrapping_mul(c));
+                *slot = slot.wrapping_add(w.wrapping_mul(u64::from(c)));
             }
         }
         out
@@ -336,27 +337,66 @@ impl Histogram {
         let weights: Vec<u64> =
             self.terms.iter().map(|t| (&t.weight % m).to_u64().expect("below m")).collect();
         let mut out = vec![0u32; self.transform_len()];
+        // Each weight is below m, each count below 2^32: a product is below 2^64.
         match (self.terms.as_slice(), weights.as_slice()) {
-            // The common shapes `P` and `q · P + R`: products below m^2 < 2^64, sums of two
-            // such products and a residue below 2^65 — so reduce each product first.
             ([t], [w]) => {
                 for (slot, &c) in out.iter_mut().zip(&t.counts) {
-                    *slot = reducer.reduce(w * reducer.reduce(c)) as u32;
+                    *slot = reducer.reduce(w * u64::from(c)) as u32;
                 }
+            }
+            // `q · P + R` with m < 2^31: Shoup products (branch-free, vectorisable) and a sum
+            // below 2m.
+            ([t0, t1], [w0, w1]) if m < 1 << 31 => {
+                use rayon::prelude::*;
+                let (s0, s1) = (Shoup::new(*w0 as u32, m), Shoup::new(*w1 as u32, m));
+                let block = 1 << 16;
+                out.par_chunks_mut(block)
+                    .zip(t0.counts.par_chunks(block))
+                    .zip(t1.counts.par_chunks(block))
+                    .for_each(|((out, c0), c1)| {
+                        for i in 0..out.len() {
+                            let sum = s0.mul(c0[i], m) + s1.mul(c1[i], m);
+                            out[i] = sum.min(sum.wrapping_sub(m));
+                        }
+                    });
             }
             _ => {
                 for (term, &w) in self.terms.iter().zip(&weights) {
                     for (slot, &c) in out.iter_mut().zip(&term.counts) {
                         if c != 0 {
                             // Both summands are below m < 2^32: the sum fits easily.
-                            *slot = reducer.reduce(u64::from(*slot) + reducer.reduce(w * reducer.reduce(c)))
-                                as u32;
+                            *slot =
+                                reducer.reduce(u64::from(*slot) + reducer.reduce(w * u64::from(c))) as u32;
                         }
                     }
                 }
             }
         }
         out
+    }
+}
+
+/// Multiplication by a fixed `w < m` modulo `m < 2^31` with Shoup's quotient `⌊w · 2^32 / m⌋`.
+#[derive(Clone, Copy, Debug)]
+struct Shoup {
+    w: u32,
+    quotient: u32,
+}
+
+impl Shoup {
+    fn new(w: u32, m: u32) -> Self {
+        Shoup { w, quotient: ((u64::from(w) << 32) / u64::from(m)) as u32 }
+    }
+
+    /// `x · w mod m` for any `x < 2^32`: the estimated quotient is at most one short, so
+    /// `x·w − q·m` lies in `0..2m` (below 2^32, exact in wrapping arithmetic) and one
+    /// conditional subtraction — `min(r, r − m)`, as `r − m` wraps above `r` when `r < m` —
+    /// finishes.
+    #[inline]
+    fn mul(&self, x: u32, m: u32) -> u32 {
+        let q = ((u64::from(x) * u64::from(self.quotient)) >> 32) as u32;
+        let r = x.wrapping_mul(self.w).wrapping_sub(q.wrapping_mul(m));
+        r.min(r.wrapping_sub(m))
     }
 }
 
@@ -381,10 +421,15 @@ impl Reducer {
     #[inline]
     pub(crate) fn reduce(&self, x: u64) -> u64 {
         let q = ((u128::from(x) * u128::from(self.mu)) >> 64) as u64;
-        // x - q·m < 2m may exceed 2^64 - 1 only when m > 2^63; compare in u128 then.
-        let r = u128::from(x) - u128::from(q) * u128::from(self.m);
-        let r = if r >= u128::from(self.m) { r - u128::from(self.m) } else { r };
-        r as u64
+        if self.m <= 1 << 63 {
+            // x - q·m < 2m <= 2^64: exact in wrapping word arithmetic.
+            let r = x.wrapping_sub(q.wrapping_mul(self.m));
+            if r >= self.m { r - self.m } else { r }
+        } else {
+            // x - q·m < 2m may exceed 2^64 - 1: compare in u128.
+            let r = u128::from(x) - u128::from(q) * u128::from(self.m);
+            (if r >= u128::from(self.m) { r - u128::from(self.m) } else { r }) as u64
+        }
     }
 
     /// `x mod m` for any `x < 2^128`.
@@ -392,6 +437,50 @@ impl Reducer {
     pub(crate) fn reduce_wide(&self, x: u128) -> u64 {
         if x >> 64 == 0 { self.reduce(x as u64) } else { (x % u128::from(self.m)) as u64 }
     }
+}
+
+/// `Σ counts` exactly: blocks of 2^24 counts below 2^32 sum to less than 2^56 in a word.
+pub(crate) fn sum_counts(counts: &[u32]) -> u128 {
+    counts.chunks(1 << 24).map(|block| u128::from(block.iter().map(|&c| u64::from(c)).sum::<u64>())).sum()
+}
+
+/// The counts of the values in `groups` (each below `2^log2_len`) as 32-bit terms of weight 1;
+/// `bound` bounds every count (counted in words and split in halves when it exceeds 32 bits).
+fn count_values<'a>(
+    log2_len: u32,
+    bound: u64,
+    groups: impl IntoIterator<Item = &'a [u32]>,
+) -> Result<Vec<Term>> {
+    let len = 1usize << log2_len;
+    if bound <= u64::from(u32::MAX) {
+        reserve(len as u128 / 2, || format!("a histogram of 2^{log2_len} counts"))?;
+        let mut counts = vec![0u32; len];
+        for group in groups {
+            for &g in group {
+                counts[g as usize] += 1;
+            }
+        }
+        return Ok(vec![Term { weight: BigUint::one(), counts }]);
+    }
+    reserve(2 * len as u128, || format!("a histogram of 2^{log2_len} counts"))?;
+    let mut counts = vec![0u64; len];
+    for group in groups {
+        for &g in group {
+            counts[g as usize] += 1;
+        }
+    }
+    Ok(split_counts(BigUint::one(), counts))
+}
+
+/// `weight · counts` as terms of 32-bit counts: the low halves, and the high halves with weight
+/// `2^32 · weight` when some count needs them.
+fn split_counts(weight: BigUint, counts: Vec<u64>) -> Vec<Term> {
+    let low = counts.iter().map(|&c| c as u32).collect();
+    let mut terms = vec![Term { weight: weight.clone(), counts: low }];
+    if counts.iter().any(|&c| c >> 32 != 0) {
+        terms.push(Term { weight: weight << 32, counts: counts.iter().map(|&c| (c >> 32) as u32).collect() });
+    }
+    terms
 }
 
 /// `log2` of the transform length for the largest value `max_value` (none: length 1).
@@ -452,19 +541,14 @@ fn periodic_histogram(
         .map(u64::from);
     let log2_len = log2_len_for(max_value)?;
     let len = 1usize << log2_len;
-    let terms_needed = if q.is_zero() { 1 } else { 2 };
-    reserve(terms_needed * len as u128, || format!("a histogram of {terms_needed} × 2^{log2_len} counts"))?;
-    let mut rest = vec![0u64; len];
-    for &g in pre_values.iter().chain(&base[rest_first]).chain(&base[rest_wrapped]) {
-        rest[g as usize] += 1;
-    }
-    let mut terms = vec![Term { weight: BigUint::one(), counts: rest }];
+    let _ = len;
+    let rest_bound = pre_values.len() as u64 + rem;
+    let mut terms = count_values(log2_len, rest_bound, [pre_values, &base[rest_first], &base[rest_wrapped]])?;
     if !q.is_zero() {
-        let mut period = vec![0u64; len];
-        for &g in base {
-            period[g as usize] += 1;
+        for mut term in count_values(log2_len, p, [base])? {
+            term.weight *= &q;
+            terms.push(term);
         }
-        terms.push(Term { weight: q, counts: period });
     }
     Ok(Histogram::assemble(terms, log2_len))
 }
@@ -544,7 +628,7 @@ fn saltus_histogram(
     for &g in pre_values {
         counts[g as usize] += 1;
     }
-    Ok(Histogram::assemble(vec![Term { weight: BigUint::one(), counts }], log2_len))
+    Ok(Histogram::assemble(split_counts(BigUint::one(), counts), log2_len))
 }
 
 #[cfg(test)]

@@ -47,6 +47,7 @@
 mod coefficients;
 mod residue;
 mod spectrum;
+mod tally;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -481,6 +482,7 @@ impl<'p> Query<'p> {
             method: self.method,
             progress: self.progress,
             spectrum: None,
+            distinct: None,
             stages,
         };
         let outcome = match &self.modulus {
@@ -506,7 +508,7 @@ impl<'p> Query<'p> {
             source,
             sizes: histogram.total().clone(),
             transform_len: histogram.transform_len(),
-            distinct_values: engine.spectrum.as_ref().map(Spectrum::len),
+            distinct_values: engine.distinct.or(engine.spectrum.as_ref().map(Spectrum::len)),
             stages: engine.stages.0,
         };
         Ok((Counts { losing, winning, total, modulus: self.modulus.clone(), report }, distribution))
@@ -544,6 +546,7 @@ impl<'p> Query<'p> {
             method: self.method,
             progress: self.progress,
             spectrum: None,
+            distinct: None,
             stages,
         };
         let (mut losing, distribution) = engine.probability(with_distribution)?;
@@ -559,7 +562,7 @@ impl<'p> Query<'p> {
             source,
             sizes: n,
             transform_len: histogram.transform_len(),
-            distinct_values: engine.spectrum.as_ref().map(Spectrum::len),
+            distinct_values: engine.distinct.or(engine.spectrum.as_ref().map(Spectrum::len)),
             stages: engine.stages.0,
         };
         Ok(Probability { losing, winning: 1.0 - losing, distribution, report })
@@ -612,6 +615,8 @@ struct Engine<'a> {
     method: Method,
     progress: &'a dyn Progress,
     spectrum: Option<Spectrum>,
+    /// The number of distinct transformed residues, when they were tallied.
+    distinct: Option<usize>,
     stages: Stages,
 }
 
@@ -721,15 +726,32 @@ impl Engine<'_> {
         let mut data = self.stages.time("residues", || ring.residues(histogram));
         self.progress.start("transform", 0);
         self.stages.time("transform", || plan.forward(&mut data))?;
-        self.progress.start("power", 0);
         let k = self.k;
-        self.stages.time("power", || -> Result<()> {
-            let chunk = (data.len() / 16).max(1 << 12);
-            data.par_chunks_mut(chunk).try_for_each(|c| ring.pow(c, k))
-        })?;
+        // Few distinct residues (structured histograms): raise each once. Else every slot.
+        let tallied = (self.method == Method::Auto && !with_distribution)
+            .then(|| self.stages.time("distinct residues", || tally::tally(&data, data.len() / 16 + 64)))
+            .flatten();
+        self.progress.start("power", 0);
+        let (sum, total) = match tallied {
+            Some(entries) => self.stages.time("power", || -> Result<(BigUint, BigUint)> {
+                self.distinct = Some(entries.len());
+                let keys: Vec<R::Elem> = entries.iter().map(|&(key, _)| ring.from_key(key)).collect();
+                let counts: Vec<u64> = entries.iter().map(|&(_, count)| count).collect();
+                let mut powers = keys.clone();
+                ring.pow(&mut powers, k)?;
+                let zero_slot = keys.iter().position(|&x| x == data[0]).expect("slot 0 is tallied");
+                Ok((ring.weighted_sum(&powers, &counts), ring.to_biguint(powers[zero_slot])))
+            })?,
+            None => {
+                self.stages.time("power", || -> Result<()> {
+                    let chunk = (data.len() / 16).max(1 << 12);
+                    data.par_chunks_mut(chunk).try_for_each(|c| ring.pow(c, k))
+                })?;
+                let total = ring.to_biguint(data[0]);
+                (self.stages.time("sum", || ring.sum(&data)), total)
+            }
+        };
         self.progress.finish();
-        let total = ring.to_biguint(data[0]);
-        let sum = self.stages.time("sum", || ring.sum(&data));
         let d = self.log2();
         let losing = match part {
             Part::Odd(m) => (sum * inverse_power_of_two(d, m)) % m,
@@ -940,10 +962,14 @@ impl Engine<'_> {
 
 /// The rings whose every slot can be raised to the k-th power: residues of the histogram, and
 /// sums of transformed values.
-trait SlotRing: Ring {
+trait SlotRing: Ring<Elem: Into<u64>> {
     fn residues(&self, histogram: &Histogram) -> Vec<Self::Elem>;
     fn sum(&self, data: &[Self::Elem]) -> BigUint;
+    /// `Σ values[i] · counts[i]` in the ring, as a residue.
+    fn weighted_sum(&self, values: &[Self::Elem], counts: &[u64]) -> BigUint;
     fn to_biguint(&self, x: Self::Elem) -> BigUint;
+    /// The element whose `u64` value is `key`.
+    fn from_key(&self, key: u64) -> Self::Elem;
 }
 
 impl SlotRing for Mod32 {
@@ -954,8 +980,17 @@ impl SlotRing for Mod32 {
     fn sum(&self, data: &[u32]) -> BigUint {
         (data.par_iter().map(|&x| u64::from(x)).sum::<u64>() % u64::from(self.modulus())).into()
     }
+    /// Each product is below 2^31 · 2^40 (a count is at most F <= 2^40); at most 2^40 of them
+    /// stay below 2^111.
+    fn weighted_sum(&self, values: &[u32], counts: &[u64]) -> BigUint {
+        let sum: u128 = values.iter().zip(counts).map(|(&v, &c)| u128::from(v) * u128::from(c)).sum();
+        (sum % u128::from(self.modulus())).into()
+    }
     fn to_biguint(&self, x: u32) -> BigUint {
         x.into()
+    }
+    fn from_key(&self, key: u64) -> u32 {
+        key as u32
     }
 }
 
@@ -967,8 +1002,17 @@ impl SlotRing for Mod64 {
     fn sum(&self, data: &[u64]) -> BigUint {
         (data.par_iter().map(|&x| u128::from(x)).sum::<u128>() % u128::from(self.modulus())).into()
     }
+    /// Each product is reduced below 2^63 before summing: at most 2^40 of them stay below 2^103.
+    fn weighted_sum(&self, values: &[u64], counts: &[u64]) -> BigUint {
+        let m = u128::from(self.modulus());
+        let sum: u128 = values.iter().zip(counts).map(|(&v, &c)| u128::from(v) * u128::from(c) % m).sum();
+        (sum % m).into()
+    }
     fn to_biguint(&self, x: u64) -> BigUint {
         x.into()
+    }
+    fn from_key(&self, key: u64) -> u64 {
+        key
     }
 }
 
@@ -980,8 +1024,15 @@ impl SlotRing for Wrap64 {
     fn sum(&self, data: &[u64]) -> BigUint {
         data.par_iter().copied().reduce(|| 0, u64::wrapping_add).into()
     }
+    /// Modulo 2^64.
+    fn weighted_sum(&self, values: &[u64], counts: &[u64]) -> BigUint {
+        values.iter().zip(counts).fold(0u64, |acc, (&v, &c)| acc.wrapping_add(v.wrapping_mul(c))).into()
+    }
     fn to_biguint(&self, x: u64) -> BigUint {
         x.into()
+    }
+    fn from_key(&self, key: u64) -> u64 {
+        key
     }
 }
 

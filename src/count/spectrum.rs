@@ -11,7 +11,7 @@ use num_traits::Zero;
 
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
-use crate::histogram::Histogram;
+use crate::histogram::{Histogram, sum_counts};
 use crate::memory;
 use crate::ring::Exact64;
 
@@ -36,41 +36,65 @@ impl Spectrum {
     /// Transforms the histogram's terms exactly and groups the slots.
     pub(crate) fn new(histogram: &Histogram, keep_slots: bool) -> Result<Self> {
         let len = histogram.transform_len();
-        // Components whose sum exceeds i64 are split into 32-bit halves; each half sums to less
-        // than len · 2^32, below 2^63 for every len <= 2^30.
+        // Each term becomes a signed field of a packed i64 column: the transform of a term is a
+        // signed sum of its counts, so |value| <= Σ counts < 2^(width − 1) with width = bits(Σ) + 1;
+        // fields side by side in at most 63 bits keep every transformed column exact, and a
+        // column decodes field by field from the lowest (sign-extend, subtract, shift).
+        let mut fields: Vec<Field> = Vec::new();
         let mut weights = Vec::new();
-        let mut columns: Vec<Vec<i64>> = Vec::new();
-        let words = histogram.terms().len() as u128 * 2 * len as u128;
-        let bytes = memory::bytes_for::<i64>(|| "the exact transform".into(), words)?;
-        memory::ensure_fits(|| format!("the exact transform of 2^{} slots", histogram.log2_len()), bytes)?;
+        let mut used = 63u32; // bits used in the current column (63: start a new one)
+        let mut columns = 0usize;
         for term in histogram.terms() {
-            let sum: u128 = term.counts.iter().map(|&c| u128::from(c)).sum();
-            if sum <= i64::MAX as u128 {
-                weights.push(term.weight.clone());
-                columns.push(term.counts.iter().map(|&c| c as i64).collect());
-            } else {
-                if len > 1 << 30 {
-                    return Err(Error::InvalidQuery(format!(
-                        "histogram counts near 2^64 over 2^{} values are not supported",
-                        histogram.log2_len()
-                    )));
-                }
-                weights.push(term.weight.clone());
-                columns.push(term.counts.iter().map(|&c| (c & 0xFFFF_FFFF) as i64).collect());
-                weights.push(&term.weight << 32);
-                columns.push(term.counts.iter().map(|&c| (c >> 32) as i64).collect());
+            let sum = sum_counts(&term.counts);
+            let width = u128::BITS - sum.leading_zeros() + 1;
+            if width > 63 {
+                return Err(Error::InvalidQuery(format!(
+                    "a histogram term whose counts sum to {sum} over 2^{} values is too large to transform",
+                    histogram.log2_len()
+                )));
+            }
+            if used + width > 63 {
+                columns += 1;
+                used = 0;
+            }
+            fields.push(Field { column: columns - 1, shift: used, width });
+            weights.push(term.weight.clone());
+            used += width;
+        }
+        if fields.is_empty() {
+            // The empty histogram: one field of zeros.
+            fields.push(Field { column: 0, shift: 0, width: 2 });
+            weights.push(BigUint::zero());
+            columns = 1;
+        }
+        let bytes = memory::bytes_for::<i64>(|| "the exact transform".into(), columns as u128 * len as u128)?;
+        memory::ensure_fits(|| format!("the exact transform of 2^{} slots", histogram.log2_len()), bytes)?;
+        let mut packed = vec![vec![0i64; len]; columns];
+        for (term, field) in histogram.terms().iter().zip(&fields) {
+            for (x, &c) in packed[field.column].iter_mut().zip(&term.counts) {
+                *x += i64::from(c) << field.shift;
             }
         }
-        if columns.is_empty() {
-            // The empty histogram: one component of zeros.
-            weights.push(BigUint::zero());
-            columns.push(vec![0; len]);
-        }
         let plan = Plan::new(Exact64, len)?;
-        for column in &mut columns {
+        for column in &mut packed {
             plan.forward(column)?;
         }
-        Ok(group(weights, &columns, keep_slots))
+        let (keys, multiplicity, slot_class) = group(&packed, keep_slots);
+        // Decode every class's fields from its packed columns.
+        let width = fields.len();
+        let classes = multiplicity.len();
+        let mut components = vec![0i64; classes * width];
+        for c in 0..classes {
+            let mut rest: Vec<i64> = keys[c * columns..(c + 1) * columns].to_vec();
+            for (t, field) in fields.iter().enumerate() {
+                let x = rest[field.column];
+                let shift = 64 - field.width;
+                let value = (x << shift) >> shift; // the low `width` bits, sign-extended
+                components[c * width + t] = value;
+                rest[field.column] = (x - value) >> field.width;
+            }
+        }
+        Ok(Spectrum { weights, width, components, multiplicity, zero_class: 0, slot_class })
     }
 
     /// The number of classes.
@@ -89,45 +113,48 @@ impl Spectrum {
     }
 }
 
-/// Groups the slots by their tuple of components with an open-addressing hash table.
-fn group(weights: Vec<BigUint>, columns: &[Vec<i64>], keep_slots: bool) -> Spectrum {
+/// A term's place in the packed columns.
+#[derive(Debug, Clone, Copy)]
+struct Field {
+    column: usize,
+    shift: u32,
+    width: u32,
+}
+
+/// Groups the slots by their tuple of column values with an open-addressing hash table: the
+/// distinct tuples (class-major), their multiplicities, and optionally every slot's class.
+fn group(columns: &[Vec<i64>], keep_slots: bool) -> (Vec<i64>, Vec<u64>, Option<Vec<u32>>) {
     let width = columns.len();
     let len = columns[0].len();
-    let mut components: Vec<i64> = Vec::new();
+    let mut keys: Vec<i64> = Vec::new();
     let mut multiplicity: Vec<u64> = Vec::new();
     let mut slot_class = keep_slots.then(|| Vec::with_capacity(len));
     // table[i] = class + 1, or 0 when empty; the load stays at most one half.
-    let mut log2_cap = 10u32;
+    let mut log2_cap = 8u32;
     let mut table = vec![0u32; 1 << log2_cap];
-    let hash = |j: usize| -> u64 {
-        let mut h = 0u64;
-        for column in columns {
-            h = (h ^ column[j] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-        h ^ (h >> 29)
-    };
-    let hash_class = |components: &[i64], c: usize| -> u64 {
-        let mut h = 0u64;
-        for &x in &components[c * width..(c + 1) * width] {
-            h = (h ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
+    let hash = |tuple: &mut dyn Iterator<Item = i64>| -> u64 {
+        let h = tuple.fold(0u64, |h, x| (h ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         h ^ (h >> 29)
     };
     for j in 0..len {
-        let h = hash(j);
+        let h = if width == 1 {
+            hash(&mut std::iter::once(columns[0][j]))
+        } else {
+            hash(&mut columns.iter().map(|c| c[j]))
+        };
         let mask = (1usize << log2_cap) - 1;
         let mut index = (h >> (64 - log2_cap)) as usize;
         let class = loop {
             let entry = table[index];
             if entry == 0 {
                 let c = multiplicity.len();
-                components.extend(columns.iter().map(|column| column[j]));
+                keys.extend(columns.iter().map(|column| column[j]));
                 multiplicity.push(1);
                 table[index] = c as u32 + 1;
                 break c;
             }
             let c = entry as usize - 1;
-            if columns.iter().zip(&components[c * width..]).all(|(column, &x)| column[j] == x) {
+            if columns.iter().zip(&keys[c * width..]).all(|(column, &x)| column[j] == x) {
                 multiplicity[c] += 1;
                 break c;
             }
@@ -141,7 +168,8 @@ fn group(weights: Vec<BigUint>, columns: &[Vec<i64>], keep_slots: bool) -> Spect
             table = vec![0u32; 1 << log2_cap];
             let mask = (1usize << log2_cap) - 1;
             for c in 0..multiplicity.len() {
-                let mut index = (hash_class(&components, c) >> (64 - log2_cap)) as usize;
+                let mut index =
+                    (hash(&mut keys[c * width..(c + 1) * width].iter().copied()) >> (64 - log2_cap)) as usize;
                 while table[index] != 0 {
                     index = (index + 1) & mask;
                 }
@@ -149,7 +177,7 @@ fn group(weights: Vec<BigUint>, columns: &[Vec<i64>], keep_slots: bool) -> Spect
             }
         }
     }
-    Spectrum { weights, width, components, multiplicity, zero_class: 0, slot_class }
+    (keys, multiplicity, slot_class)
 }
 
 #[cfg(test)]
@@ -164,7 +192,7 @@ mod tests {
         let terms = vec![
             Term { weight: huge.clone(), counts: vec![1, 1, 1, 1, 1, 0, 0, 0] },
             Term { weight: 1u32.into(), counts: vec![0, 3, 0, 0, 2, 0, 7, 0] },
-            Term { weight: 5u32.into(), counts: vec![u64::MAX, 0, 0, u64::MAX, 0, 0, 0, 1] },
+            Term { weight: 5u32.into(), counts: vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1] },
         ];
         let h = Histogram::from_terms(terms.clone()).unwrap();
         let s = Spectrum::new(&h, true).unwrap();
@@ -191,10 +219,10 @@ mod tests {
     #[test]
     fn many_classes_grow_the_table() {
         let mut state = 12345u64;
-        let counts: Vec<u64> = (0..4096)
+        let counts: Vec<u32> = (0..4096)
             .map(|_| {
                 state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (state >> 33) % 1001
+                ((state >> 33) % 1001) as u32
             })
             .collect();
         let h = Histogram::from_terms(vec![Term { weight: 1u32.into(), counts }]).unwrap();

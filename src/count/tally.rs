@@ -1,0 +1,121 @@
+//! Distinct values of a transformed buffer, with their multiplicities.
+//!
+//! Periodic histograms have very structured transforms: the `2^20` slots of a large query often
+//! hold a few dozen distinct residues. Raising each distinct residue once is then far cheaper
+//! than raising every slot. The tally gives up as soon as the values turn out to be many (then
+//! raising every slot with the vectorised power is the better plan).
+
+use rayon::prelude::*;
+
+/// An open-addressing table from values to counts (a count of 0 marks an empty entry).
+struct Table {
+    keys: Vec<u64>,
+    counts: Vec<u64>,
+    len: usize,
+    log2: u32,
+    limit: usize,
+}
+
+impl Table {
+    fn new(limit: usize) -> Self {
+        let log2 = 6;
+        Table { keys: vec![0; 1 << log2], counts: vec![0; 1 << log2], len: 0, log2, limit }
+    }
+
+    /// Adds `count` to `key`; false when the table would exceed its limit.
+    #[inline]
+    fn add(&mut self, key: u64, count: u64) -> bool {
+        let mask = (1usize << self.log2) - 1;
+        let mut index = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.log2)) as usize;
+        loop {
+            if self.counts[index] == 0 {
+                if self.len == self.limit {
+                    return false;
+                }
+                self.keys[index] = key;
+                self.counts[index] = count;
+                self.len += 1;
+                if 2 * self.len > 1 << self.log2 {
+                    self.grow();
+                }
+                return true;
+            }
+            if self.keys[index] == key {
+                self.counts[index] += count;
+                return true;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        let counts = std::mem::take(&mut self.counts);
+        self.log2 += 1;
+        self.keys = vec![0; 1 << self.log2];
+        self.counts = vec![0; 1 << self.log2];
+        self.len = 0;
+        for (key, count) in keys.into_iter().zip(counts).filter(|&(_, c)| c != 0) {
+            let fits = self.add(key, count);
+            debug_assert!(fits, "growing keeps every entry");
+        }
+    }
+
+    fn entries(self) -> Vec<(u64, u64)> {
+        self.keys.into_iter().zip(self.counts).filter(|&(_, c)| c != 0).collect()
+    }
+}
+
+fn tally_serial<T: Copy + Into<u64>>(data: &[T], limit: usize) -> Option<Table> {
+    let mut table = Table::new(limit);
+    for &x in data {
+        if !table.add(x.into(), 1) {
+            return None;
+        }
+    }
+    Some(table)
+}
+
+/// The distinct values of `data` with their counts, or `None` when there are more than
+/// `limit` (a sample of the first 4096 values gives up early on data with many values).
+pub(crate) fn tally<T: Copy + Into<u64> + Send + Sync>(data: &[T], limit: usize) -> Option<Vec<(u64, u64)>> {
+    if data.is_empty() {
+        return Some(Vec::new());
+    }
+    let sample = &data[..data.len().min(4096)];
+    tally_serial(sample, limit.min(sample.len() / 16 + 16))?;
+    let chunk = (data.len() / 8).max(1 << 14);
+    let merged = data.par_chunks(chunk).map(|c| tally_serial(c, limit)).try_reduce_with(|mut a, b| {
+        for (key, count) in b.entries() {
+            if !a.add(key, count) {
+                return None;
+            }
+        }
+        Some(a)
+    })?;
+    merged.map(Table::entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tallies_count_every_value_or_give_up() {
+        let data: Vec<u32> = (0..100_000u32).map(|i| (i * 7919) % 37 + u32::MAX - 40).collect();
+        let mut entries = tally(&data, 100).unwrap();
+        entries.sort();
+        assert_eq!(entries.len(), 37);
+        assert_eq!(entries.iter().map(|e| e.1).sum::<u64>(), 100_000);
+        for (key, count) in entries {
+            let expected = data.iter().filter(|&&x| u64::from(x) == key).count() as u64;
+            assert_eq!(count, expected);
+        }
+        assert!(tally(&data, 36).is_none());
+        let many: Vec<u64> = (0..50_000u64).map(|i| i.wrapping_mul(0x1234_5678_9ABC_DEF1)).collect();
+        assert!(tally(&many, 1000).is_none());
+        let zeros = vec![0u64; 10];
+        assert_eq!(tally(&zeros, 1), Some(vec![(0, 10)]));
+        assert_eq!(tally::<u64>(&[], 1), Some(vec![]));
+    }
+}
