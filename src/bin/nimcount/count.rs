@@ -1,12 +1,306 @@
-//! `nimcount count`.
+//! `nimcount count`: how many k-heap positions are lost (or won) for the player to move.
 
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use nimcount::count::{Kind, Query, Report, Source};
+use nimcount::game::Game;
+use nimcount::histogram::Histogram;
+use nimcount::number;
+use nimcount::progress::Progress;
 use nimcount::{Error, Result};
+use num_bigint::BigUint;
+use serde_json::{Map, Value, json};
+
+use crate::common::{TerminalProgress, stdout, stdout_error};
 
 /// Arguments of `nimcount count`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Numbers accept `_` separators and expressions such as 10^12, 2^64, 10^9+7.\n\
+Examples:\n  \
+nimcount count --game subtract:1-1000000 --sizes 1..=12983567378251 --heaps 98670634123 --modulus 10^9+7\n  \
+nimcount count --histogram values.txt --heaps 3 --probability")]
+pub struct Args {
+    /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, …
+    #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
+    game: Option<String>,
+    /// A histogram of Grundy values instead of a game: lines `value count` (`#` comments).
+    #[arg(long, value_name = "FILE")]
+    histogram: Option<PathBuf>,
+    /// The heap sizes, every one in LO..=HI (with --game).
+    #[arg(long, value_name = "LO..=HI", required_unless_present = "histogram", allow_hyphen_values = true)]
+    sizes: Option<String>,
+    /// The number of heaps.
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    heaps: String,
+    /// Count modulo M (exact counts when absent).
+    #[arg(long, value_name = "M", conflicts_with = "probability", allow_hyphen_values = true)]
+    modulus: Option<String>,
+    /// Unordered heaps: count multisets of heap sizes.
+    #[arg(long, conflicts_with = "distinct")]
+    unordered: bool,
+    /// Distinct heap sizes: count sets.
+    #[arg(long)]
+    distinct: bool,
+    /// Misère play (nim only): whoever takes the last stone loses.
+    #[arg(long)]
+    misere: bool,
+    /// Also print the count for every XOR value of the Grundy values.
+    #[arg(long)]
+    distribution: bool,
+    /// Read the counts as weights: print the probabilities of losing and winning.
+    #[arg(long)]
+    probability: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Print the time of each stage.
+    #[arg(long)]
+    verbose: bool,
+    /// The most Grundy values the period search may compute.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_heap: Option<String>,
+}
 
 /// Runs `nimcount count`.
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::InvalidQuery("'count' is not implemented yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let start = Instant::now();
+    let progress = TerminalProgress::new();
+    let heaps = number::parse(&args.heaps)?;
+    let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
+    let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    let kind = match (args.unordered, args.distinct) {
+        (true, _) => Kind::Multiset,
+        (_, true) => Kind::Set,
+        _ => Kind::Ordered,
+    };
+    let (query, input) = match (&args.game, &args.histogram) {
+        (Some(spec), _) => {
+            let game = Game::parse(spec)?;
+            let (lo, hi) = parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
+            let input = Input::Game { spec: game.spec(), lo: lo.clone(), hi: hi.clone() };
+            (Query::new(game).sizes(lo, hi), input)
+        }
+        (None, Some(path)) => {
+            if args.sizes.is_some() {
+                return Err(Error::InvalidQuery("--sizes applies to --game, not to --histogram".into()));
+            }
+            let histogram = Histogram::read(path)?;
+            (Query::from_histogram(histogram), Input::Histogram(path.display().to_string()))
+        }
+        (None, None) => return Err(Error::InvalidQuery("give --game SPEC --sizes LO..=HI, or --histogram FILE".into())),
+    };
+    let mut query = query.heaps(heaps.clone()).kind(kind).misere(args.misere).progress(&progress);
+    if let Some(m) = &modulus {
+        query = query.modulus(m.clone());
+    }
+    if let Some(max_heap) = max_heap {
+        query = query.max_heap(max_heap);
+    }
+    let summary = Summary { input, heaps, kind, misere: args.misere, modulus };
+    if args.probability {
+        let p = query.probability(args.distribution)?;
+        progress.finish();
+        summary.print_probability(&p, args.json, args.verbose, start.elapsed())
+    } else if args.distribution {
+        let d = query.distribution()?;
+        progress.finish();
+        let losing = d.counts[0].clone();
+        let winning = match &d.modulus {
+            Some(m) => (&d.total + m - &losing % m) % m,
+            None => &d.total - &losing,
+        };
+        summary.print_counts(
+            [&losing, &winning, &d.total],
+            Some(&d.counts),
+            &d.report,
+            args.json,
+            args.verbose,
+            start.elapsed(),
+        )
+    } else {
+        let c = query.count()?;
+        progress.finish();
+        summary.print_counts([&c.losing, &c.winning, &c.total], None, &c.report, args.json, args.verbose, start.elapsed())
+    }
+}
+
+/// `LO..=HI`, each side a number of any size.
+fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
+    let (lo, hi) = text.split_once("..=").ok_or_else(|| {
+        Error::InvalidQuery(format!("--sizes '{text}' must be LO..=HI, for example 1..=10^12"))
+    })?;
+    Ok((number::parse(lo)?, number::parse(hi)?))
+}
+
+/// What the query counts over.
+enum Input {
+    Game { spec: String, lo: BigUint, hi: BigUint },
+    Histogram(String),
+}
+
+/// The query as given, for printing.
+struct Summary {
+    input: Input,
+    heaps: BigUint,
+    kind: Kind,
+    misere: bool,
+    modulus: Option<BigUint>,
+}
+
+impl Summary {
+    fn play(&self) -> &'static str {
+        if self.misere { "misère" } else { "normal" }
+    }
+
+    /// The fields every JSON object shares.
+    fn json_fields(&self, report: &Report, verbose: bool, elapsed: Duration) -> Map<String, Value> {
+        let mut fields = Map::new();
+        match &self.input {
+            Input::Game { spec, lo, hi } => {
+                fields.insert("game".into(), json!(spec));
+                fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
+            }
+            Input::Histogram(path) => {
+                fields.insert("histogram".into(), json!(path));
+            }
+        }
+        fields.insert("heaps".into(), json!(self.heaps.to_string()));
+        fields.insert("kind".into(), json!(self.kind.to_string()));
+        fields.insert("play".into(), json!(self.play()));
+        fields.insert("number_of_sizes".into(), json!(report.sizes.to_string()));
+        fields.insert("transform_size".into(), json!(report.transform_len));
+        fields.insert("distinct_values".into(), json!(report.distinct_values));
+        let period = match &report.source {
+            Source::Period { certificate, .. } => json!({
+                "preperiod": certificate.preperiod,
+                "period": certificate.period,
+                "saltus": certificate.saltus,
+                "theorem": format!("{:?}", certificate.theorem),
+            }),
+            _ => Value::Null,
+        };
+        fields.insert("period".into(), period);
+        if verbose {
+            let stages: Map<String, Value> =
+                report.stages.iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
+            fields.insert("stages_ms".into(), Value::Object(stages));
+            fields.insert("elapsed_ms".into(), json!(millis(elapsed)));
+        }
+        fields
+    }
+
+    fn print_counts(
+        &self,
+        [losing, winning, total]: [&BigUint; 3],
+        distribution: Option<&[BigUint]>,
+        report: &Report,
+        json: bool,
+        verbose: bool,
+        elapsed: Duration,
+    ) -> Result<()> {
+        let mut out = stdout();
+        if json {
+            let mut fields = self.json_fields(report, verbose, elapsed);
+            fields.insert("losing".into(), json!(losing.to_string()));
+            fields.insert("winning".into(), json!(winning.to_string()));
+            fields.insert("total".into(), json!(total.to_string()));
+            fields.insert("modulus".into(), self.modulus.as_ref().map_or(Value::Null, |m| json!(m.to_string())));
+            if let Some(d) = distribution {
+                fields.insert("distribution".into(), d.iter().map(|c| json!(c.to_string())).collect());
+            }
+            writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
+        } else {
+            self.print_header(&mut out, report, verbose, elapsed)?;
+            let w = |out: &mut dyn Write, label: &str, value: &BigUint| {
+                writeln!(out, "{label:<10} {value}").map_err(stdout_error)
+            };
+            w(&mut out, "losing", losing)?;
+            w(&mut out, "winning", winning)?;
+            w(&mut out, "total", total)?;
+            if let Some(d) = distribution {
+                writeln!(out, "distribution (XOR value, count):").map_err(stdout_error)?;
+                for (x, c) in d.iter().enumerate() {
+                    writeln!(out, "{x} {c}").map_err(stdout_error)?;
+                }
+            }
+        }
+        out.flush().map_err(stdout_error)
+    }
+
+    fn print_probability(
+        &self,
+        p: &nimcount::count::Probability,
+        json: bool,
+        verbose: bool,
+        elapsed: Duration,
+    ) -> Result<()> {
+        let mut out = stdout();
+        if json {
+            let mut fields = self.json_fields(&p.report, verbose, elapsed);
+            fields.insert("losing".into(), json!(p.losing));
+            fields.insert("winning".into(), json!(p.winning));
+            fields.insert("total".into(), json!(1.0));
+            fields.insert("modulus".into(), Value::Null);
+            if let Some(d) = &p.distribution {
+                fields.insert("distribution".into(), json!(d));
+            }
+            writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
+        } else {
+            self.print_header(&mut out, &p.report, verbose, elapsed)?;
+            writeln!(out, "{:<10} {:.15}", "P(lose)", p.losing).map_err(stdout_error)?;
+            writeln!(out, "{:<10} {:.15}", "P(win)", p.winning).map_err(stdout_error)?;
+            if let Some(d) = &p.distribution {
+                writeln!(out, "distribution (XOR value, probability):").map_err(stdout_error)?;
+                for (x, q) in d.iter().enumerate() {
+                    writeln!(out, "{x} {q:.15}").map_err(stdout_error)?;
+                }
+            }
+        }
+        out.flush().map_err(stdout_error)
+    }
+
+    /// The query, what was used, and (verbose) the stage times.
+    fn print_header(&self, out: &mut dyn Write, report: &Report, verbose: bool, elapsed: Duration) -> Result<()> {
+        let mut lines = Vec::new();
+        match &self.input {
+            Input::Game { spec, lo, hi } => {
+                lines.push(("game", spec.clone()));
+                lines.push(("sizes", format!("{lo}..={hi} ({} sizes)", report.sizes)));
+            }
+            Input::Histogram(path) => lines.push(("histogram", format!("{path} ({} sizes)", report.sizes))),
+        }
+        lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
+        lines.push(("modulus", self.modulus.as_ref().map_or_else(|| "none (exact)".to_string(), |m| m.to_string())));
+        match &report.source {
+            Source::Period { certificate: c, values_computed } => lines.push((
+                "grundy",
+                format!(
+                    "preperiod {}, period {}, saltus {} ({:?}; {values_computed} values computed)",
+                    c.preperiod, c.period, c.saltus, c.theorem
+                ),
+            )),
+            Source::Values { values_computed } => {
+                lines.push(("grundy", format!("{values_computed} values computed directly (no period needed)")))
+            }
+            Source::Histogram => {}
+        }
+        let distinct = report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
+        lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
+        if verbose {
+            let stages: Vec<String> =
+                report.stages.iter().map(|(name, time)| format!("{name} {:.3} ms", millis(*time))).collect();
+            lines.push(("stages", stages.join(", ")));
+            lines.push(("time", format!("{:.3} ms in all", millis(elapsed))));
+        }
+        for (label, value) in lines {
+            writeln!(out, "{label:<10} {value}").map_err(stdout_error)?;
+        }
+        Ok(())
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
