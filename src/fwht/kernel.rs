@@ -8,6 +8,20 @@ use super::PARALLEL_MIN;
 /// Levels per column pass: 16 rows, four butterfly levels for one read and one write of memory.
 pub(crate) const RADIX_LOG2: u32 = 4;
 
+/// Rows whose starts are a multiple of this many bytes apart fall into the same L1 set (the
+/// set-index bits of a 32 KiB, 8-way cache with 64-byte lines end at bit 12), and likewise in
+/// L2 beyond its own period. A pass over 16 such rows needs 16 lines of one 8-way set at once:
+/// the loads evict each other and every store misses. Passes over rows this far apart use
+/// 8 rows (three levels) instead, which fit.
+const SET_ALIAS_BYTES: usize = 4096;
+
+/// The levels one column pass of a node with `upper` levels above the leaves does.
+fn pass_levels<E>(len: usize, upper: u32) -> u32 {
+    let levels = upper.min(RADIX_LOG2);
+    let row_bytes = (len >> levels) * std::mem::size_of::<E>();
+    if levels == RADIX_LOG2 && row_bytes >= SET_ALIAS_BYTES { RADIX_LOG2 - 1 } else { levels }
+}
+
 /// The two loops a backend provides for one ring; everything else is shared.
 pub(crate) trait Butterflies: Copy + Send + Sync {
     /// The element type.
@@ -39,7 +53,7 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool) 
         b.leaves(data);
         return;
     }
-    let levels = upper.min(RADIX_LOG2);
+    let levels = pass_levels::<B::Elem>(data.len(), upper);
     let lower = upper - levels;
     let row_len = data.len() >> levels;
     if lower == 0 {
@@ -60,8 +74,9 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool) 
 /// Runs a column pass as independent column ranges on the thread pool.
 fn split_columns<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]]) {
     let len = rows[0].len();
-    // Halves stay multiples of 64 elements: whole cache lines and whole registers.
-    let mid = (len / 2) & !63;
+    // Halves stay multiples of 1024 elements: whole cache lines, and whole groups of registers
+    // for the column kernels (at most 16 registers of at most 16 lanes per row and step).
+    let mid = (len / 2) & !1023;
     if len * rows.len() < 2 * PARALLEL_MIN || mid == 0 {
         b.columns(rows);
         return;
