@@ -71,7 +71,7 @@ pub(crate) unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
 /// One column pass over 2, 4, 8 or 16 rows.
 ///
 /// # Safety
-/// All rows must have the same length, a multiple of `WIDTH`; `L`'s instruction set must be
+/// All rows must have the same length, a multiple of `16 · WIDTH`; `L`'s instruction set must be
 /// available.
 #[inline(always)]
 pub(crate) unsafe fn columns<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
@@ -87,31 +87,36 @@ pub(crate) unsafe fn columns<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
     }
 }
 
+/// Each step handles `16 / R` adjacent registers of every row, so 16 registers are in flight
+/// whatever the radix.
 #[inline(always)]
 unsafe fn columns_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]]) {
     let len = rows[0].len();
-    debug_assert!(rows.iter().all(|r| r.len() == len) && len % L::WIDTH == 0);
+    let step = 16 / R * L::WIDTH;
+    debug_assert!(rows.iter().all(|r| r.len() == len) && len % step == 0);
     let ptrs: [*mut L::E; R] = std::array::from_fn(|i| rows[i].as_mut_ptr());
-    let mut c = 0;
-    while c < len {
-        // SAFETY: c + WIDTH <= len for every row.
-        let mut v: [L::V; R] = std::array::from_fn(|i| unsafe { l.load(ptrs[i].add(c)) });
-        levels::<L, R>(l, &mut v);
-        for (i, x) in v.into_iter().enumerate() {
-            // SAFETY: as for the loads.
-            unsafe { l.store(ptrs[i].add(c), x) };
+    for c in (0..len).step_by(step) {
+        for k in 0..16 / R {
+            let at = c + k * L::WIDTH;
+            // SAFETY: at + WIDTH <= c + step <= len for every row.
+            let mut v: [L::V; R] = std::array::from_fn(|i| unsafe { l.load(ptrs[i].add(at)) });
+            levels::<L, R>(l, &mut v);
+            for (i, x) in v.into_iter().enumerate() {
+                // SAFETY: as for the loads.
+                unsafe { l.store(ptrs[i].add(at), x) };
+            }
         }
-        c += L::WIDTH;
     }
 }
 
-/// Checks the shape that [`columns`] relies on; a violation is a bug in the driver.
+/// Checks the shape that [`columns`] relies on (rows are at least one leaf, `16 · width`
+/// elements, long); a violation is a bug in the driver.
 #[inline]
 pub(crate) fn assert_rows<E>(rows: &[&mut [E]], width: usize) {
     let len = rows[0].len();
     assert!(
         matches!(rows.len(), 2 | 4 | 8 | 16)
-            && len.is_multiple_of(width)
+            && len.is_multiple_of(16 * width)
             && rows.iter().all(|r| r.len() == len),
         "column pass with a malformed set of rows"
     );

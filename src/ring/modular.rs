@@ -57,6 +57,11 @@ impl Mod32 {
         (x % u64::from(self.m)) as u32
     }
 
+    /// `-m⁻¹ mod 2^32`, the Montgomery constant.
+    pub(crate) fn m_neg_inv(&self) -> u32 {
+        self.m_neg_inv
+    }
+
     /// Montgomery reduction: `t · 2^-32 mod m` for `t < m · 2^32`.
     ///
     /// With `q = t · (-m⁻¹) mod 2^32`, `t + q·m` is divisible by `2^32` and below `2m · 2^32`,
