@@ -703,21 +703,33 @@ mod tests {
         let h = Histogram::from_counts([(0, big.clone()), (3, 7u32.into()), (3, BigUint::from(u64::MAX))])
             .unwrap();
         assert_eq!(h.count(3), BigUint::from(u64::MAX) + 7u32);
-        for m in [1u64, 2, 7, 1_000_000_007, (1 << 63) + 5, u64::MAX] {
-            let r = h.residues(m);
-            for g in 0..4 {
-                assert_eq!(BigUint::from(r[g]), h.count(g as u64) % m, "m = {m}, g = {g}");
+        // Also the shapes `P` and `q · P + R`, with nasty counts and weights.
+        let two = Histogram::from_terms(vec![
+            Term { weight: BigUint::from(10u8).pow(30), counts: vec![u32::MAX, 0, 1, u32::MAX - 1] },
+            Term { weight: BigUint::one(), counts: vec![u32::MAX, 7, 0, 1] },
+        ])
+        .unwrap();
+        let one = Histogram::from_terms(vec![Term {
+            weight: BigUint::from(u64::MAX),
+            counts: vec![u32::MAX, 0, 1, 5],
+        }])
+        .unwrap();
+        for h in [&h, &two, &one] {
+            let exact: Vec<BigUint> = (0..4).map(|g| h.count(g)).collect();
+            for m in [1u64, 2, 7, 1_000_000_007, (1 << 63) + 5, u64::MAX] {
+                let want: Vec<BigUint> = exact.iter().map(|c| c % m).collect();
+                assert_eq!(h.residues(m).into_iter().map(BigUint::from).collect::<Vec<_>>(), want, "m = {m}");
             }
-        }
-        for m in [1u32, 2, 3, 998_244_353, u32::MAX] {
-            let r = h.residues_u32(m);
-            for g in 0..4 {
-                assert_eq!(BigUint::from(r[g]), h.count(g as u64) % m, "m = {m}, g = {g}");
+            for m in [1u32, 2, 3, 998_244_353, (1 << 31) - 1, 1 << 31, u32::MAX] {
+                let want: Vec<BigUint> = exact.iter().map(|c| c % m).collect();
+                assert_eq!(
+                    h.residues_u32(m).into_iter().map(BigUint::from).collect::<Vec<_>>(),
+                    want,
+                    "m = {m}"
+                );
             }
-        }
-        let w = h.residues_wrapping();
-        for g in 0..4 {
-            assert_eq!(BigUint::from(w[g]), h.count(g as u64) % (BigUint::one() << 64));
+            let want: Vec<BigUint> = exact.iter().map(|c| c % (BigUint::one() << 64)).collect();
+            assert_eq!(h.residues_wrapping().into_iter().map(BigUint::from).collect::<Vec<_>>(), want);
         }
     }
 

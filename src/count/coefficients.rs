@@ -68,7 +68,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
         units.push(r.one());
         let mut product = r.one();
         for t in 1..=k {
-            let u = r.from_u128(u128::from(strip(t, &bad)));
+            let u = r.residue_u128(u128::from(strip(t, &bad)));
             product = r.mul(&product, &u);
             units.push(u);
         }
@@ -84,7 +84,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
         let powers = bad
             .iter()
             .map(|&p| {
-                let base = r.from_u128(u128::from(p));
+                let base = r.residue_u128(u128::from(p));
                 let mut table = vec![r.one()];
                 for e in 1..=max_exponent {
                     table.push(r.mul(&table[e - 1], &base));
@@ -179,7 +179,7 @@ impl<R: Residues> Sequence<'_, '_, R> {
                 if self.denominator_residues[s] == p {
                     self.denominator_residues[s] = 0;
                     let mut t = self.i;
-                    while t % p == 0 {
+                    while t.is_multiple_of(p) {
                         t /= p;
                         self.exponents[s] -= 1;
                     }
@@ -220,7 +220,7 @@ impl<'s, R: Residues> Walker<'s, R> {
             _ => Value::Big(x.clone()),
         };
         let bad_residues = bad.iter().map(|&p| (x % p).to_u64().expect("below p")).collect();
-        Walker { r, bad, x: x_value, up, residue: r.from_biguint(x), bad_residues }
+        Walker { r, bad, x: x_value, up, residue: r.residue_big(x), bad_residues }
     }
 
     /// The unit part of the current factor and its exponents (into `exponents`), then steps;
@@ -250,7 +250,7 @@ impl<'s, R: Residues> Walker<'s, R> {
                             }
                         }
                     }
-                    self.r.from_u128(y)
+                    self.r.residue_u128(y)
                 }
                 Value::Big(b) => {
                     let mut y = b.clone();
@@ -266,7 +266,7 @@ impl<'s, R: Residues> Walker<'s, R> {
                             }
                         }
                     }
-                    self.r.from_biguint(&y)
+                    self.r.residue_big(&y)
                 }
             }
         };
@@ -298,7 +298,7 @@ impl<'s, R: Residues> Walker<'s, R> {
 /// `t` without its factors from `bad`.
 fn strip(mut t: u64, bad: &[u64]) -> u64 {
     for &p in bad {
-        while t % p == 0 {
+        while t.is_multiple_of(p) {
             t /= p;
         }
     }
@@ -408,7 +408,7 @@ mod tests {
                     Unordered::Multiset => (binomial(&(&a + i - 1u32), i), binomial(&(&b + j - 1u32), j)),
                     Unordered::Set => (binomial(&a, i), binomial(&b, j)),
                 };
-                if j % 2 == 0 { x * y } else { -(x * y) }
+                if j.is_multiple_of(2) { x * y } else { -(x * y) }
             })
             .sum()
     }

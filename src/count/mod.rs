@@ -735,7 +735,7 @@ impl Engine<'_> {
         let (sum, total) = match tallied {
             Some(entries) => self.stages.time("power", || -> Result<(BigUint, BigUint)> {
                 self.distinct = Some(entries.len());
-                let keys: Vec<R::Elem> = entries.iter().map(|&(key, _)| ring.from_key(key)).collect();
+                let keys: Vec<R::Elem> = entries.iter().map(|&(key, _)| ring.element(key)).collect();
                 let counts: Vec<u64> = entries.iter().map(|&(_, count)| count).collect();
                 let mut powers = keys.clone();
                 ring.pow(&mut powers, k)?;
@@ -785,7 +785,7 @@ impl Engine<'_> {
         let d = self.log2();
         let mut sum = r.zero();
         for (value, &multiplicity) in values.iter().zip(&spectrum.multiplicity) {
-            sum = r.add(&sum, &r.mul(value, &r.from_u128(u128::from(multiplicity))));
+            sum = r.add(&sum, &r.mul(value, &r.residue_u128(u128::from(multiplicity))));
         }
         let sum = r.to_biguint(&sum);
         let total = r.to_biguint(&values[spectrum.zero_class]) % part.modulus();
@@ -823,7 +823,7 @@ impl Engine<'_> {
         let values = match kind {
             None => stages.time("power", || {
                 let exponent = r.reduce_exponent(k);
-                let weights: Vec<R::E> = spectrum.weights.iter().map(|w| r.from_biguint(w)).collect();
+                let weights: Vec<R::E> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
                 (0..spectrum.len())
                     .into_par_iter()
                     .map(|c| {
@@ -831,7 +831,7 @@ impl Engine<'_> {
                             .class(c)
                             .iter()
                             .zip(&weights)
-                            .fold(r.zero(), |acc, (&x, w)| r.add(&acc, &r.mul(w, &r.from_i64(x))));
+                            .fold(r.zero(), |acc, (&x, w)| r.add(&acc, &r.mul(w, &r.residue_i64(x))));
                         r.pow(&base, &exponent)
                     })
                     .collect()
@@ -969,7 +969,7 @@ trait SlotRing: Ring<Elem: Into<u64>> {
     fn weighted_sum(&self, values: &[Self::Elem], counts: &[u64]) -> BigUint;
     fn to_biguint(&self, x: Self::Elem) -> BigUint;
     /// The element whose `u64` value is `key`.
-    fn from_key(&self, key: u64) -> Self::Elem;
+    fn element(&self, key: u64) -> Self::Elem;
 }
 
 impl SlotRing for Mod32 {
@@ -989,7 +989,7 @@ impl SlotRing for Mod32 {
     fn to_biguint(&self, x: u32) -> BigUint {
         x.into()
     }
-    fn from_key(&self, key: u64) -> u32 {
+    fn element(&self, key: u64) -> u32 {
         key as u32
     }
 }
@@ -1011,7 +1011,7 @@ impl SlotRing for Mod64 {
     fn to_biguint(&self, x: u64) -> BigUint {
         x.into()
     }
-    fn from_key(&self, key: u64) -> u64 {
+    fn element(&self, key: u64) -> u64 {
         key
     }
 }
@@ -1031,7 +1031,7 @@ impl SlotRing for Wrap64 {
     fn to_biguint(&self, x: u64) -> BigUint {
         x.into()
     }
-    fn from_key(&self, key: u64) -> u64 {
+    fn element(&self, key: u64) -> u64 {
         key
     }
 }
@@ -1246,13 +1246,8 @@ fn misere_correction(kind: Kind, k: &BigUint, lo: &BigUint, hi: &BigUint) -> i64
     match kind {
         Kind::Ordered => {
             let base = i64::from(z) - i64::from(o);
-            let power = if k_zero {
-                1
-            } else if base == -1 && !k_odd {
-                1
-            } else {
-                base
-            };
+            // base^k with 0^0 = 1; base is −1, 0 or 1.
+            let power = if k_zero || (base == -1 && !k_odd) { 1 } else { base };
             -power
         }
         Kind::Multiset => match (z, o) {

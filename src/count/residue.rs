@@ -23,8 +23,8 @@ pub(crate) trait Residues: Sync + Send {
     fn add(&self, a: &Self::E, b: &Self::E) -> Self::E;
     fn sub(&self, a: &Self::E, b: &Self::E) -> Self::E;
     fn mul(&self, a: &Self::E, b: &Self::E) -> Self::E;
-    fn from_u128(&self, x: u128) -> Self::E;
-    fn from_biguint(&self, x: &BigUint) -> Self::E;
+    fn residue_u128(&self, x: u128) -> Self::E;
+    fn residue_big(&self, x: &BigUint) -> Self::E;
     fn to_biguint(&self, x: &Self::E) -> BigUint;
     /// The inverse of a unit (`None` when `x` shares a factor with `m`).
     fn inverse(&self, x: &Self::E) -> Option<Self::E>;
@@ -35,8 +35,8 @@ pub(crate) trait Residues: Sync + Send {
         self.sub(&self.zero(), a)
     }
 
-    fn from_i64(&self, x: i64) -> Self::E {
-        let r = self.from_u128(u128::from(x.unsigned_abs()));
+    fn residue_i64(&self, x: i64) -> Self::E {
+        let r = self.residue_u128(u128::from(x.unsigned_abs()));
         if x < 0 { self.neg(&r) } else { r }
     }
 
@@ -123,10 +123,10 @@ impl Residues for OddWord {
     fn mul(&self, a: &u64, b: &u64) -> u64 {
         self.ring.mont_mul(*a, *b)
     }
-    fn from_u128(&self, x: u128) -> u64 {
+    fn residue_u128(&self, x: u128) -> u64 {
         self.enter((x % u128::from(self.m())) as u64)
     }
-    fn from_biguint(&self, x: &BigUint) -> u64 {
+    fn residue_big(&self, x: &BigUint) -> u64 {
         self.enter((x % self.m()).to_u64().expect("below m"))
     }
     fn to_biguint(&self, x: &u64) -> BigUint {
@@ -192,10 +192,10 @@ impl Residues for TwoWord {
     fn mul(&self, a: &u128, b: &u128) -> u128 {
         a.wrapping_mul(*b) & self.mask
     }
-    fn from_u128(&self, x: u128) -> u128 {
+    fn residue_u128(&self, x: u128) -> u128 {
         x & self.mask
     }
-    fn from_biguint(&self, x: &BigUint) -> u128 {
+    fn residue_big(&self, x: &BigUint) -> u128 {
         let mut digits = x.iter_u64_digits();
         let low = u128::from(digits.next().unwrap_or(0)) | u128::from(digits.next().unwrap_or(0)) << 64;
         low & self.mask
@@ -256,10 +256,10 @@ impl Residues for Big {
     fn mul(&self, a: &BigUint, b: &BigUint) -> BigUint {
         (a * b) % &self.m
     }
-    fn from_u128(&self, x: u128) -> BigUint {
+    fn residue_u128(&self, x: u128) -> BigUint {
         BigUint::from(x) % &self.m
     }
-    fn from_biguint(&self, x: &BigUint) -> BigUint {
+    fn residue_big(&self, x: &BigUint) -> BigUint {
         x % &self.m
     }
     fn to_biguint(&self, x: &BigUint) -> BigUint {
@@ -334,12 +334,12 @@ mod tests {
             .filter(|&v| BigUint::from(v) < *big_m)
             .collect();
         for &a in &values {
-            let ea = r.from_u128(a);
+            let ea = r.residue_u128(a);
             assert_eq!(r.to_biguint(&ea), BigUint::from(a));
             let small = (a % 1000) as i64;
-            assert_eq!(r.to_biguint(&r.from_i64(-small)), (big_m - BigUint::from(small as u64)) % big_m);
+            assert_eq!(r.to_biguint(&r.residue_i64(-small)), (big_m - BigUint::from(small as u64)) % big_m);
             for &b in &values {
-                let eb = r.from_u128(b);
+                let eb = r.residue_u128(b);
                 let (ba, bb) = (BigUint::from(a), BigUint::from(b));
                 assert_eq!(r.to_biguint(&r.add(&ea, &eb)), (&ba + &bb) % big_m);
                 assert_eq!(r.to_biguint(&r.sub(&ea, &eb)), (&ba + big_m - &bb) % big_m);

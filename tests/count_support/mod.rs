@@ -31,7 +31,7 @@ impl Rng {
 }
 
 /// The minimum excludant.
-fn mex(seen: &mut Vec<bool>) -> u32 {
+fn mex(seen: &mut [bool]) -> u32 {
     let m = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
     seen.iter_mut().for_each(|s| *s = false);
     m
@@ -216,9 +216,9 @@ pub fn dp_distribution(h: &[BigUint], k: usize, shape: Shape) -> Vec<BigUint> {
     table[0][0] = BigUint::one();
     for (g, c) in h.iter().enumerate().filter(|(_, c)| !c.is_zero()) {
         let mut next = vec![vec![BigUint::zero(); f]; k + 1];
-        for s in 0..=k {
-            for x in 0..f {
-                if table[s][x].is_zero() {
+        for (s, row) in table.iter().enumerate() {
+            for (x, ways_so_far) in row.iter().enumerate() {
+                if ways_so_far.is_zero() {
                     continue;
                 }
                 for t in 0..=(k - s) {
@@ -230,7 +230,7 @@ pub fn dp_distribution(h: &[BigUint], k: usize, shape: Shape) -> Vec<BigUint> {
                         break;
                     }
                     let y = if t % 2 == 1 { x ^ g } else { x };
-                    next[s + t][y] += &table[s][x] * ways;
+                    next[s + t][y] += ways_so_far * ways;
                 }
             }
         }

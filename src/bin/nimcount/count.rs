@@ -77,8 +77,8 @@ pub fn run(args: Args) -> Result<()> {
     };
     let (query, input) = match (&args.game, &args.histogram) {
         (Some(spec), _) => {
-            let game = Game::parse(spec)?;
             let (lo, hi) = parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
+            let game = Game::parse(spec)?;
             let input = Input::Game { spec: game.spec(), lo: lo.clone(), hi: hi.clone() };
             (Query::new(game).sizes(lo, hi), input)
         }
@@ -89,7 +89,9 @@ pub fn run(args: Args) -> Result<()> {
             let histogram = Histogram::read(path)?;
             (Query::from_histogram(histogram), Input::Histogram(path.display().to_string()))
         }
-        (None, None) => return Err(Error::InvalidQuery("give --game SPEC --sizes LO..=HI, or --histogram FILE".into())),
+        (None, None) => {
+            return Err(Error::InvalidQuery("give --game SPEC --sizes LO..=HI, or --histogram FILE".into()));
+        }
     };
     let mut query = query.heaps(heaps.clone()).kind(kind).misere(args.misere).progress(&progress);
     if let Some(m) = &modulus {
@@ -122,7 +124,14 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         let c = query.count()?;
         progress.finish();
-        summary.print_counts([&c.losing, &c.winning, &c.total], None, &c.report, args.json, args.verbose, start.elapsed())
+        summary.print_counts(
+            [&c.losing, &c.winning, &c.total],
+            None,
+            &c.report,
+            args.json,
+            args.verbose,
+            start.elapsed(),
+        )
     }
 }
 
@@ -131,7 +140,11 @@ fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
     let (lo, hi) = text.split_once("..=").ok_or_else(|| {
         Error::InvalidQuery(format!("--sizes '{text}' must be LO..=HI, for example 1..=10^12"))
     })?;
-    Ok((number::parse(lo)?, number::parse(hi)?))
+    let (lo, hi) = (number::parse(lo)?, number::parse(hi)?);
+    if lo > hi {
+        return Err(Error::InvalidQuery(format!("--sizes {text}: empty range, {lo} is above {hi}")));
+    }
+    Ok((lo, hi))
 }
 
 /// What the query counts over.
@@ -206,7 +219,10 @@ impl Summary {
             fields.insert("losing".into(), json!(losing.to_string()));
             fields.insert("winning".into(), json!(winning.to_string()));
             fields.insert("total".into(), json!(total.to_string()));
-            fields.insert("modulus".into(), self.modulus.as_ref().map_or(Value::Null, |m| json!(m.to_string())));
+            fields.insert(
+                "modulus".into(),
+                self.modulus.as_ref().map_or(Value::Null, |m| json!(m.to_string())),
+            );
             if let Some(d) = distribution {
                 fields.insert("distribution".into(), d.iter().map(|c| json!(c.to_string())).collect());
             }
@@ -262,7 +278,13 @@ impl Summary {
     }
 
     /// The query, what was used, and (verbose) the stage times.
-    fn print_header(&self, out: &mut dyn Write, report: &Report, verbose: bool, elapsed: Duration) -> Result<()> {
+    fn print_header(
+        &self,
+        out: &mut dyn Write,
+        report: &Report,
+        verbose: bool,
+        elapsed: Duration,
+    ) -> Result<()> {
         let mut lines = Vec::new();
         match &self.input {
             Input::Game { spec, lo, hi } => {
@@ -272,7 +294,10 @@ impl Summary {
             Input::Histogram(path) => lines.push(("histogram", format!("{path} ({} sizes)", report.sizes))),
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
-        lines.push(("modulus", self.modulus.as_ref().map_or_else(|| "none (exact)".to_string(), |m| m.to_string())));
+        lines.push((
+            "modulus",
+            self.modulus.as_ref().map_or_else(|| "none (exact)".to_string(), |m| m.to_string()),
+        ));
         match &report.source {
             Source::Period { certificate: c, values_computed } => lines.push((
                 "grundy",
@@ -281,12 +306,12 @@ impl Summary {
                     c.preperiod, c.period, c.saltus, c.theorem
                 ),
             )),
-            Source::Values { values_computed } => {
-                lines.push(("grundy", format!("{values_computed} values computed directly (no period needed)")))
-            }
+            Source::Values { values_computed } => lines
+                .push(("grundy", format!("{values_computed} values computed directly (no period needed)"))),
             Source::Histogram => {}
         }
-        let distinct = report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
+        let distinct =
+            report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
         lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
         if verbose {
             let stages: Vec<String> =
