@@ -728,8 +728,13 @@ impl Engine<'_> {
         self.stages.time("transform", || plan.forward(&mut data))?;
         let k = self.k;
         // Few distinct residues (structured histograms): raise each once. Else every slot.
+        // With a vectorised power, raising every slot costs about as much as raising one sixteenth
+        // of them one by one: give up beyond that. A scalar power is dearer than a table lookup
+        // until nearly every slot is distinct.
+        let (limit, sample_share) =
+            if R::VECTORISED_POWER { (data.len() / 16 + 64, Some(16)) } else { (data.len() / 2 + 64, None) };
         let tallied = (self.method == Method::Auto && !with_distribution)
-            .then(|| self.stages.time("distinct residues", || tally::tally(&data, data.len() / 16 + 64)))
+            .then(|| self.stages.time("distinct residues", || tally::tally(&data, limit, sample_share)))
             .flatten();
         self.progress.start("power", 0);
         let (sum, total) = match tallied {
@@ -963,6 +968,8 @@ impl Engine<'_> {
 /// The rings whose every slot can be raised to the k-th power: residues of the histogram, and
 /// sums of transformed values.
 trait SlotRing: Ring<Elem: Into<u64>> {
+    /// Whether [`Ring::pow`] raises many slots at once with SIMD instructions.
+    const VECTORISED_POWER: bool;
     fn residues(&self, histogram: &Histogram) -> Vec<Self::Elem>;
     fn sum(&self, data: &[Self::Elem]) -> BigUint;
     /// `Σ values[i] · counts[i]` in the ring, as a residue.
@@ -973,6 +980,7 @@ trait SlotRing: Ring<Elem: Into<u64>> {
 }
 
 impl SlotRing for Mod32 {
+    const VECTORISED_POWER: bool = true;
     fn residues(&self, histogram: &Histogram) -> Vec<u32> {
         histogram.residues_u32(self.modulus())
     }
@@ -995,6 +1003,7 @@ impl SlotRing for Mod32 {
 }
 
 impl SlotRing for Mod64 {
+    const VECTORISED_POWER: bool = false;
     fn residues(&self, histogram: &Histogram) -> Vec<u64> {
         histogram.residues(self.modulus())
     }
@@ -1017,6 +1026,7 @@ impl SlotRing for Mod64 {
 }
 
 impl SlotRing for Wrap64 {
+    const VECTORISED_POWER: bool = false;
     fn residues(&self, histogram: &Histogram) -> Vec<u64> {
         histogram.residues_wrapping()
     }
