@@ -431,6 +431,19 @@ fn empty_positions_and_modulus_one() {
         assert_eq!((counts.losing, counts.winning, counts.total), (1u32.into(), 0u32.into(), 1u32.into()));
         let counts = Query::from_histogram(h.clone()).heaps(3u32).kind(kind).modulus(1u32).count().unwrap();
         assert!(counts.losing.is_zero() && counts.winning.is_zero() && counts.total.is_zero());
+        // No heap sizes at all: only the empty position exists, even for huge k.
+        let empty = Histogram::from_counts([]).unwrap();
+        for k in [BigUint::zero(), BigUint::from(10u32).pow(30)] {
+            let want = BigUint::from(u8::from(k.is_zero()));
+            for modulus in [None, Some(BigUint::from(1000u32))] {
+                let mut query = Query::from_histogram(empty.clone()).heaps(k.clone()).kind(kind);
+                if let Some(m) = modulus {
+                    query = query.modulus(m);
+                }
+                let counts = query.count().unwrap();
+                assert_eq!((&counts.losing, &counts.total), (&want, &want), "{kind}, k = {k}");
+            }
+        }
         // More distinct sizes than there are: no sets at all, even for huge k.
         let none = Query::from_histogram(h.clone()).heaps(BigUint::from(10u32).pow(30)).kind(Kind::Set);
         if kind == Kind::Set {

@@ -49,9 +49,12 @@ pub(crate) struct Binomials<'r, R: Residues> {
     powers: Vec<Vec<R::E>>,
 }
 
-/// Memory for `k + 1` residues and their exponents, refused when it cannot fit.
+/// Memory for the tables of `k + 1` entries, refused when it cannot fit: the shared inverse
+/// factorials (and, while they are built, the units), and per thread one stored sequence of
+/// residues with their exponents.
 fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
-    let per_entry = residue_bytes as u128 * 2 + 4 * primes as u128;
+    let threads = rayon::current_num_threads() as u128;
+    let per_entry = residue_bytes as u128 * (2 + threads) + 4 * primes as u128 * threads;
     let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
     memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)
 }

@@ -240,6 +240,31 @@ impl fmt::Debug for Query<'_> {
 impl Query<'static> {
     /// A query over the heap sizes of a game (give them with [`sizes`](Query::sizes)); one heap
     /// by default, exact counts, ordered heaps, normal play.
+    ///
+    /// The game's Grundy values come from a proven period (searched up to
+    /// [`max_heap`](Query::max_heap) values), or are computed directly when the range is small
+    /// enough; a game with no proven period over a larger range is an [`Error::NoPeriod`].
+    ///
+    /// ```
+    /// use nimcount::count::{Kind, Query};
+    /// use nimcount::game::Game;
+    ///
+    /// // Three Nim heaps of 1..=1000 stones.
+    /// let nim = Query::new(Game::Nim).sizes(1u32, 1_000u32).heaps(3u32);
+    /// let counts = nim.count()?;
+    /// // Losing triples (a, b, a ^ b) with all three in 1..=1000.
+    /// let brute = (1..=1000u32)
+    ///     .flat_map(|a| (1..=1000u32).map(move |b| a ^ b))
+    ///     .filter(|&c| (1..=1000).contains(&c))
+    ///     .count();
+    /// assert_eq!(counts.losing, brute.into());
+    ///
+    /// // Misère Nim: the empty position is a win for the player to move.
+    /// let empty = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count()?;
+    /// assert_eq!(empty.losing, 0u32.into());
+    /// # let _ = Kind::Multiset;
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
     pub fn new(game: Game) -> Self {
         Query::with_input(Input::Game(game))
     }
@@ -650,7 +675,28 @@ impl Engine<'_> {
         Ok(self.spectrum.insert(spectrum?))
     }
 
+    /// With no heap sizes at all, the only position is the empty one (`k = 0`), lost.
+    fn no_sizes(&self, with_distribution: bool) -> Option<Outcome> {
+        if !self.histogram.total().is_zero() {
+            return None;
+        }
+        let count = BigUint::from(u8::from(self.k.is_zero()));
+        let distribution = with_distribution.then(|| {
+            let mut d = vec![BigUint::zero(); self.histogram.transform_len()];
+            d[0] = count.clone();
+            d
+        });
+        Some(Outcome { losing: count.clone(), total: count, distribution })
+    }
+
     fn modular(&mut self, m: &BigUint, with_distribution: bool) -> Result<Outcome> {
+        if let Some(outcome) = self.no_sizes(with_distribution) {
+            return Ok(Outcome {
+                losing: outcome.losing % m,
+                total: outcome.total % m,
+                distribution: outcome.distribution.map(|d| d.into_iter().map(|x| x % m).collect()),
+            });
+        }
         let twos = m.trailing_zeros().unwrap_or(0);
         let odd = m >> twos;
         let mut parts = Vec::new();
@@ -845,13 +891,19 @@ impl Engine<'_> {
                 let distinct = distinct_values(spectrum);
                 let k = coefficients::check_work(distinct.len(), k, 1, "the unordered count")?;
                 let binomials = Binomials::new(r, k, &(&n + k))?;
+                let progress = self.progress;
+                let done = std::sync::atomic::AtomicU64::new(0);
+                progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || -> Result<Vec<R::E>> {
                     let per_value: Vec<R::E> = distinct
                         .values
                         .par_iter()
                         .map(|h| {
                             let (a, b) = halves(&n, h);
-                            binomials.coefficient(unordered, &a, &b)
+                            let c = binomials.coefficient(unordered, &a, &b);
+                            progress
+                                .set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                            c
                         })
                         .collect();
                     Ok(distinct.class_value.iter().map(|&i| per_value[i].clone()).collect())
@@ -873,12 +925,21 @@ impl Engine<'_> {
                 with_distribution.then(|| vec![BigUint::zero(); self.histogram.transform_len()]);
             return Ok(Outcome { losing: BigUint::zero(), total: BigUint::zero(), distribution });
         }
+        if let Some(outcome) = self.no_sizes(with_distribution) {
+            return Ok(outcome);
+        }
         let bits = answer_bits(kind, &n, k);
         if bits > u128::from(EXACT_MAX_BITS) {
             return Err(Error::InvalidQuery(format!(
                 "the exact answer would have about {bits} bits (more than 2^{}); give a modulus",
                 EXACT_MAX_BITS.trailing_zeros()
             )));
+        }
+        if with_distribution {
+            // Every XOR value's count has up to `bits` bits (twice that while transforming).
+            let words = (bits / 64 + 2) * 2 * self.histogram.transform_len() as u128;
+            let bytes = crate::memory::bytes_for::<u64>(|| "the exact distribution".into(), words)?;
+            crate::memory::ensure_fits(|| "the exact distribution".into(), bytes)?;
         }
         let spectrum = self.spectrum(with_distribution)?;
         let distinct = distinct_values(spectrum);
@@ -891,8 +952,20 @@ impl Engine<'_> {
             Some(unordered) => {
                 let words = (bits / 64 + 1) as u64;
                 let k = coefficients::check_work(distinct.len(), k, words, "the exact unordered count")?;
+                let progress = self.progress;
+                let done = std::sync::atomic::AtomicU64::new(0);
+                progress.start("coefficients", distinct.len() as u64);
                 self.stages.time("coefficients", || {
-                    distinct.values.par_iter().map(|h| coefficients::exact(unordered, &n, h, k)).collect()
+                    distinct
+                        .values
+                        .par_iter()
+                        .map(|h| {
+                            let c = coefficients::exact(unordered, &n, h, k);
+                            progress
+                                .set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                            c
+                        })
+                        .collect()
                 })
             }
         };
@@ -1140,6 +1213,7 @@ fn inverse_odd<R: Residues>(
         Plan::new(Mod64::new(m)?, data.len())?.inverse(&mut data)?;
         return Ok(data.into_iter().map(BigUint::from).collect());
     }
+    reserve_big(slots.len(), m.bits())?;
     let plain: Vec<BigUint> = values.iter().map(|v| r.to_biguint(v)).collect();
     let mut data: Vec<BigUint> = slots.iter().map(|&c| plain[c as usize].clone()).collect();
     transform_with(&mut data, |a, b| ((a + b) % m, (a + m - b) % m));
@@ -1162,11 +1236,20 @@ fn inverse_two<R: Residues>(
         Plan::new(Wrap64, data.len())?.inverse_unnormalized(&mut data)?;
         return Ok(data.into_iter().map(|x| low_bits(&x.into(), bits) >> d).collect());
     }
+    reserve_big(slots.len(), bits)?;
     let m = BigUint::one() << bits;
     let plain: Vec<BigUint> = values.iter().map(|v| r.to_biguint(v)).collect();
     let mut data: Vec<BigUint> = slots.iter().map(|&c| plain[c as usize].clone()).collect();
     transform_with(&mut data, |a, b| ((a + b) % &m, (a + &m - b) % &m));
     Ok(data.into_iter().map(|x| x >> d).collect())
+}
+
+/// Refuses `len` big residues of `bits` bits (with room for a sum while transforming) when they
+/// cannot fit.
+fn reserve_big(len: usize, bits: u64) -> Result<()> {
+    let words = (u128::from(bits) / 64 + 4) * 2 * len as u128;
+    let bytes = crate::memory::bytes_for::<u64>(|| "the distribution".into(), words)?;
+    crate::memory::ensure_fits(|| format!("the distribution of {len} big residues"), bytes)
 }
 
 /// The Walsh–Hadamard transform over any values with a butterfly `(u, v) → (u + v, u − v)`
