@@ -355,6 +355,11 @@ impl<'p> Query<'p> {
 
     /// The histogram the query counts over, and where it came from.
     pub fn histogram(&self) -> Result<(Cow<'_, Histogram>, Source)> {
+        self.histogram_timed(&mut Stages::default())
+    }
+
+    /// [`histogram`](Self::histogram), timing the period search and the counting.
+    fn histogram_timed(&self, stages: &mut Stages) -> Result<(Cow<'_, Histogram>, Source)> {
         match &self.input {
             Input::Histogram(h) => {
                 if self.sizes.is_some() {
@@ -364,7 +369,7 @@ impl<'p> Query<'p> {
             }
             Input::Game(game) => {
                 let (lo, hi) = self.range()?;
-                self.game_histogram(game, lo, hi).map(|(h, s)| (Cow::Owned(h), s))
+                self.game_histogram(game, lo, hi, stages).map(|(h, s)| (Cow::Owned(h), s))
             }
         }
     }
@@ -382,19 +387,28 @@ impl<'p> Query<'p> {
         Ok((lo, hi))
     }
 
-    fn game_histogram(&self, game: &Game, lo: &BigUint, hi: &BigUint) -> Result<(Histogram, Source)> {
+    fn game_histogram(
+        &self,
+        game: &Game,
+        lo: &BigUint,
+        hi: &BigUint,
+        stages: &mut Stages,
+    ) -> Result<(Histogram, Source)> {
         if *game == Game::Nim {
             // G(n) = n: arithmetic-periodic from 0 with period 1 and saltus 1, by definition.
             let certificate =
                 Certificate { preperiod: 0, period: 1, saltus: 1, theorem: grundy::Theorem::Nim };
-            let histogram = Histogram::from_period(&[0], &certificate, lo, hi)?;
+            let histogram =
+                stages.time("histogram", || Histogram::from_period(&[0], &certificate, lo, hi))?;
             return Ok((histogram, Source::Period { certificate, values_computed: 1 }));
         }
         let max_heap = self.max_heap.max(1);
         let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
-        let search = grundy::find_period(game, needed.unwrap_or(max_heap), self.progress)?;
+        let search = stages
+            .time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), self.progress))?;
         if let Some(certificate) = search.certificate {
-            let histogram = Histogram::from_period(&search.values, &certificate, lo, hi)?;
+            let histogram =
+                stages.time("histogram", || Histogram::from_period(&search.values, &certificate, lo, hi))?;
             let values_computed = search.values.len();
             return Ok((histogram, Source::Period { certificate, values_computed }));
         }
@@ -408,10 +422,10 @@ impl<'p> Query<'p> {
         let values = if search.values.len() as u64 >= needed {
             search.values
         } else {
-            grundy::values(game, needed, self.progress)?
+            stages.time("Grundy values", || grundy::values(game, needed, self.progress))?
         };
         let (lo, hi) = (lo.to_u64().expect("lo <= hi"), needed - 1);
-        let histogram = Histogram::from_values(&values, lo, hi)?;
+        let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
         Ok((histogram, Source::Values { values_computed: values.len() }))
     }
 
@@ -499,7 +513,7 @@ impl<'p> Query<'p> {
             let distribution = with_distribution.then(|| vec![BigUint::zero()]);
             return Ok((counts, distribution));
         }
-        let (histogram, source) = stages.time("histogram", || self.histogram())?;
+        let (histogram, source) = self.histogram_timed(&mut stages)?;
         let mut engine = Engine {
             histogram: &histogram,
             k: &self.heaps,
@@ -559,7 +573,7 @@ impl<'p> Query<'p> {
             return Err(Error::InvalidQuery("the XOR distribution is for normal play; drop misère".into()));
         }
         let mut stages = Stages::default();
-        let (histogram, source) = stages.time("histogram", || self.histogram())?;
+        let (histogram, source) = self.histogram_timed(&mut stages)?;
         let n = histogram.total().clone();
         if n.is_zero() {
             return Err(Error::InvalidQuery("no heap sizes to draw from: the histogram is empty".into()));

@@ -86,8 +86,10 @@ pub fn run(args: Args) -> Result<()> {
             if args.sizes.is_some() {
                 return Err(Error::InvalidQuery("--sizes applies to --game, not to --histogram".into()));
             }
+            let read = Instant::now();
             let histogram = Histogram::read(path)?;
-            (Query::from_histogram(histogram), Input::Histogram(path.display().to_string()))
+            let input = Input::Histogram { path: path.display().to_string(), read: read.elapsed() };
+            (Query::from_histogram(histogram), input)
         }
         (None, None) => {
             return Err(Error::InvalidQuery("give --game SPEC --sizes LO..=HI, or --histogram FILE".into()));
@@ -150,7 +152,7 @@ fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
 /// What the query counts over.
 enum Input {
     Game { spec: String, lo: BigUint, hi: BigUint },
-    Histogram(String),
+    Histogram { path: String, read: Duration },
 }
 
 /// The query as given, for printing.
@@ -163,6 +165,15 @@ struct Summary {
 }
 
 impl Summary {
+    /// The stages: reading the histogram file, then the query's own.
+    fn stages(&self, report: &Report) -> Vec<(String, Duration)> {
+        let read = match &self.input {
+            Input::Histogram { read, .. } => Some(("read histogram".to_string(), *read)),
+            Input::Game { .. } => None,
+        };
+        read.into_iter().chain(report.stages.iter().cloned()).collect()
+    }
+
     fn play(&self) -> &'static str {
         if self.misere { "misère" } else { "normal" }
     }
@@ -175,7 +186,7 @@ impl Summary {
                 fields.insert("game".into(), json!(spec));
                 fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
             }
-            Input::Histogram(path) => {
+            Input::Histogram { path, .. } => {
                 fields.insert("histogram".into(), json!(path));
             }
         }
@@ -197,7 +208,7 @@ impl Summary {
         fields.insert("period".into(), period);
         if verbose {
             let stages: Map<String, Value> =
-                report.stages.iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
+                self.stages(report).iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
             fields.insert("stages_ms".into(), Value::Object(stages));
             fields.insert("elapsed_ms".into(), json!(millis(elapsed)));
         }
@@ -291,7 +302,9 @@ impl Summary {
                 lines.push(("game", spec.clone()));
                 lines.push(("sizes", format!("{lo}..={hi} ({} sizes)", report.sizes)));
             }
-            Input::Histogram(path) => lines.push(("histogram", format!("{path} ({} sizes)", report.sizes))),
+            Input::Histogram { path, .. } => {
+                lines.push(("histogram", format!("{path} ({} sizes)", report.sizes)))
+            }
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
         lines.push((
@@ -314,8 +327,11 @@ impl Summary {
             report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
         lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
         if verbose {
-            let stages: Vec<String> =
-                report.stages.iter().map(|(name, time)| format!("{name} {:.3} ms", millis(*time))).collect();
+            let stages: Vec<String> = self
+                .stages(report)
+                .iter()
+                .map(|(name, time)| format!("{name} {:.3} ms", millis(*time)))
+                .collect();
             lines.push(("stages", stages.join(", ")));
             lines.push(("time", format!("{:.3} ms in all", millis(elapsed))));
         }
