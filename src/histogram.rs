@@ -349,16 +349,20 @@ impl Histogram {
             ([t0, t1], [w0, w1]) if m < 1 << 31 => {
                 use rayon::prelude::*;
                 let (s0, s1) = (Shoup::new(*w0 as u32, m), Shoup::new(*w1 as u32, m));
+                let fill = |(out, (c0, c1)): (&mut [u32], (&[u32], &[u32]))| {
+                    for i in 0..out.len() {
+                        let sum = s0.mul(c0[i], m) + s1.mul(c1[i], m);
+                        out[i] = sum.min(sum.wrapping_sub(m));
+                    }
+                };
                 let block = 1 << 16;
-                out.par_chunks_mut(block)
-                    .zip(t0.counts.par_chunks(block))
-                    .zip(t1.counts.par_chunks(block))
-                    .for_each(|((out, c0), c1)| {
-                        for i in 0..out.len() {
-                            let sum = s0.mul(c0[i], m) + s1.mul(c1[i], m);
-                            out[i] = sum.min(sum.wrapping_sub(m));
-                        }
-                    });
+                if out.len() > block {
+                    out.par_chunks_mut(block)
+                        .zip(t0.counts.par_chunks(block).zip(t1.counts.par_chunks(block)))
+                        .for_each(fill);
+                } else {
+                    fill((&mut out, (&t0.counts, &t1.counts)));
+                }
             }
             _ => {
                 for (term, &w) in self.terms.iter().zip(&weights) {

@@ -809,8 +809,14 @@ impl Engine<'_> {
             })?,
             None => {
                 self.stages.time("power", || -> Result<()> {
-                    let chunk = (data.len() / 16).max(1 << 12);
-                    data.par_chunks_mut(chunk).try_for_each(|c| ring.pow(c, k))
+                    // The vectorised power spreads itself over the threads; the others are
+                    // spread here.
+                    if R::VECTORISED_POWER || data.len() < PARALLEL_SUM_MIN {
+                        ring.pow(&mut data, k)
+                    } else {
+                        let chunk = data.len() / 16;
+                        data.par_chunks_mut(chunk).try_for_each(|c| ring.pow(c, k))
+                    }
                 })?;
                 let total = ring.to_biguint(data[0]);
                 (self.stages.time("sum", || ring.sum(&data)), total)
@@ -889,17 +895,15 @@ impl Engine<'_> {
             None => stages.time("power", || {
                 let exponent = r.reduce_exponent(k);
                 let weights: Vec<R::E> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
-                (0..spectrum.len())
-                    .into_par_iter()
-                    .map(|c| {
-                        let base = spectrum
-                            .class(c)
-                            .iter()
-                            .zip(&weights)
-                            .fold(r.zero(), |acc, (&x, w)| r.add(&acc, &r.mul(w, &r.residue_i64(x))));
-                        r.pow(&base, &exponent)
-                    })
-                    .collect()
+                let classes: Vec<usize> = (0..spectrum.len()).collect();
+                map_work(&classes, classes.len() >= 64, |&c| {
+                    let base = spectrum
+                        .class(c)
+                        .iter()
+                        .zip(&weights)
+                        .fold(r.zero(), |acc, (&x, w)| r.add(&acc, &r.mul(w, &r.residue_i64(x))));
+                    r.pow(&base, &exponent)
+                })
             }),
             Some(unordered) => {
                 let distinct = distinct_values(spectrum);
@@ -909,17 +913,13 @@ impl Engine<'_> {
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || -> Result<Vec<R::E>> {
-                    let per_value: Vec<R::E> = distinct
-                        .values
-                        .par_iter()
-                        .map(|h| {
-                            let (a, b) = halves(&n, h);
-                            let c = binomials.coefficient(unordered, &a, &b);
-                            progress
-                                .set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                            c
-                        })
-                        .collect();
+                    let parallel = distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+                    let per_value: Vec<R::E> = map_work(&distinct.values, parallel, |h| {
+                        let (a, b) = halves(&n, h);
+                        let c = binomials.coefficient(unordered, &a, &b);
+                        progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                        c
+                    });
                     Ok(distinct.class_value.iter().map(|&i| per_value[i].clone()).collect())
                 })?
             }
@@ -960,8 +960,9 @@ impl Engine<'_> {
         let per_value: Vec<BigInt> = match self.unordered() {
             None => {
                 let k = k.to_u64();
-                self.stages
-                    .time("power", || distinct.values.par_iter().map(|h| exact_power(h, k, self.k)).collect())
+                self.stages.time("power", || {
+                    map_work(&distinct.values, distinct.len() >= 64, |h| exact_power(h, k, self.k))
+                })
             }
             Some(unordered) => {
                 let words = (bits / 64 + 1) as u64;
@@ -970,16 +971,12 @@ impl Engine<'_> {
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 self.stages.time("coefficients", || {
-                    distinct
-                        .values
-                        .par_iter()
-                        .map(|h| {
-                            let c = coefficients::exact(unordered, &n, h, k);
-                            progress
-                                .set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                            c
-                        })
-                        .collect()
+                    let parallel = distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 12;
+                    map_work(&distinct.values, parallel, |h| {
+                        let c = coefficients::exact(unordered, &n, h, k);
+                        progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                        c
+                    })
                 })
             }
         };
@@ -1023,11 +1020,10 @@ impl Engine<'_> {
             None => distinct.values.iter().map(|h| power_ratio(h, &n, k)).collect(),
             Some(unordered) => {
                 let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability")?;
-                distinct
-                    .values
-                    .par_iter()
-                    .map(|h| coefficients::ratio(unordered, n_float, ratio(h, &n), k))
-                    .collect()
+                let parallel = distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+                map_work(&distinct.values, parallel, |h| {
+                    coefficients::ratio(unordered, n_float, ratio(h, &n), k)
+                })
             }
         };
         let spectrum = self.spectrum.as_ref().expect("computed");
@@ -1073,7 +1069,12 @@ impl SlotRing for Mod32 {
     }
     /// At most 2^32 residues below 2^31: the sum stays below 2^63.
     fn sum(&self, data: &[u32]) -> BigUint {
-        (data.par_iter().map(|&x| u64::from(x)).sum::<u64>() % u64::from(self.modulus())).into()
+        let sum: u64 = if data.len() >= PARALLEL_SUM_MIN {
+            data.par_iter().map(|&x| u64::from(x)).sum()
+        } else {
+            data.iter().map(|&x| u64::from(x)).sum()
+        };
+        (sum % u64::from(self.modulus())).into()
     }
     /// Each product is below 2^31 · 2^40 (a count is at most F <= 2^40); at most 2^40 of them
     /// stay below 2^111.
@@ -1096,7 +1097,12 @@ impl SlotRing for Mod64 {
     }
     /// At most 2^64 residues below 2^63: the sum stays below 2^127.
     fn sum(&self, data: &[u64]) -> BigUint {
-        (data.par_iter().map(|&x| u128::from(x)).sum::<u128>() % u128::from(self.modulus())).into()
+        let sum: u128 = if data.len() >= PARALLEL_SUM_MIN {
+            data.par_iter().map(|&x| u128::from(x)).sum()
+        } else {
+            data.iter().map(|&x| u128::from(x)).sum()
+        };
+        (sum % u128::from(self.modulus())).into()
     }
     /// Each product is reduced below 2^63 before summing: at most 2^40 of them stay below 2^103.
     fn weighted_sum(&self, values: &[u64], counts: &[u64]) -> BigUint {
@@ -1119,7 +1125,11 @@ impl SlotRing for Wrap64 {
     }
     /// Modulo 2^64.
     fn sum(&self, data: &[u64]) -> BigUint {
-        data.par_iter().copied().reduce(|| 0, u64::wrapping_add).into()
+        if data.len() >= PARALLEL_SUM_MIN {
+            data.par_iter().copied().reduce(|| 0, u64::wrapping_add).into()
+        } else {
+            data.iter().fold(0u64, |a, &x| a.wrapping_add(x)).into()
+        }
     }
     /// Modulo 2^64.
     fn weighted_sum(&self, values: &[u64], counts: &[u64]) -> BigUint {
@@ -1131,6 +1141,14 @@ impl SlotRing for Wrap64 {
     fn element(&self, key: u64) -> u64 {
         key
     }
+}
+
+/// Buffers shorter than this are summed on the calling thread.
+const PARALLEL_SUM_MIN: usize = 1 << 16;
+
+/// `f` over every item, on the thread pool when `parallel` (the work is worth the threads).
+fn map_work<T: Sync, U: Send>(items: &[T], parallel: bool, f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
+    if parallel { items.par_iter().map(f).collect() } else { items.iter().map(f).collect() }
 }
 
 /// The distinct exact values `Ĥ` of the classes.

@@ -120,6 +120,9 @@ pub(crate) fn tally<T: Copy + Into<u64> + Send + Sync>(
         let sample = &data[..data.len().min(4096)];
         tally_serial(sample, limit.min(sample.len() / share + 16))?;
     }
+    if data.len() < 1 << 16 {
+        return tally_serial(data, limit).map(Table::entries);
+    }
     let chunk = (data.len() / 8).max(1 << 14);
     let merged = data.par_chunks(chunk).map(|c| tally_serial(c, limit)).try_reduce_with(|mut a, b| {
         for (key, count) in b.entries() {
