@@ -24,10 +24,14 @@
 //! Without a modulus the counts are exact big integers.
 //!
 //! # Speed
-//! Ordered counts modulo an odd word (and modulo `2^(a+d) <= 2^64`) transform the histogram's
-//! residues with the SIMD kernels and raise every slot with the vectorised power; every other
-//! case transforms the histogram's terms exactly and evaluates each distinct transformed value
-//! once ([`Method`]).
+//! Ordered counts modulo an odd word (and the part `2^(a+d) <= 2^64` of an even one) transform
+//! the histogram's residues with the SIMD kernels. A periodic histogram's transform usually
+//! holds few distinct residues (52 in the `2^20` slots for the game `subtract:1-1000000`): they are
+//! tallied and each is raised once; when they are many, every slot is raised with the
+//! vectorised power. Every other case transforms the histogram's terms exactly (packed side by
+//! side into `i64` columns) and evaluates each distinct transformed value once ([`Method`]).
+//! Only the losing count's sum is formed unless the distribution is asked for, which alone
+//! needs the inverse transform.
 //!
 //! ```
 //! use nimcount::count::Query;
@@ -100,11 +104,13 @@ impl fmt::Display for Kind {
 /// How the pointwise values are evaluated; every method gives the same answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Method {
-    /// Slots for ordered counts modulo odd words and small powers of two, classes otherwise.
+    /// Ordered counts modulo odd words (and small powers of two): transformed residues, each
+    /// distinct residue raised once when they are few, every slot otherwise. Classes for the
+    /// other queries.
     #[default]
     Auto,
-    /// Raise every slot of the transformed residues (ordered counts only; other queries use
-    /// classes).
+    /// Raise every slot of the transformed residues (ordered counts modulo odd words and small
+    /// powers of two; other queries use classes).
     Slots,
     /// Transform exactly and evaluate each distinct transformed value once.
     Classes,
