@@ -10,6 +10,11 @@
 //! The transform is linear, so `ĥ = Σ_i weight_i · transform(counts_i)`: every transform runs on
 //! machine words and the big weights only meet the few distinct transformed values.
 //!
+//! The counts of a periodic histogram are not even stored: its terms refer to stretches of the
+//! game's Grundy values (one period for `P`; the preperiod part and the partial period for `R`),
+//! and every consumer adds them up where it needs them, so building the histogram of a range of
+//! any size takes no memory beyond the values themselves.
+//!
 //! ```
 //! use nimcount::histogram::Histogram;
 //! // Nim heaps of 0..=5 stones: Grundy value n for size n.
@@ -20,7 +25,10 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -37,10 +45,81 @@ pub const MAX_LOG2_LEN: u32 = 40;
 /// One term `weight · counts` of a histogram.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
+    weight: BigUint,
+    counts: Counts,
+}
+
+/// The counts of a term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Counts {
+    /// `counts[g]` for every value `g` below the histogram's transform length.
+    Dense(Vec<u32>),
+    /// Every entry of `values[range]`, for each range, counts once (values may repeat).
+    Values { values: Arc<Vec<u32>>, ranges: Vec<Range<usize>> },
+}
+
+impl Term {
+    /// The term `weight · counts`, with `counts[g]` the count of Grundy value `g`.
+    pub fn new(weight: BigUint, counts: Vec<u32>) -> Self {
+        Term { weight, counts: Counts::Dense(counts) }
+    }
+
     /// The multiplier of the whole vector.
-    pub weight: BigUint,
-    /// `counts[g]` for Grundy value `g`; the vector is as long as the histogram's transform.
-    pub counts: Vec<u32>,
+    pub fn weight(&self) -> &BigUint {
+        &self.weight
+    }
+
+    /// `counts[g]` for every value `g` up to the largest with a non-zero count (counts beyond
+    /// the vector are 0).
+    pub fn counts(&self) -> Cow<'_, [u32]> {
+        match &self.counts {
+            Counts::Dense(counts) => Cow::Borrowed(counts),
+            Counts::Values { .. } => {
+                let mut counts = vec![0u32; self.max_value().map_or(0, |v| v + 1)];
+                self.for_each(|g, c| counts[g] += c);
+                Cow::Owned(counts)
+            }
+        }
+    }
+
+    /// Calls `f(value, count)` for the non-zero counts (a value may come more than once: the
+    /// counts then add up).
+    pub(crate) fn for_each(&self, mut f: impl FnMut(usize, u32)) {
+        match &self.counts {
+            Counts::Dense(counts) => {
+                for (g, &c) in counts.iter().enumerate() {
+                    if c != 0 {
+                        f(g, c);
+                    }
+                }
+            }
+            Counts::Values { values, ranges } => {
+                for range in ranges {
+                    for &g in &values[range.clone()] {
+                        f(g as usize, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Σ_g counts[g]`.
+    pub(crate) fn sum(&self) -> u128 {
+        match &self.counts {
+            Counts::Dense(counts) => sum_counts(counts),
+            Counts::Values { ranges, .. } => ranges.iter().map(|r| r.len() as u128).sum(),
+        }
+    }
+
+    /// The largest value with a non-zero count.
+    fn max_value(&self) -> Option<usize> {
+        match &self.counts {
+            Counts::Dense(counts) => counts.iter().rposition(|&c| c != 0),
+            Counts::Values { values, ranges } => {
+                ranges.iter().filter_map(|r| values[r.clone()].iter().max()).max().map(|&v| v as usize)
+            }
+        }
+    }
 }
 
 /// How many heap sizes have each Grundy value, as `h[g] = Σ_i weight_i · counts_i[g]`.
@@ -83,13 +162,17 @@ impl Histogram {
         let len = 1usize << log2_len;
         reserve(limbs as u128 * len as u128, || format!("a histogram of {limbs} × 2^{log2_len} counts"))?;
         // A count of any size is Σ_i 2^(32 i) · limb_i: term i gathers the i-th limbs.
-        let mut terms: Vec<Term> =
-            (0..limbs).map(|i| Term { weight: BigUint::one() << (32 * i), counts: vec![0; len] }).collect();
+        let mut limb_counts = vec![vec![0u32; len]; limbs];
         for (value, count) in &summed {
-            for (term, limb) in terms.iter_mut().zip(count.iter_u32_digits()) {
-                term.counts[*value as usize] = limb;
+            for (counts, limb) in limb_counts.iter_mut().zip(count.iter_u32_digits()) {
+                counts[*value as usize] = limb;
             }
         }
+        let terms = limb_counts
+            .into_iter()
+            .enumerate()
+            .map(|(i, counts)| Term::new(BigUint::one() << (32 * i), counts))
+            .collect();
         Ok(Histogram::assemble(terms, log2_len))
     }
 
@@ -121,24 +204,24 @@ impl Histogram {
     /// The histogram over the heap sizes `lo..=hi` of a game whose values follow a proven
     /// periodicity: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
     ///
-    /// `values` must hold at least `preperiod + period` values. Without saltus the counts are
-    /// `q · P + R` whatever the size of the range; with a saltus the values grow along the range
-    /// and the transform must reach past the largest one (an [`Error::OutOfMemory`] when it
-    /// cannot).
+    /// `values` (`G(0)`, `G(1)`, …) must hold at least `preperiod + period` values. Without saltus
+    /// the counts are `q · P + R` whatever the size of the range, and the histogram keeps the
+    /// values instead of counting them; with a saltus the values grow along the range and the
+    /// transform must reach past the largest one (an [`Error::OutOfMemory`] when it cannot).
     ///
     /// ```
     /// use nimcount::grundy::{Certificate, Theorem};
     /// use nimcount::histogram::Histogram;
     /// // Nim: G(n) = n, period 1 with saltus 1.
     /// let nim = Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim };
-    /// let h = Histogram::from_period(&[0], &nim, &3u32.into(), &6u32.into())?;
+    /// let h = Histogram::from_period(vec![0], &nim, &3u32.into(), &6u32.into())?;
     /// assert_eq!(h.transform_len(), 8);
     /// assert_eq!(h.count(2), 0u32.into());
     /// assert_eq!(h.count(5), 1u32.into());
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn from_period(
-        values: &[u32],
+        values: Vec<u32>,
         certificate: &Certificate,
         lo: &BigUint,
         hi: &BigUint,
@@ -163,11 +246,12 @@ impl Histogram {
         // The periodic part max(lo, n0)..end.
         let periodic_lo = lo.max(&n0_big).clone();
         let periodic = (periodic_lo < end).then(|| (&periodic_lo - &n0_big, &end - &n0_big));
-        let base = &values[n0 as usize..(n0 + p) as usize];
+        let pre = pre_lo.map(|l| l as usize..pre_end as usize);
         if s == 0 {
-            periodic_histogram(values, base, pre_lo.map(|l| l..pre_end), periodic)
+            periodic_histogram(values, n0 as usize..(n0 + p) as usize, pre, periodic)
         } else {
-            saltus_histogram(values, base, s, pre_lo.map(|l| l..pre_end), periodic)
+            let base = &values[n0 as usize..(n0 + p) as usize];
+            saltus_histogram(&values, base, s, pre, periodic)
         }
     }
 
@@ -224,28 +308,20 @@ impl Histogram {
         Histogram::from_counts(pairs)
     }
 
-    /// The histogram given by its terms `weight · counts` (each vector as long as the transform:
-    /// a power of two). Vectors must all have the same length.
+    /// The histogram given by its terms `weight · counts` (vectors of any lengths; the transform
+    /// length follows from the largest value with a non-zero count).
     pub fn from_terms(terms: Vec<Term>) -> Result<Self> {
-        let len = terms.first().map_or(1, |t| t.counts.len());
-        if !len.is_power_of_two() {
-            return Err(Error::NotPowerOfTwo { len });
-        }
-        if let Some(t) = terms.iter().find(|t| t.counts.len() != len) {
-            return Err(Error::LengthMismatch { len: t.counts.len(), plan_len: len });
-        }
-        // Shrink to the smallest power of two above the largest value with a non-zero count.
-        let top = terms
-            .iter()
-            .filter(|t| !t.weight.is_zero())
-            .filter_map(|t| t.counts.iter().rposition(|&c| c != 0))
-            .max()
-            .map(|v| v as u64);
+        // The smallest power of two above the largest value with a non-zero count.
+        let top =
+            terms.iter().filter(|t| !t.weight.is_zero()).filter_map(Term::max_value).max().map(|v| v as u64);
         let log2_len = log2_len_for(top)?;
+        let len = 1usize << log2_len;
         let terms = terms
             .into_iter()
             .map(|mut t| {
-                t.counts.truncate(1 << log2_len);
+                if let Counts::Dense(counts) = &mut t.counts {
+                    counts.resize(len, 0);
+                }
                 t
             })
             .collect();
@@ -257,7 +333,7 @@ impl Histogram {
         let mut total = BigUint::zero();
         let mut kept = Vec::with_capacity(terms.len());
         for term in terms {
-            let sum = sum_counts(&term.counts);
+            let sum = term.sum();
             if sum != 0 && !term.weight.is_zero() {
                 total += &term.weight * sum;
                 kept.push(term);
@@ -292,29 +368,36 @@ impl Histogram {
         let Some(index) = usize::try_from(value).ok().filter(|&v| v < self.transform_len()) else {
             return BigUint::zero();
         };
-        self.terms.iter().map(|t| &t.weight * t.counts[index]).sum()
+        let mut total = BigUint::zero();
+        for term in &self.terms {
+            let mut count = 0u64;
+            term.for_each(|g, c| {
+                if g == index {
+                    count += u64::from(c);
+                }
+            });
+            total += &term.weight * count;
+        }
+        total
     }
 
     /// The largest value with a non-zero count.
     pub fn max_value(&self) -> Option<u64> {
-        self.terms.iter().filter_map(|t| t.counts.iter().rposition(|&c| c != 0)).max().map(|v| v as u64)
+        self.terms.iter().filter_map(Term::max_value).max().map(|v| v as u64)
     }
 
     /// Every count modulo `m >= 1`, as a vector of transform length.
     pub fn residues(&self, m: u64) -> Vec<u64> {
         let reducer = Reducer::new(m);
-        let weights: Vec<u64> =
-            self.terms.iter().map(|t| (&t.weight % m).to_u64().expect("below m")).collect();
         let mut out = vec![0u64; self.transform_len()];
-        for (term, &w) in self.terms.iter().zip(&weights) {
-            for (slot, &c) in out.iter_mut().zip(&term.counts) {
-                if c != 0 {
-                    // w and the slot are below m < 2^64, c below 2^32: w · (c mod m) + slot is below
-                    // m^2 + m < 2^128.
-                    let product = u128::from(w) * u128::from(reducer.reduce(u64::from(c)));
-                    *slot = reducer.reduce_wide(product + u128::from(*slot));
-                }
-            }
+        for term in &self.terms {
+            let w = (&term.weight % m).to_u64().expect("below m");
+            // w and the slot are below m < 2^64, c below 2^32: w · (c mod m) + slot is below
+            // m^2 + m < 2^128.
+            term.for_each(|g, c| {
+                let product = u128::from(w) * u128::from(reducer.reduce(u64::from(c)));
+                out[g] = reducer.reduce_wide(product + u128::from(out[g]));
+            });
         }
         out
     }
@@ -324,59 +407,54 @@ impl Histogram {
         let mut out = vec![0u64; self.transform_len()];
         for term in &self.terms {
             let w = term.weight.iter_u64_digits().next().unwrap_or(0);
-            for (slot, &c) in out.iter_mut().zip(&term.counts) {
-                *slot = slot.wrapping_add(w.wrapping_mul(u64::from(c)));
-            }
+            term.for_each(|g, c| out[g] = out[g].wrapping_add(w.wrapping_mul(u64::from(c))));
         }
         out
     }
 
     /// Every count modulo an `m < 2^32` (`m >= 1`), as 32-bit residues.
     pub fn residues_u32(&self, m: u32) -> Vec<u32> {
-        let reducer = Reducer::new(u64::from(m));
-        let weights: Vec<u64> =
-            self.terms.iter().map(|t| (&t.weight % m).to_u64().expect("below m")).collect();
         let mut out = vec![0u32; self.transform_len()];
-        // Each weight is below m, each count below 2^32: a product is below 2^64.
-        match (self.terms.as_slice(), weights.as_slice()) {
-            ([t], [w]) => {
-                for (slot, &c) in out.iter_mut().zip(&t.counts) {
-                    *slot = reducer.reduce(w * u64::from(c)) as u32;
-                }
+        if m >= 1 << 31 {
+            // Sums of two residues may pass 2^32: go through words.
+            for (slot, r) in out.iter_mut().zip(self.residues(u64::from(m))) {
+                *slot = r as u32;
             }
-            // `q · P + R` with m < 2^31: Shoup products (branch-free, vectorisable) and a sum
-            // below 2m.
-            ([t0, t1], [w0, w1]) if m < 1 << 31 => {
-                use rayon::prelude::*;
-                let (s0, s1) = (Shoup::new(*w0 as u32, m), Shoup::new(*w1 as u32, m));
-                let fill = |(out, (c0, c1)): (&mut [u32], (&[u32], &[u32]))| {
-                    for i in 0..out.len() {
-                        let sum = s0.mul(c0[i], m) + s1.mul(c1[i], m);
-                        out[i] = sum.min(sum.wrapping_sub(m));
-                    }
-                };
-                let block = 1 << 16;
-                if out.len() > block {
-                    out.par_chunks_mut(block)
-                        .zip(t0.counts.par_chunks(block).zip(t1.counts.par_chunks(block)))
-                        .for_each(fill);
-                } else {
-                    fill((&mut out, (&t0.counts, &t1.counts)));
-                }
-            }
-            _ => {
-                for (term, &w) in self.terms.iter().zip(&weights) {
-                    for (slot, &c) in out.iter_mut().zip(&term.counts) {
-                        if c != 0 {
-                            // Both summands are below m < 2^32: the sum fits easily.
-                            *slot =
-                                reducer.reduce(u64::from(*slot) + reducer.reduce(w * u64::from(c))) as u32;
-                        }
-                    }
-                }
+            return out;
+        }
+        for (index, term) in self.terms.iter().enumerate() {
+            let w = (&term.weight % m).to_u32().expect("below m");
+            let shoup = Shoup::new(w, m);
+            // Residues below m < 2^31 add below 2^32; `min(s, s − m)` reduces (see Shoup::mul).
+            let add = |a: u32, b: u32| {
+                let s = a + b;
+                s.min(s.wrapping_sub(m))
+            };
+            match (&term.counts, index) {
+                // The first dense term fills every slot: branch-free and in parallel.
+                (Counts::Dense(counts), 0) => fill(&mut out, counts, |_, c| shoup.mul(c, m)),
+                (Counts::Dense(counts), _) => fill(&mut out, counts, |x, c| add(x, shoup.mul(c, m))),
+                // Stretches of values: each adds w to its slot.
+                (Counts::Values { .. }, _) => term.for_each(|g, _| out[g] = add(out[g], w)),
             }
         }
         out
+    }
+}
+
+/// `out[g] = f(out[g], counts[g])` for every slot, on the thread pool for long vectors.
+fn fill(out: &mut [u32], counts: &[u32], f: impl Fn(u32, u32) -> u32 + Sync) {
+    use rayon::prelude::*;
+    let block = 1 << 16;
+    let run = |(out, counts): (&mut [u32], &[u32])| {
+        for (x, &c) in out.iter_mut().zip(counts) {
+            *x = f(*x, c);
+        }
+    };
+    if out.len() > block {
+        out.par_chunks_mut(block).zip(counts.par_chunks(block)).for_each(run);
+    } else {
+        run((out, counts));
     }
 }
 
@@ -464,7 +542,7 @@ fn count_values<'a>(
                 counts[g as usize] += 1;
             }
         }
-        return Ok(vec![Term { weight: BigUint::one(), counts }]);
+        return Ok(vec![Term::new(BigUint::one(), counts)]);
     }
     reserve(2 * len as u128, || format!("a histogram of 2^{log2_len} counts"))?;
     let mut counts = vec![0u64; len];
@@ -480,9 +558,9 @@ fn count_values<'a>(
 /// `2^32 · weight` when some count needs them.
 fn split_counts(weight: BigUint, counts: Vec<u64>) -> Vec<Term> {
     let low = counts.iter().map(|&c| c as u32).collect();
-    let mut terms = vec![Term { weight: weight.clone(), counts: low }];
+    let mut terms = vec![Term::new(weight.clone(), low)];
     if counts.iter().any(|&c| c >> 32 != 0) {
-        terms.push(Term { weight: weight << 32, counts: counts.iter().map(|&c| (c >> 32) as u32).collect() });
+        terms.push(Term::new(weight << 32, counts.iter().map(|&c| (c >> 32) as u32).collect()));
     }
     terms
 }
@@ -518,42 +596,31 @@ fn whole_periods(start: &BigUint, end: &BigUint, p: u64) -> (BigUint, u64, u64) 
     (q, r, rem.to_u64().expect("below p"))
 }
 
-/// `q · P + R` for an ordinary period (saltus 0).
+/// `q · P + R` for an ordinary period (saltus 0), as stretches of `values`: `P` is one period,
+/// `R` the preperiod part `pre` and the partial period (`rem` values from offset `r`, wrapping).
 fn periodic_histogram(
-    values: &[u32],
-    base: &[u32],
-    pre: Option<std::ops::Range<u64>>,
+    values: Vec<u32>,
+    base: Range<usize>,
+    pre: Option<Range<usize>>,
     periodic: Option<(BigUint, BigUint)>,
 ) -> Result<Histogram> {
     let p = base.len() as u64;
-    let pre_values = pre.as_ref().map_or(&[][..], |r| &values[r.start as usize..r.end as usize]);
     let (q, r, rem) = match &periodic {
         Some((start, end)) => whole_periods(start, end, p),
         None => (BigUint::zero(), 0, 0),
     };
-    // The rest: `rem` positions from offset r (wrapping), possibly more than one stretch.
-    let rest_first = (r as usize)..((r + rem).min(p) as usize);
-    let rest_wrapped = 0..((r + rem).saturating_sub(p) as usize);
-    let period_values = if q.is_zero() { &[][..] } else { base };
-    let max_value = pre_values
-        .iter()
-        .chain(period_values)
-        .chain(&base[rest_first.clone()])
-        .chain(&base[rest_wrapped.clone()])
-        .copied()
-        .max()
-        .map(u64::from);
-    let log2_len = log2_len_for(max_value)?;
-    let len = 1usize << log2_len;
-    let _ = len;
-    let rest_bound = pre_values.len() as u64 + rem;
-    let mut terms = count_values(log2_len, rest_bound, [pre_values, &base[rest_first], &base[rest_wrapped]])?;
-    if !q.is_zero() {
-        for mut term in count_values(log2_len, p, [base])? {
-            term.weight *= &q;
-            terms.push(term);
-        }
-    }
+    let (r, rem) = (r as usize, rem as usize);
+    let first = base.start + r..base.start + (r + rem).min(base.len());
+    let wrapped = base.start..base.start + (r + rem).saturating_sub(base.len());
+    let rest: Vec<Range<usize>> = pre.into_iter().chain([first, wrapped]).filter(|r| !r.is_empty()).collect();
+    let period: Vec<Range<usize>> = if q.is_zero() { Vec::new() } else { vec![base] };
+    let values = Arc::new(values);
+    let max_value = rest.iter().chain(&period).filter_map(|r| values[r.clone()].iter().max()).max();
+    let log2_len = log2_len_for(max_value.map(|&v| u64::from(v)))?;
+    let terms = vec![
+        Term { weight: BigUint::one(), counts: Counts::Values { values: values.clone(), ranges: rest } },
+        Term { weight: q, counts: Counts::Values { values, ranges: period } },
+    ];
     Ok(Histogram::assemble(terms, log2_len))
 }
 
@@ -567,11 +634,11 @@ fn saltus_histogram(
     values: &[u32],
     base: &[u32],
     s: u64,
-    pre: Option<std::ops::Range<u64>>,
+    pre: Option<Range<usize>>,
     periodic: Option<(BigUint, BigUint)>,
 ) -> Result<Histogram> {
     let p = base.len() as u64;
-    let pre_values = pre.as_ref().map_or(&[][..], |r| &values[r.start as usize..r.end as usize]);
+    let pre_values = pre.map_or(&[][..], |r| &values[r]);
     // Positions start..end (from the preperiod) = blocks: x = start, y = end - 1.
     let blocks = periodic.map(|(start, end)| {
         let y = &end - 1u32;
@@ -662,7 +729,7 @@ mod tests {
             let c = certificate(n0, p, s);
             for lo in 0..25u64 {
                 for hi in lo.saturating_sub(1)..30 {
-                    let h = Histogram::from_period(&values, &c, &lo.into(), &hi.into()).unwrap();
+                    let h = Histogram::from_period(values.to_vec(), &c, &lo.into(), &hi.into()).unwrap();
                     let mut expected = std::collections::BTreeMap::new();
                     for n in lo..=hi {
                         *expected.entry(value_at(&values, &c, n)).or_insert(0u64) += 1;
@@ -685,7 +752,7 @@ mod tests {
         let values = [0u32, 1, 2];
         let c = certificate(0, 3, 0);
         let hi = BigUint::from(10u8).pow(30u32);
-        let h = Histogram::from_period(&values, &c, &BigUint::from(1u8), &hi).unwrap();
+        let h = Histogram::from_period(values.to_vec(), &c, &BigUint::from(1u8), &hi).unwrap();
         assert_eq!(h.terms().len(), 2);
         assert_eq!(*h.total(), hi.clone());
         // 1..=10^30: value 1 at 1, 4, …: (10^30 + 2) / 3 of them.
@@ -696,7 +763,8 @@ mod tests {
     #[test]
     fn saltus_growing_past_the_limit_is_refused() {
         let c = certificate(0, 1, 1);
-        let err = Histogram::from_period(&[0], &c, &0u32.into(), &BigUint::from(10u8).pow(15)).unwrap_err();
+        let err =
+            Histogram::from_period(vec![0], &c, &0u32.into(), &BigUint::from(10u8).pow(15)).unwrap_err();
         assert!(matches!(err, Error::OutOfMemory { .. }), "{err}");
         assert!(err.to_string().contains("Grundy values up to"), "{err}");
     }
@@ -709,15 +777,12 @@ mod tests {
         assert_eq!(h.count(3), BigUint::from(u64::MAX) + 7u32);
         // Also the shapes `P` and `q · P + R`, with nasty counts and weights.
         let two = Histogram::from_terms(vec![
-            Term { weight: BigUint::from(10u8).pow(30), counts: vec![u32::MAX, 0, 1, u32::MAX - 1] },
-            Term { weight: BigUint::one(), counts: vec![u32::MAX, 7, 0, 1] },
+            Term::new(BigUint::from(10u8).pow(30), vec![u32::MAX, 0, 1, u32::MAX - 1]),
+            Term::new(BigUint::one(), vec![u32::MAX, 7, 0, 1]),
         ])
         .unwrap();
-        let one = Histogram::from_terms(vec![Term {
-            weight: BigUint::from(u64::MAX),
-            counts: vec![u32::MAX, 0, 1, 5],
-        }])
-        .unwrap();
+        let one =
+            Histogram::from_terms(vec![Term::new(BigUint::from(u64::MAX), vec![u32::MAX, 0, 1, 5])]).unwrap();
         for h in [&h, &two, &one] {
             let exact: Vec<BigUint> = (0..4).map(|g| h.count(g)).collect();
             for m in [1u64, 2, 7, 1_000_000_007, (1 << 63) + 5, u64::MAX] {

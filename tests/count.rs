@@ -6,6 +6,7 @@ use count_support::{Rng, Shape, brute_distribution, brute_misere_nim, dp_distrib
 use nimcount::Error;
 use nimcount::count::{Counts, Kind, Method, Query};
 use nimcount::game::Game;
+use nimcount::grundy::{Certificate, Theorem};
 use nimcount::histogram::Histogram;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -105,6 +106,53 @@ fn counts_match_brute_force_on_random_games() {
                         "{game}, sizes {lo}..={hi}, k = {k}, {kind}, {method:?}, modulus {modulus:?}"
                     );
                     check(&query.count().unwrap(), &losing, &total, modulus, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn periodic_histograms_count_like_their_values() {
+    // Values with a preperiod and a period by construction (saltus 0 and 2): the histogram from
+    // the certificate (stretches of values, or growing values) against direct counting.
+    let mut rng = Rng::new(0x5EED_0006);
+    let moduli = moduli();
+    for case in 0..24 {
+        let (n0, p) = (rng.below(4), 1 + rng.below(6));
+        let saltus = if case % 3 == 0 { 2 } else { 0 };
+        let pre: Vec<u32> = (0..n0).map(|_| rng.below(9) as u32).collect();
+        let base: Vec<u32> = (0..p).map(|_| rng.below(9) as u32).collect();
+        let values: Vec<u32> = (0..60u64)
+            .map(|n| {
+                if n < n0 {
+                    pre[n as usize]
+                } else {
+                    base[((n - n0) % p) as usize] + ((n - n0) / p) as u32 * saltus
+                }
+            })
+            .collect();
+        let certificate =
+            Certificate { preperiod: n0, period: p, saltus: u64::from(saltus), theorem: Theorem::Nim };
+        let lo = rng.below(20);
+        let hi = lo + rng.below(25);
+        let periodic = Histogram::from_period(values.clone(), &certificate, &lo.into(), &hi.into()).unwrap();
+        let direct = Histogram::from_values(&values, lo, hi).unwrap();
+        assert_eq!(periodic.total(), direct.total());
+        for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+            let k = 1 + rng.below(3);
+            for modulus in &moduli {
+                for method in [Method::Auto, Method::Classes] {
+                    let count = |h: &Histogram| {
+                        let query = Query::from_histogram(h.clone()).heaps(k).kind(kind).method(method);
+                        match modulus {
+                            Some(m) => query.modulus(m.clone()).count().unwrap(),
+                            None => query.count().unwrap(),
+                        }
+                    };
+                    let (a, b) = (count(&periodic), count(&direct));
+                    let what = format!("{certificate:?} {lo}..={hi} k = {k} {kind} {method:?} {modulus:?}");
+                    assert_eq!((a.losing, a.total), (b.losing, b.total), "{what}");
                 }
             }
         }

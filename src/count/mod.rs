@@ -405,7 +405,7 @@ impl<'p> Query<'p> {
             let certificate =
                 Certificate { preperiod: 0, period: 1, saltus: 1, theorem: grundy::Theorem::Nim };
             let histogram =
-                stages.time("histogram", || Histogram::from_period(&[0], &certificate, lo, hi))?;
+                stages.time("histogram", || Histogram::from_period(vec![0], &certificate, lo, hi))?;
             return Ok((histogram, Source::Period { certificate, values_computed: 1 }));
         }
         let max_heap = self.max_heap.max(1);
@@ -413,9 +413,9 @@ impl<'p> Query<'p> {
         let search = stages
             .time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), self.progress))?;
         if let Some(certificate) = search.certificate {
-            let histogram =
-                stages.time("histogram", || Histogram::from_period(&search.values, &certificate, lo, hi))?;
             let values_computed = search.values.len();
+            let histogram =
+                stages.time("histogram", || Histogram::from_period(search.values, &certificate, lo, hi))?;
             return Ok((histogram, Source::Period { certificate, values_computed }));
         }
         let Some(needed) = needed else {

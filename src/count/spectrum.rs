@@ -11,7 +11,7 @@ use num_traits::Zero;
 
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
-use crate::histogram::{Histogram, sum_counts};
+use crate::histogram::Histogram;
 use crate::memory;
 use crate::ring::Exact64;
 
@@ -45,7 +45,7 @@ impl Spectrum {
         let mut used = 63u32; // bits used in the current column (63: start a new one)
         let mut columns = 0usize;
         for term in histogram.terms() {
-            let sum = sum_counts(&term.counts);
+            let sum = term.sum();
             let width = u128::BITS - sum.leading_zeros() + 1;
             if width > 63 {
                 return Err(Error::InvalidQuery(format!(
@@ -58,7 +58,7 @@ impl Spectrum {
                 used = 0;
             }
             fields.push(Field { column: columns - 1, shift: used, width });
-            weights.push(term.weight.clone());
+            weights.push(term.weight().clone());
             used += width;
         }
         if fields.is_empty() {
@@ -71,9 +71,8 @@ impl Spectrum {
         memory::ensure_fits(|| format!("the exact transform of 2^{} slots", histogram.log2_len()), bytes)?;
         let mut packed = vec![vec![0i64; len]; columns];
         for (term, field) in histogram.terms().iter().zip(&fields) {
-            for (x, &c) in packed[field.column].iter_mut().zip(&term.counts) {
-                *x += i64::from(c) << field.shift;
-            }
+            let column = &mut packed[field.column];
+            term.for_each(|g, c| column[g] += i64::from(c) << field.shift);
         }
         let plan = Plan::new(Exact64, len)?;
         for column in &mut packed {
@@ -190,9 +189,9 @@ mod tests {
     fn classes_partition_the_slots_by_exact_value() {
         let huge = BigUint::from(10u8).pow(40);
         let terms = vec![
-            Term { weight: huge.clone(), counts: vec![1, 1, 1, 1, 1, 0, 0, 0] },
-            Term { weight: 1u32.into(), counts: vec![0, 3, 0, 0, 2, 0, 7, 0] },
-            Term { weight: 5u32.into(), counts: vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1] },
+            Term::new(huge.clone(), vec![1, 1, 1, 1, 1, 0, 0, 0]),
+            Term::new(1u32.into(), vec![0, 3, 0, 0, 2, 0, 7, 0]),
+            Term::new(5u32.into(), vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1]),
         ];
         let h = Histogram::from_terms(terms.clone()).unwrap();
         let s = Spectrum::new(&h, true).unwrap();
@@ -204,9 +203,9 @@ mod tests {
         for (j, &c) in slots.iter().enumerate() {
             let mut exact = BigInt::zero();
             for t in &terms {
-                let counts: Vec<i128> = t.counts.iter().map(|&x| x as i128).collect();
+                let counts: Vec<i128> = t.counts().iter().map(|&x| x as i128).collect();
                 let transformed = reference::naive(&crate::ring::Exact128, &counts);
-                exact += BigInt::from(t.weight.clone()) * transformed[j];
+                exact += BigInt::from(t.weight().clone()) * transformed[j];
             }
             assert_eq!(s.value(c as usize), exact, "slot {j}");
         }
@@ -225,7 +224,7 @@ mod tests {
                 ((state >> 33) % 1001) as u32
             })
             .collect();
-        let h = Histogram::from_terms(vec![Term { weight: 1u32.into(), counts }]).unwrap();
+        let h = Histogram::from_terms(vec![Term::new(1u32.into(), counts)]).unwrap();
         let s = Spectrum::new(&h, false).unwrap();
         assert!(s.len() > 1000, "{}", s.len());
         assert_eq!(s.multiplicity.iter().sum::<u64>(), 4096);

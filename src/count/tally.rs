@@ -172,7 +172,7 @@ mod timing {
         let p = 1_000_001u64;
         let values: Vec<u32> = (0..p as u32).collect();
         let cert = Certificate { preperiod: 0, period: p, saltus: 0, theorem: Theorem::Nim };
-        let h = Histogram::from_period(&values, &cert, &1u32.into(), &12_983_567_378_251u64.into()).unwrap();
+        let h = Histogram::from_period(values, &cert, &1u32.into(), &12_983_567_378_251u64.into()).unwrap();
         let mut data = h.residues_u32(1_000_000_007);
         Plan::new(Mod32::new(1_000_000_007).unwrap(), data.len()).unwrap().forward(&mut data).unwrap();
         let mut best = std::time::Duration::MAX;
