@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(max_heap) = max_heap {
         query = query.max_heap(max_heap);
     }
-    let summary = Summary { input, heaps, kind, misere: args.misere, modulus };
+    let summary = Summary { input, heaps, kind, misere: args.misere, modulus, probability: args.probability };
     if args.probability {
         let p = query.probability(args.distribution)?;
         progress.finish();
@@ -162,6 +162,7 @@ struct Summary {
     kind: Kind,
     misere: bool,
     modulus: Option<BigUint>,
+    probability: bool,
 }
 
 impl Summary {
@@ -307,20 +308,24 @@ impl Summary {
             }
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
-        lines.push((
-            "modulus",
-            self.modulus.as_ref().map_or_else(|| "none (exact)".to_string(), |m| m.to_string()),
-        ));
+        let modulus = match &self.modulus {
+            Some(m) => m.to_string(),
+            None if self.probability => "none (probabilities in floating point)".to_string(),
+            None => "none (exact)".to_string(),
+        };
+        lines.push(("modulus", modulus));
         match &report.source {
             Source::Period { certificate: c, values_computed } => lines.push((
                 "grundy",
                 format!(
-                    "preperiod {}, period {}, saltus {} ({:?}; {values_computed} values computed)",
+                    "preperiod {}, period {}, saltus {} ({:?}; values computed: {values_computed})",
                     c.preperiod, c.period, c.saltus, c.theorem
                 ),
             )),
-            Source::Values { values_computed } => lines
-                .push(("grundy", format!("{values_computed} values computed directly (no period needed)"))),
+            Source::Values { values_computed } => lines.push((
+                "grundy",
+                format!("computed directly (no period needed; values computed: {values_computed})"),
+            )),
             Source::Histogram => {}
         }
         let distinct =
