@@ -7,5 +7,9 @@ pub mod number;
 pub mod progress;
 
 pub use error::{Error, Result};
+pub mod arith;
+pub mod convolve;
+pub mod fwht;
 pub mod game;
 pub mod grundy;
+pub mod ring;

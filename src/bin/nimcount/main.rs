@@ -4,6 +4,7 @@ mod bench;
 mod common;
 mod count;
 mod grundy;
+mod rings;
 mod transform;
 
 use std::process::ExitCode;

@@ -1,0 +1,321 @@
+//! Number theory on machine words: primality, factorisation, the Carmichael function, modular
+//! inverses, and the rule that reduces a huge exponent without changing `a^k mod m`.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// `a * b mod m` for `m >= 1`.
+#[inline]
+pub fn mul_mod(a: u64, b: u64, m: u64) -> u64 {
+    ((a as u128 * b as u128) % m as u128) as u64
+}
+
+/// `a^e mod m` for `m >= 1` (`0^0 = 1 mod m`).
+pub fn pow_mod(mut a: u64, mut e: u64, m: u64) -> u64 {
+    let mut result = 1 % m;
+    a %= m;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = mul_mod(result, a, m);
+        }
+        a = mul_mod(a, a, m);
+        e >>= 1;
+    }
+    result
+}
+
+/// The inverse of `a` modulo `m`, when `gcd(a, m) = 1` (and `m >= 1`; modulo 1 every inverse is 0).
+pub fn inv_mod(a: u64, m: u64) -> Option<u64> {
+    if m == 1 {
+        return Some(0);
+    }
+    let (mut old_r, mut r) = (a as i128 % m as i128, m as i128);
+    let (mut old_s, mut s) = (1i128, 0i128);
+    while r != 0 {
+        let q = old_r / r;
+        (old_r, r) = (r, old_r - q * r);
+        (old_s, s) = (s, old_s - q * s);
+    }
+    (old_r == 1).then(|| old_s.rem_euclid(m as i128) as u64)
+}
+
+/// Deterministic Miller–Rabin for every `u64` (the first twelve primes are a sufficient base set
+/// below 3.3 · 10^24).
+pub fn is_prime(n: u64) -> bool {
+    const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    if n < 2 {
+        return false;
+    }
+    for p in BASES {
+        if n.is_multiple_of(p) {
+            return n == p;
+        }
+    }
+    let s = (n - 1).trailing_zeros();
+    let d = (n - 1) >> s;
+    'witness: for a in BASES {
+        let mut x = pow_mod(a, d, n);
+        if x == 1 || x == n - 1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = mul_mod(x, x, n);
+            if x == n - 1 {
+                continue 'witness;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// The prime factorisation of `n >= 1` as `(prime, exponent)` pairs in increasing order
+/// (empty for 1). Trial division by small primes, then Pollard's rho (Brent's variant).
+pub fn factor(mut n: u64) -> Vec<(u64, u32)> {
+    assert!(n >= 1, "factor(0) is undefined");
+    let mut primes = Vec::new();
+    for p in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47] {
+        while n.is_multiple_of(p) {
+            primes.push(p);
+            n /= p;
+        }
+    }
+    let mut stack = vec![n];
+    while let Some(m) = stack.pop() {
+        if m == 1 {
+            continue;
+        }
+        if is_prime(m) {
+            primes.push(m);
+            continue;
+        }
+        let d = pollard_rho(m);
+        stack.push(d);
+        stack.push(m / d);
+    }
+    primes.sort_unstable();
+    let mut factors: Vec<(u64, u32)> = Vec::new();
+    for p in primes {
+        match factors.last_mut() {
+            Some((q, e)) if *q == p => *e += 1,
+            _ => factors.push((p, 1)),
+        }
+    }
+    factors
+}
+
+/// A non-trivial divisor of the composite `n` (which has no prime factor below 53).
+fn pollard_rho(n: u64) -> u64 {
+    let f = |x: u64, c: u64| (mul_mod(x, x, n) + c) % n;
+    for c in 1.. {
+        // Brent's cycle detection, multiplying |x - y| over batches before each gcd.
+        let (mut y, mut r, mut q) = (2u64, 1u64, 1u64);
+        let (mut x, mut ys) = (y, y);
+        let mut g = 1;
+        while g == 1 {
+            x = y;
+            for _ in 0..r {
+                y = f(y, c);
+            }
+            let mut k = 0;
+            while k < r && g == 1 {
+                ys = y;
+                for _ in 0..128.min(r - k) {
+                    y = f(y, c);
+                    q = mul_mod(q, x.abs_diff(y), n);
+                }
+                g = q.gcd(&n);
+                k += 128;
+            }
+            r *= 2;
+        }
+        if g == n {
+            loop {
+                ys = f(ys, c);
+                g = x.abs_diff(ys).gcd(&n);
+                if g > 1 {
+                    break;
+                }
+            }
+        }
+        if g != n {
+            return g;
+        }
+    }
+    unreachable!("some increment c finds a factor")
+}
+
+/// Reduces huge exponents without changing any power modulo `m`.
+///
+/// For every `a` and every `k >= t`, `a^k ≡ a^(t + ((k - t) mod λ(m))) (mod m)`, where `λ` is
+/// the Carmichael function and `t` is at least the largest exponent in the factorisation of `m`.
+/// The rule holds for bases that share factors with `m` (unlike `k mod φ(m)`): modulo each prime
+/// power `q^e`, a base divisible by `q` has `a^k ≡ 0` once `k >= e`, and a unit has order dividing
+/// `λ(q^e)`, which divides `λ(m)`. Exponents below `t` are kept as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExponentRule {
+    /// Exponents below this are never reduced (the largest prime exponent of `m`).
+    pub threshold: u64,
+    /// `λ(m)`, the exponent of the unit group modulo `m`.
+    pub lambda: BigUint,
+}
+
+impl ExponentRule {
+    /// The rule for a modulus given by its factorisation `(prime, exponent)` (empty for `m = 1`).
+    pub fn from_factors(factors: &[(BigUint, u32)]) -> Self {
+        let mut lambda = BigUint::one();
+        let mut threshold = 0u64;
+        let two = BigUint::from(2u8);
+        for (p, e) in factors {
+            threshold = threshold.max(u64::from(*e));
+            let part = if *p == two {
+                match e {
+                    1 => BigUint::one(),
+                    2 => two.clone(),
+                    _ => BigUint::one() << (e - 2),
+                }
+            } else {
+                num_traits::pow::Pow::pow(p, e - 1) * (p - 1u8)
+            };
+            lambda = lambda.lcm(&part);
+        }
+        ExponentRule { threshold, lambda }
+    }
+
+    /// The rule for a machine-word modulus `m >= 1`.
+    pub fn for_modulus(m: u64) -> Self {
+        let factors: Vec<(BigUint, u32)> = factor(m).into_iter().map(|(p, e)| (p.into(), e)).collect();
+        Self::from_factors(&factors)
+    }
+
+    /// The rule for the modulus `2^bits`.
+    pub fn for_power_of_two(bits: u32) -> Self {
+        if bits == 0 {
+            return Self::from_factors(&[]);
+        }
+        Self::from_factors(&[(BigUint::from(2u8), bits)])
+    }
+
+    /// The smallest exponent equivalent to `k` under this rule.
+    pub fn reduce(&self, k: &BigUint) -> BigUint {
+        let t = BigUint::from(self.threshold);
+        if *k < t || self.lambda.is_zero() {
+            return k.clone();
+        }
+        &t + (k - &t) % &self.lambda
+    }
+
+    /// [`reduce`](Self::reduce), when the result fits in a `u64` (it does whenever `λ(m)` and
+    /// the threshold do, in particular for every machine-word modulus).
+    pub fn reduce_u64(&self, k: &BigUint) -> Option<u64> {
+        self.reduce(k).to_u64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute-force power, one multiplication at a time.
+    fn slow_pow(a: u64, k: u64, m: u64) -> u64 {
+        (0..k).fold(1 % m, |acc, _| mul_mod(acc, a, m))
+    }
+
+    #[test]
+    fn primality_matches_trial_division_and_known_primes() {
+        let trial = |n: u64| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d));
+        for n in 0..5000 {
+            assert_eq!(is_prime(n), trial(n), "{n}");
+        }
+        for p in [998_244_353, 1_000_000_007, (1 << 61) - 1, 18_446_744_073_709_551_557] {
+            assert!(is_prime(p), "{p}");
+        }
+        // Strong pseudoprimes to several bases, and Carmichael numbers.
+        for c in [3_215_031_751u64, 2_152_302_898_747, 3_474_749_660_383, 341_550_071_728_321, 561, 41041] {
+            assert!(!is_prime(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn factorisation_multiplies_back_and_has_prime_parts() {
+        let samples = [
+            1u64,
+            2,
+            97,
+            1 << 40,
+            1_000_000_000,
+            1_234_567_890,
+            998_244_353 * 3,
+            4_294_967_291 * 4_294_967_279, // two primes near 2^32
+            600_851_475_143,
+            u64::MAX,
+            (1 << 63) - 25,
+            999_999_999_999_999_989,
+        ];
+        for n in samples {
+            let f = factor(n);
+            let product: u128 = f.iter().map(|&(p, e)| (p as u128).pow(e)).product();
+            assert_eq!(product, n as u128, "{n}: {f:?}");
+            assert!(f.iter().all(|&(p, _)| is_prime(p)), "{n}: {f:?}");
+            assert!(f.windows(2).all(|w| w[0].0 < w[1].0), "{n}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn inverses_exist_exactly_for_units() {
+        for m in 1..60u64 {
+            for a in 0..m {
+                match inv_mod(a, m) {
+                    Some(x) => assert_eq!(mul_mod(a, x, m), 1 % m, "{a} mod {m}"),
+                    None => assert_ne!(a.gcd(&m), 1, "{a} mod {m}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exponent_rule_preserves_every_power_for_every_small_modulus() {
+        // Includes bases sharing factors with m, exponents at and around multiples of λ,
+        // and prime-power moduli where the threshold matters (8, 9, 16, 27, 32, ...).
+        for m in 1..=200u64 {
+            let rule = ExponentRule::for_modulus(m);
+            for a in 0..m {
+                for k in 0..100u64 {
+                    let reduced = rule.reduce_u64(&BigUint::from(k)).unwrap();
+                    assert!(reduced <= k, "reduction never grows the exponent");
+                    assert_eq!(pow_mod(a, reduced, m), slow_pow(a, k, m), "{a}^{k} mod {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exponent_rule_on_huge_exponents() {
+        let k: BigUint = BigUint::from(10u8).pow(100u32);
+        for m in [998_244_353u64, 1_000_000_007, 1 << 32, 1_000_000_000, 1_234_567_890, 3 * 3 * 3 * 7] {
+            let rule = ExponentRule::for_modulus(m);
+            let e = rule.reduce_u64(&k).unwrap();
+            for a in [0u64, 1, 2, 3, 6, m - 1, m / 2] {
+                // (a^(10^50))^(10^50) computed independently by iterating pow_mod.
+                let big_half = BigUint::from(10u8).pow(50u32);
+                let direct = BigUint::from(a).modpow(&big_half, &m.into()).modpow(&big_half, &m.into());
+                assert_eq!(BigUint::from(pow_mod(a, e, m)), direct, "{a}^(10^100) mod {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn carmichael_values() {
+        let lambda = |m: u64| ExponentRule::for_modulus(m).lambda.to_u64().unwrap();
+        assert_eq!(lambda(1), 1);
+        assert_eq!(lambda(2), 1);
+        assert_eq!(lambda(4), 2);
+        assert_eq!(lambda(8), 2);
+        assert_eq!(lambda(1 << 32), 1 << 30);
+        assert_eq!(lambda(15), 4);
+        assert_eq!(lambda(998_244_353), 998_244_352);
+        assert_eq!(ExponentRule::for_power_of_two(64).threshold, 64);
+        assert_eq!(ExponentRule::for_power_of_two(0), ExponentRule::for_modulus(1));
+    }
+}

@@ -1,0 +1,262 @@
+//! Pointwise powers of transformed buffers: `x ← x^e mod m` with one exponent for every slot.
+//!
+//! The exponent is the same in every lane, so square-and-multiply is branch-free across lanes:
+//! the branch on each exponent bit is shared. Values stay in Montgomery form (`x · 2^32 mod m`)
+//! between multiplications; several registers are in flight at once to hide multiply latency.
+
+use rayon::prelude::*;
+
+use super::Backend;
+use crate::ring::Mod32;
+
+/// Slices shorter than this are not split across threads.
+const PARALLEL_POW_MIN: usize = 1 << 13;
+
+/// `x ← x^e mod m` for every element (`x^0 = 1`, also for `x = 0`).
+pub(crate) fn pow_mod32(ring: &Mod32, data: &mut [u32], e: u64) {
+    let backend = Backend::from_env().unwrap_or(Backend::Scalar);
+    pow_mod32_with(ring, data, e, backend);
+}
+
+/// [`pow_mod32`] on a chosen backend (the scalar path is always available).
+pub(crate) fn pow_mod32_with(ring: &Mod32, data: &mut [u32], e: u64, backend: Backend) {
+    let run = |chunk: &mut [u32]| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let done = match backend {
+                Backend::Avx512 => x86::pow_avx512(ring, chunk, e),
+                Backend::Avx2 => x86::pow_avx2(ring, chunk, e),
+                Backend::Scalar => 0,
+            };
+            pow_scalar(ring, &mut chunk[done..], e);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        pow_scalar(ring, chunk, e);
+    };
+    if data.len() >= 2 * PARALLEL_POW_MIN {
+        data.par_chunks_mut(PARALLEL_POW_MIN).for_each(run);
+    } else {
+        run(data);
+    }
+}
+
+/// Portable square-and-multiply in Montgomery form.
+pub(crate) fn pow_scalar(ring: &Mod32, data: &mut [u32], e: u64) {
+    let one = ring.enter_mont(crate::ring::Ring::one(ring));
+    let bits = u64::BITS - e.leading_zeros();
+    for x in data.iter_mut() {
+        let base = ring.enter_mont(*x);
+        let mut acc = one;
+        for i in (0..bits).rev() {
+            acc = ring.mont_mul(acc, acc);
+            if (e >> i) & 1 == 1 {
+                acc = ring.mont_mul(acc, base);
+            }
+        }
+        *x = ring.leave_mont(acc);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use crate::ring::Mod32;
+
+    /// Registers processed together: independent multiplication chains hide latency.
+    const IN_FLIGHT: usize = 4;
+
+    /// A register of Montgomery residues and the vectorised reduction on it.
+    trait MontLanes: Copy {
+        type V: Copy;
+        const WIDTH: usize;
+        unsafe fn load(self, p: *const u32) -> Self::V;
+        unsafe fn store(self, p: *mut u32, v: Self::V);
+        fn splat(self, x: u32) -> Self::V;
+        /// `a · b · 2^-32 mod m` for `a, b < m`.
+        fn mul(self, a: Self::V, b: Self::V) -> Self::V;
+    }
+
+    /// Square-and-multiply over `IN_FLIGHT · WIDTH` elements at a time; returns how many
+    /// elements were done (the tail is left to the scalar code).
+    ///
+    /// # Safety
+    /// `L`'s instruction set must be available.
+    #[inline(always)]
+    unsafe fn pow_body<L: MontLanes>(l: L, ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+        let block = IN_FLIGHT * L::WIDTH;
+        let r2 = l.splat(ring.enter_mont(ring.enter_mont(1 % ring.modulus())));
+        let one = l.splat(ring.enter_mont(1 % ring.modulus()));
+        let plain_one = l.splat(1);
+        let bits = u64::BITS - e.leading_zeros();
+        let done = data.len() / block * block;
+        for chunk in data[..done].chunks_exact_mut(block) {
+            let p = chunk.as_mut_ptr();
+            // SAFETY: the chunk holds IN_FLIGHT registers.
+            let x: [L::V; IN_FLIGHT] = std::array::from_fn(|i| unsafe { l.load(p.add(i * L::WIDTH)) });
+            // x · R² · R⁻¹ = x · R: Montgomery form.
+            let base: [L::V; IN_FLIGHT] = std::array::from_fn(|i| l.mul(x[i], r2));
+            let mut acc = [one; IN_FLIGHT];
+            for bit in (0..bits).rev() {
+                for a in acc.iter_mut() {
+                    *a = l.mul(*a, *a);
+                }
+                if (e >> bit) & 1 == 1 {
+                    for (a, b) in acc.iter_mut().zip(base) {
+                        *a = l.mul(*a, b);
+                    }
+                }
+            }
+            for (i, a) in acc.into_iter().enumerate() {
+                // Leaving Montgomery form: a · 1 · R⁻¹. SAFETY: as for the loads.
+                unsafe { l.store(p.add(i * L::WIDTH), l.mul(a, plain_one)) };
+            }
+        }
+        done
+    }
+
+    /// 16 lanes of AVX-512F; only constructed after the CPU check.
+    #[derive(Clone, Copy)]
+    struct Avx512 {
+        m: __m512i,
+        m_neg_inv: __m512i,
+    }
+
+    impl MontLanes for Avx512 {
+        type V = __m512i;
+        const WIDTH: usize = 16;
+        #[inline(always)]
+        unsafe fn load(self, p: *const u32) -> __m512i {
+            // SAFETY: the caller guarantees 16 readable elements.
+            unsafe { _mm512_loadu_si512(p.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u32, v: __m512i) {
+            // SAFETY: the caller guarantees 16 writable elements.
+            unsafe { _mm512_storeu_si512(p.cast(), v) }
+        }
+        #[inline(always)]
+        fn splat(self, x: u32) -> __m512i {
+            // SAFETY: AVX-512F is available (a value of this type exists).
+            unsafe { _mm512_set1_epi32(x as i32) }
+        }
+        /// Even and odd lanes go through 32×32→64 multiplies separately. For `t = a·b < m·2^32`
+        /// and `q = t · (-m⁻¹) mod 2^32`, `(t + q·m) / 2^32 < 2m`, one `min(r, r - m)` finishes.
+        #[inline(always)]
+        fn mul(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: AVX-512F is available (a value of this type exists).
+            unsafe {
+                let t_even = _mm512_mul_epu32(a, b);
+                let t_odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
+                let q_even = _mm512_mul_epu32(t_even, self.m_neg_inv);
+                let q_odd = _mm512_mul_epu32(t_odd, self.m_neg_inv);
+                let r_even = _mm512_add_epi64(t_even, _mm512_mul_epu32(q_even, self.m));
+                let r_odd = _mm512_add_epi64(t_odd, _mm512_mul_epu32(q_odd, self.m));
+                let r = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(r_even), r_odd);
+                _mm512_min_epu32(r, _mm512_sub_epi32(r, self.m))
+            }
+        }
+    }
+
+    /// 8 lanes of AVX2; only constructed after the CPU check.
+    #[derive(Clone, Copy)]
+    struct Avx2 {
+        m: __m256i,
+        m_neg_inv: __m256i,
+    }
+
+    impl MontLanes for Avx2 {
+        type V = __m256i;
+        const WIDTH: usize = 8;
+        #[inline(always)]
+        unsafe fn load(self, p: *const u32) -> __m256i {
+            // SAFETY: the caller guarantees 8 readable elements.
+            unsafe { _mm256_loadu_si256(p.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u32, v: __m256i) {
+            // SAFETY: the caller guarantees 8 writable elements.
+            unsafe { _mm256_storeu_si256(p.cast(), v) }
+        }
+        #[inline(always)]
+        fn splat(self, x: u32) -> __m256i {
+            // SAFETY: AVX2 is available (a value of this type exists).
+            unsafe { _mm256_set1_epi32(x as i32) }
+        }
+        /// As the AVX-512 version.
+        #[inline(always)]
+        fn mul(self, a: __m256i, b: __m256i) -> __m256i {
+            // SAFETY: AVX2 is available (a value of this type exists).
+            unsafe {
+                let t_even = _mm256_mul_epu32(a, b);
+                let t_odd = _mm256_mul_epu32(_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(b));
+                let q_even = _mm256_mul_epu32(t_even, self.m_neg_inv);
+                let q_odd = _mm256_mul_epu32(t_odd, self.m_neg_inv);
+                let r_even = _mm256_add_epi64(t_even, _mm256_mul_epu32(q_even, self.m));
+                let r_odd = _mm256_add_epi64(t_odd, _mm256_mul_epu32(q_odd, self.m));
+                let r = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(r_even), r_odd);
+                _mm256_min_epu32(r, _mm256_sub_epi32(r, self.m))
+            }
+        }
+    }
+
+    /// Powers with AVX-512F when the CPU has it; returns the number of elements done.
+    pub(super) fn pow_avx512(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+        #[target_feature(enable = "avx512f")]
+        unsafe fn run(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+            let l = Avx512 {
+                m: _mm512_set1_epi32(ring.modulus() as i32),
+                m_neg_inv: _mm512_set1_epi32(ring.m_neg_inv() as i32),
+            };
+            // SAFETY: this function only runs with AVX-512F enabled.
+            unsafe { pow_body(l, ring, data, e) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx512f") {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX-512F (checked above).
+        unsafe { run(ring, data, e) }
+    }
+
+    /// Powers with AVX2 when the CPU has it; returns the number of elements done.
+    pub(super) fn pow_avx2(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+        #[target_feature(enable = "avx2")]
+        unsafe fn run(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+            let l = Avx2 {
+                m: _mm256_set1_epi32(ring.modulus() as i32),
+                m_neg_inv: _mm256_set1_epi32(ring.m_neg_inv() as i32),
+            };
+            // SAFETY: this function only runs with AVX2 enabled.
+            unsafe { pow_body(l, ring, data, e) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { run(ring, data, e) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::pow_mod;
+
+    #[test]
+    fn every_backend_matches_pow_mod_on_nasty_values_and_exponents() {
+        for m in [1u32, 3, 9, 2835, 998_244_353, 1_000_000_007, Mod32::MAX_MODULUS] {
+            let ring = Mod32::new(m).unwrap();
+            let mut x: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % m).collect();
+            x.extend([0, 1 % m, m - 1, m / 2, m.saturating_sub(2)].iter().cycle().take(77));
+            for e in [0u64, 1, 2, 3, 31, 32, 1 << 31, u64::from(m - 1), u64::from(m), u64::MAX] {
+                let expected: Vec<u32> =
+                    x.iter().map(|&v| pow_mod(u64::from(v), e, u64::from(m)) as u32).collect();
+                for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                    let mut y = x.clone();
+                    pow_mod32_with(&ring, &mut y, e, backend);
+                    assert_eq!(y, expected, "m = {m}, e = {e}, {backend}");
+                }
+            }
+        }
+    }
+}

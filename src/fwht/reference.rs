@@ -1,0 +1,119 @@
+//! Slow, obviously correct references: the O(n²) definition, the textbook O(n log n) loop, and
+//! the O(n²) XOR convolution. Tests compare every fast path with these; benchmarks use the
+//! textbook loop as their baseline.
+
+use crate::ring::Ring;
+
+/// The definition: `y[j] = Σ_i (-1)^popcount(i & j) · x[i]`, in O(n²).
+///
+/// ```
+/// use nimcount::{fwht::reference, ring::Exact64};
+/// assert_eq!(reference::naive(&Exact64, &[1, 2, 3, 4]), [10, -2, -4, 0]);
+/// ```
+pub fn naive<R: Ring>(ring: &R, x: &[R::Elem]) -> Vec<R::Elem> {
+    (0..x.len())
+        .map(|j| {
+            x.iter().enumerate().fold(ring.zero(), |acc, (i, &xi)| {
+                if (i & j).count_ones() % 2 == 0 { ring.add(acc, xi) } else { ring.sub(acc, xi) }
+            })
+        })
+        .collect()
+}
+
+/// The textbook iterative loop: for `h = 1, 2, 4, …`, butterflies `(x[j], x[j + h])`.
+/// `x.len()` must be a power of two.
+pub fn textbook<R: Ring>(ring: &R, x: &mut [R::Elem]) {
+    let n = x.len();
+    debug_assert!(n.is_power_of_two());
+    let mut h = 1;
+    while h < n {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                (*a, *b) = (ring.add(*a, *b), ring.sub(*a, *b));
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// The XOR convolution by its definition: `c[i ^ j] += a[i] · b[j]`, in O(n²).
+/// `a` and `b` must have the same power-of-two length.
+pub fn xor_convolve<R: Ring>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> Vec<R::Elem> {
+    assert_eq!(a.len(), b.len());
+    let mut c = vec![ring.zero(); a.len()];
+    for (i, &ai) in a.iter().enumerate() {
+        for (j, &bj) in b.iter().enumerate() {
+            c[i ^ j] = ring.add(c[i ^ j], ring.mul(ai, bj));
+        }
+    }
+    c
+}
+
+/// The textbook loop for residues modulo `m` as it is usually written, reducing with `%`:
+/// `(u + v) % m` and `(u + m - v) % m`. The remainder is strength-reduced to multiplications
+/// (as a compiler does for a constant modulus), so this matches the fastest C++ rendering of
+/// the same loop. It is the baseline the benchmarks compare against for `u32` residues.
+pub fn textbook_remainder(m: u32, x: &mut [u32]) {
+    let n = x.len();
+    debug_assert!(n.is_power_of_two());
+    let rem = Remainder::new(m);
+    let mut h = 1;
+    while h < n {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*a, *b);
+                *a = rem.of(u + v);
+                *b = rem.of(u + m - v);
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// `x % m` for 32-bit `x` and `m` by two multiplications (Lemire, Kaser and Kurz, 2019):
+/// with `c = ⌈2^64 / m⌉`, the low 64 bits of `c · x` are the fraction `x/m` scaled by 2^64, and
+/// multiplying that fraction by `m` gives the remainder in the high 64 bits.
+#[derive(Clone, Copy, Debug)]
+struct Remainder {
+    m: u32,
+    c: u64,
+}
+
+impl Remainder {
+    fn new(m: u32) -> Self {
+        Remainder { m, c: (u64::MAX / u64::from(m)).wrapping_add(1) }
+    }
+
+    #[inline]
+    fn of(self, x: u32) -> u32 {
+        let fraction = self.c.wrapping_mul(u64::from(x));
+        ((u128::from(fraction) * u128::from(self.m)) >> 64) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strength_reduced_remainder_is_exact() {
+        for m in [1u32, 2, 3, 7, 998_244_353, 1_000_000_007, (1 << 31) - 1, u32::MAX] {
+            let r = Remainder::new(m);
+            for x in [0u32, 1, m - 1, m, m.wrapping_add(1), u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789] {
+                assert_eq!(r.of(x), x % m, "{x} % {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn remainder_textbook_matches_the_ring_textbook() {
+        let ring = crate::ring::Mod32::new(998_244_353).unwrap();
+        let mut a: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(2_654_435_761) % 998_244_353).collect();
+        let mut b = a.clone();
+        textbook(&ring, &mut a);
+        textbook_remainder(998_244_353, &mut b);
+        assert_eq!(a, b);
+    }
+}

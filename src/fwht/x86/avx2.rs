@@ -1,0 +1,375 @@
+//! AVX2 registers: 8 × u32 / f32 or 4 × u64 / f64 lanes, 16 registers.
+//!
+//! Same scheme as the AVX-512 backend; without masked operations the negated lanes are chosen
+//! by a constant blend (integers) or a sign mask (floats). AVX2 lacks unsigned 64-bit compares
+//! and minimum, so the 64-bit modular reductions compare with the sign bit flipped.
+
+use std::arch::x86_64::*;
+
+use super::simd_butterflies;
+use crate::fwht::lanes::Lanes;
+
+/// Proof that this CPU runs AVX2.
+#[derive(Clone, Copy, Debug)]
+struct Token(());
+
+impl Token {
+    fn new() -> Option<Token> {
+        std::arch::is_x86_feature_detected!("avx2").then_some(Token(()))
+    }
+}
+
+/// Residues modulo an odd `m < 2^31` in 8 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod32x8 {
+    m: __m256i,
+    _token: Token,
+}
+
+impl Mod32x8 {
+    pub(crate) fn new(m: u32) -> Option<Self> {
+        let token = Token::new()?;
+        // SAFETY: AVX2 is available (token).
+        Some(Mod32x8 { m: unsafe { _mm256_set1_epi32(m as i32) }, _token: token })
+    }
+
+    /// `(q + t) mod m` for `q < m`, `t <= m` (see the AVX-512 backend for the bound).
+    #[inline(always)]
+    fn add_lazy(self, q: __m256i, t: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let s = _mm256_add_epi32(q, t);
+            _mm256_min_epu32(s, _mm256_sub_epi32(s, self.m))
+        }
+    }
+}
+
+impl Lanes for Mod32x8 {
+    type E = u32;
+    type V = __m256i;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u32) -> __m256i {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm256_loadu_si256(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u32, v: __m256i) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let s = _mm256_add_epi32(a, b);
+            let d = _mm256_sub_epi32(a, b);
+            (
+                _mm256_min_epu32(s, _mm256_sub_epi32(s, self.m)),
+                _mm256_min_epu32(d, _mm256_add_epi32(d, self.m)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token). Upper lanes take `m - v` (in 1..=m).
+        unsafe {
+            let q = _mm256_shuffle_epi32::<0xB1>(v);
+            let v = self.add_lazy(q, _mm256_blend_epi32::<0xAA>(v, _mm256_sub_epi32(self.m, v)));
+            let q = _mm256_shuffle_epi32::<0x4E>(v);
+            let v = self.add_lazy(q, _mm256_blend_epi32::<0xCC>(v, _mm256_sub_epi32(self.m, v)));
+            let q = _mm256_permute2x128_si256::<0x01>(v, v);
+            self.add_lazy(q, _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi32(self.m, v)))
+        }
+    }
+}
+simd_butterflies!(Mod32x8, u32, "avx2");
+
+/// Residues modulo an odd `m < 2^63` in 4 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod64x4 {
+    m: __m256i,
+    /// `m - 1` with the sign bit flipped, for unsigned comparisons.
+    m_minus_one_biased: __m256i,
+    _token: Token,
+}
+
+impl Mod64x4 {
+    pub(crate) fn new(m: u64) -> Option<Self> {
+        let token = Token::new()?;
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            Some(Mod64x4 {
+                m: _mm256_set1_epi64x(m as i64),
+                m_minus_one_biased: _mm256_set1_epi64x((m - 1) as i64 ^ i64::MIN),
+                _token: token,
+            })
+        }
+    }
+
+    /// `s mod m` for `s < 2m`: subtract `m` where `s > m - 1` (unsigned, via the biased signed
+    /// compare).
+    #[inline(always)]
+    fn reduce_once(self, s: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let biased = _mm256_xor_si256(s, _mm256_set1_epi64x(i64::MIN));
+            let ge = _mm256_cmpgt_epi64(biased, self.m_minus_one_biased);
+            _mm256_sub_epi64(s, _mm256_and_si256(ge, self.m))
+        }
+    }
+
+    /// `a - b mod m`: add `m` back where `a < b` (unsigned).
+    #[inline(always)]
+    fn sub_mod(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let bias = _mm256_set1_epi64x(i64::MIN);
+            let borrow = _mm256_cmpgt_epi64(_mm256_xor_si256(b, bias), _mm256_xor_si256(a, bias));
+            _mm256_add_epi64(_mm256_sub_epi64(a, b), _mm256_and_si256(borrow, self.m))
+        }
+    }
+}
+
+impl Lanes for Mod64x4 {
+    type E = u64;
+    type V = __m256i;
+    const WIDTH: usize = 4;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u64) -> __m256i {
+        // SAFETY: the caller guarantees 4 readable elements.
+        unsafe { _mm256_loadu_si256(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u64, v: __m256i) {
+        // SAFETY: the caller guarantees 4 writable elements.
+        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 is available (token). `a + b < 2m`.
+        unsafe { (self.reduce_once(_mm256_add_epi64(a, b)), self.sub_mod(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token). Upper lanes take `m - v` (in 1..=m), so sums stay
+        // below 2m.
+        unsafe {
+            let q = _mm256_shuffle_epi32::<0x4E>(v);
+            let t = _mm256_blend_epi32::<0xCC>(v, _mm256_sub_epi64(self.m, v));
+            let v = self.reduce_once(_mm256_add_epi64(q, t));
+            let q = _mm256_permute2x128_si256::<0x01>(v, v);
+            let t = _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi64(self.m, v));
+            self.reduce_once(_mm256_add_epi64(q, t))
+        }
+    }
+}
+simd_butterflies!(Mod64x4, u64, "avx2");
+
+/// Wrapping `u32` arithmetic in 8 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wrap32x8 {
+    _token: Token,
+}
+
+impl Wrap32x8 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(Wrap32x8 { _token: Token::new()? })
+    }
+}
+
+impl Lanes for Wrap32x8 {
+    type E = u32;
+    type V = __m256i;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u32) -> __m256i {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm256_loadu_si256(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u32, v: __m256i) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 is available (token).
+        unsafe { (_mm256_add_epi32(a, b), _mm256_sub_epi32(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let z = _mm256_setzero_si256();
+            let q = _mm256_shuffle_epi32::<0xB1>(v);
+            let v = _mm256_add_epi32(q, _mm256_blend_epi32::<0xAA>(v, _mm256_sub_epi32(z, v)));
+            let q = _mm256_shuffle_epi32::<0x4E>(v);
+            let v = _mm256_add_epi32(q, _mm256_blend_epi32::<0xCC>(v, _mm256_sub_epi32(z, v)));
+            let q = _mm256_permute2x128_si256::<0x01>(v, v);
+            _mm256_add_epi32(q, _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi32(z, v)))
+        }
+    }
+}
+simd_butterflies!(Wrap32x8, u32, "avx2");
+
+/// Wrapping `u64` arithmetic in 4 lanes (also exact `i64` within the checked bound).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wrap64x4 {
+    _token: Token,
+}
+
+impl Wrap64x4 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(Wrap64x4 { _token: Token::new()? })
+    }
+}
+
+impl Lanes for Wrap64x4 {
+    type E = u64;
+    type V = __m256i;
+    const WIDTH: usize = 4;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u64) -> __m256i {
+        // SAFETY: the caller guarantees 4 readable elements.
+        unsafe { _mm256_loadu_si256(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u64, v: __m256i) {
+        // SAFETY: the caller guarantees 4 writable elements.
+        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 is available (token).
+        unsafe { (_mm256_add_epi64(a, b), _mm256_sub_epi64(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let z = _mm256_setzero_si256();
+            let q = _mm256_shuffle_epi32::<0x4E>(v);
+            let v = _mm256_add_epi64(q, _mm256_blend_epi32::<0xCC>(v, _mm256_sub_epi64(z, v)));
+            let q = _mm256_permute2x128_si256::<0x01>(v, v);
+            _mm256_add_epi64(q, _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi64(z, v)))
+        }
+    }
+}
+simd_butterflies!(Wrap64x4, u64, "avx2");
+
+/// `f32` in 8 lanes; upper lanes are negated by flipping the sign bit (exact).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F32x8 {
+    _token: Token,
+}
+
+impl F32x8 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(F32x8 { _token: Token::new()? })
+    }
+
+    /// `-0.0` in the lanes selected by `upper`, `+0.0` elsewhere.
+    #[inline(always)]
+    fn signs(upper: [bool; 8]) -> __m256 {
+        let s = |b: bool| if b { -0.0f32 } else { 0.0 };
+        // SAFETY: AVX2 is available (a value of the type exists).
+        unsafe {
+            _mm256_setr_ps(
+                s(upper[0]),
+                s(upper[1]),
+                s(upper[2]),
+                s(upper[3]),
+                s(upper[4]),
+                s(upper[5]),
+                s(upper[6]),
+                s(upper[7]),
+            )
+        }
+    }
+}
+
+impl Lanes for F32x8 {
+    type E = f32;
+    type V = __m256;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const f32) -> __m256 {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm256_loadu_ps(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut f32, v: __m256) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm256_storeu_ps(ptr, v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256, b: __m256) -> (__m256, __m256) {
+        // SAFETY: AVX2 is available (token).
+        unsafe { (_mm256_add_ps(a, b), _mm256_sub_ps(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256) -> __m256 {
+        let (f, t) = (false, true);
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let q = _mm256_permute_ps::<0xB1>(v);
+            let v = _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, t, f, t, f, t, f, t])));
+            let q = _mm256_permute_ps::<0x4E>(v);
+            let v = _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, f, t, t, f, f, t, t])));
+            let q = _mm256_permute2f128_ps::<0x01>(v, v);
+            _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, f, f, f, t, t, t, t])))
+        }
+    }
+}
+simd_butterflies!(F32x8, f32, "avx2");
+
+/// `f64` in 4 lanes, as [`F32x8`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F64x4 {
+    _token: Token,
+}
+
+impl F64x4 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(F64x4 { _token: Token::new()? })
+    }
+}
+
+impl Lanes for F64x4 {
+    type E = f64;
+    type V = __m256d;
+    const WIDTH: usize = 4;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const f64) -> __m256d {
+        // SAFETY: the caller guarantees 4 readable elements.
+        unsafe { _mm256_loadu_pd(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut f64, v: __m256d) {
+        // SAFETY: the caller guarantees 4 writable elements.
+        unsafe { _mm256_storeu_pd(ptr, v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m256d, b: __m256d) -> (__m256d, __m256d) {
+        // SAFETY: AVX2 is available (token).
+        unsafe { (_mm256_add_pd(a, b), _mm256_sub_pd(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m256d) -> __m256d {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let q = _mm256_permute_pd::<0b0101>(v);
+            let v = _mm256_add_pd(q, _mm256_xor_pd(v, _mm256_setr_pd(0.0, -0.0, 0.0, -0.0)));
+            let q = _mm256_permute2f128_pd::<0x01>(v, v);
+            _mm256_add_pd(q, _mm256_xor_pd(v, _mm256_setr_pd(0.0, 0.0, -0.0, -0.0)))
+        }
+    }
+}
+simd_butterflies!(F64x4, f64, "avx2");

@@ -1,0 +1,371 @@
+//! AVX-512F registers: 16 × u32 / f32 or 8 × u64 / f64 lanes, 32 registers.
+//!
+//! Levels inside a register pair lane `i` with lane `i ^ h`: a permute brings the partner `q`,
+//! lanes with bit `h` clear compute `q + v`, lanes with bit `h` set compute `q - v`, written as
+//! `q + t` with `t = -v` on those lanes only (a masked negation), so each level costs one
+//! permute, one masked operation and one (modular) addition.
+
+use std::arch::x86_64::*;
+
+use super::simd_butterflies;
+use crate::fwht::lanes::Lanes;
+
+/// Proof that this CPU runs AVX-512F.
+#[derive(Clone, Copy, Debug)]
+struct Token(());
+
+impl Token {
+    fn new() -> Option<Token> {
+        std::arch::is_x86_feature_detected!("avx512f").then_some(Token(()))
+    }
+}
+
+/// Residues modulo an odd `m < 2^31` in 16 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod32x16 {
+    m: __m512i,
+    _token: Token,
+}
+
+impl Mod32x16 {
+    pub(crate) fn new(m: u32) -> Option<Self> {
+        let token = Token::new()?;
+        // SAFETY: AVX-512F is available (token).
+        Some(Mod32x16 { m: unsafe { _mm512_set1_epi32(m as i32) }, _token: token })
+    }
+
+    /// `(q + t) mod m` for `q < m`, `t <= m`: the sum is below `2m <= 2^32`, and
+    /// `min(s, s - m)` (unsigned) is `s - m` exactly when `s >= m`.
+    #[inline(always)]
+    fn add_lazy(self, q: __m512i, t: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let s = _mm512_add_epi32(q, t);
+            _mm512_min_epu32(s, _mm512_sub_epi32(s, self.m))
+        }
+    }
+
+    #[inline(always)]
+    fn level(self, v: __m512i, q: __m512i, upper: __mmask16) -> __m512i {
+        // SAFETY: AVX-512F is available (token). `m - v` lies in 1..=m.
+        unsafe { self.add_lazy(q, _mm512_mask_sub_epi32(v, upper, self.m, v)) }
+    }
+}
+
+impl Lanes for Mod32x16 {
+    type E = u32;
+    type V = __m512i;
+    const WIDTH: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u32) -> __m512i {
+        // SAFETY: the caller guarantees 16 readable elements.
+        unsafe { _mm512_loadu_si512(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u32, v: __m512i) {
+        // SAFETY: the caller guarantees 16 writable elements.
+        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
+    }
+    /// `a + b` and `a - b` with the reductions of [`crate::ring::Mod32`].
+    #[inline(always)]
+    fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let s = _mm512_add_epi32(a, b);
+            let d = _mm512_sub_epi32(a, b);
+            (
+                _mm512_min_epu32(s, _mm512_sub_epi32(s, self.m)),
+                _mm512_min_epu32(d, _mm512_add_epi32(d, self.m)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = self.level(v, _mm512_shuffle_epi32::<0xB1>(v), 0xAAAA);
+            let v = self.level(v, _mm512_shuffle_epi32::<0x4E>(v), 0xCCCC);
+            let v = self.level(v, _mm512_shuffle_i32x4::<0xB1>(v, v), 0xF0F0);
+            self.level(v, _mm512_shuffle_i32x4::<0x4E>(v, v), 0xFF00)
+        }
+    }
+}
+simd_butterflies!(Mod32x16, u32, "avx512f");
+
+/// Residues modulo an odd `m < 2^63` in 8 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod64x8 {
+    m: __m512i,
+    _token: Token,
+}
+
+impl Mod64x8 {
+    pub(crate) fn new(m: u64) -> Option<Self> {
+        let token = Token::new()?;
+        // SAFETY: AVX-512F is available (token).
+        Some(Mod64x8 { m: unsafe { _mm512_set1_epi64(m as i64) }, _token: token })
+    }
+
+    /// As [`Mod32x16::level`], with sums below `2m <= 2^64`.
+    #[inline(always)]
+    fn level(self, v: __m512i, q: __m512i, upper: __mmask8) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let s = _mm512_add_epi64(q, _mm512_mask_sub_epi64(v, upper, self.m, v));
+            _mm512_min_epu64(s, _mm512_sub_epi64(s, self.m))
+        }
+    }
+}
+
+impl Lanes for Mod64x8 {
+    type E = u64;
+    type V = __m512i;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u64) -> __m512i {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm512_loadu_si512(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u64, v: __m512i) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let s = _mm512_add_epi64(a, b);
+            let d = _mm512_sub_epi64(a, b);
+            (
+                _mm512_min_epu64(s, _mm512_sub_epi64(s, self.m)),
+                _mm512_min_epu64(d, _mm512_add_epi64(d, self.m)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = self.level(v, _mm512_shuffle_epi32::<0x4E>(v), 0xAA);
+            let v = self.level(v, _mm512_shuffle_i64x2::<0xB1>(v, v), 0xCC);
+            self.level(v, _mm512_shuffle_i64x2::<0x4E>(v, v), 0xF0)
+        }
+    }
+}
+simd_butterflies!(Mod64x8, u64, "avx512f");
+
+/// Wrapping `u32` arithmetic in 16 lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wrap32x16 {
+    _token: Token,
+}
+
+impl Wrap32x16 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(Wrap32x16 { _token: Token::new()? })
+    }
+
+    #[inline(always)]
+    fn level(v: __m512i, q: __m512i, upper: __mmask16) -> __m512i {
+        // SAFETY: AVX-512F is available (a value of the type exists).
+        unsafe { _mm512_add_epi32(q, _mm512_mask_sub_epi32(v, upper, _mm512_setzero_si512(), v)) }
+    }
+}
+
+impl Lanes for Wrap32x16 {
+    type E = u32;
+    type V = __m512i;
+    const WIDTH: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u32) -> __m512i {
+        // SAFETY: the caller guarantees 16 readable elements.
+        unsafe { _mm512_loadu_si512(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u32, v: __m512i) {
+        // SAFETY: the caller guarantees 16 writable elements.
+        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { (_mm512_add_epi32(a, b), _mm512_sub_epi32(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = Self::level(v, _mm512_shuffle_epi32::<0xB1>(v), 0xAAAA);
+            let v = Self::level(v, _mm512_shuffle_epi32::<0x4E>(v), 0xCCCC);
+            let v = Self::level(v, _mm512_shuffle_i32x4::<0xB1>(v, v), 0xF0F0);
+            Self::level(v, _mm512_shuffle_i32x4::<0x4E>(v, v), 0xFF00)
+        }
+    }
+}
+simd_butterflies!(Wrap32x16, u32, "avx512f");
+
+/// Wrapping `u64` arithmetic in 8 lanes (also exact `i64` within the checked bound).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wrap64x8 {
+    _token: Token,
+}
+
+impl Wrap64x8 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(Wrap64x8 { _token: Token::new()? })
+    }
+
+    #[inline(always)]
+    fn level(v: __m512i, q: __m512i, upper: __mmask8) -> __m512i {
+        // SAFETY: AVX-512F is available (a value of the type exists).
+        unsafe { _mm512_add_epi64(q, _mm512_mask_sub_epi64(v, upper, _mm512_setzero_si512(), v)) }
+    }
+}
+
+impl Lanes for Wrap64x8 {
+    type E = u64;
+    type V = __m512i;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const u64) -> __m512i {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm512_loadu_si512(ptr.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u64, v: __m512i) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { (_mm512_add_epi64(a, b), _mm512_sub_epi64(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = Self::level(v, _mm512_shuffle_epi32::<0x4E>(v), 0xAA);
+            let v = Self::level(v, _mm512_shuffle_i64x2::<0xB1>(v, v), 0xCC);
+            Self::level(v, _mm512_shuffle_i64x2::<0x4E>(v, v), 0xF0)
+        }
+    }
+}
+simd_butterflies!(Wrap64x8, u64, "avx512f");
+
+/// `f32` in 16 lanes. `q - v` is computed as `q + (-v)` with an exact sign flip, which IEEE
+/// arithmetic makes bit-identical to the subtraction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F32x16 {
+    _token: Token,
+}
+
+impl F32x16 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(F32x16 { _token: Token::new()? })
+    }
+
+    #[inline(always)]
+    fn level(v: __m512, q: __m512, upper: __mmask16) -> __m512 {
+        // SAFETY: AVX-512F is available (a value of the type exists).
+        unsafe {
+            let bits = _mm512_castps_si512(v);
+            let sign = _mm512_set1_epi32(i32::MIN);
+            let t = _mm512_castsi512_ps(_mm512_mask_xor_epi32(bits, upper, bits, sign));
+            _mm512_add_ps(q, t)
+        }
+    }
+}
+
+impl Lanes for F32x16 {
+    type E = f32;
+    type V = __m512;
+    const WIDTH: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const f32) -> __m512 {
+        // SAFETY: the caller guarantees 16 readable elements.
+        unsafe { _mm512_loadu_ps(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut f32, v: __m512) {
+        // SAFETY: the caller guarantees 16 writable elements.
+        unsafe { _mm512_storeu_ps(ptr, v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m512, b: __m512) -> (__m512, __m512) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { (_mm512_add_ps(a, b), _mm512_sub_ps(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512) -> __m512 {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = Self::level(v, _mm512_permute_ps::<0xB1>(v), 0xAAAA);
+            let v = Self::level(v, _mm512_permute_ps::<0x4E>(v), 0xCCCC);
+            let v = Self::level(v, _mm512_shuffle_f32x4::<0xB1>(v, v), 0xF0F0);
+            Self::level(v, _mm512_shuffle_f32x4::<0x4E>(v, v), 0xFF00)
+        }
+    }
+}
+simd_butterflies!(F32x16, f32, "avx512f");
+
+/// `f64` in 8 lanes, as [`F32x16`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F64x8 {
+    _token: Token,
+}
+
+impl F64x8 {
+    pub(crate) fn new() -> Option<Self> {
+        Some(F64x8 { _token: Token::new()? })
+    }
+
+    #[inline(always)]
+    fn level(v: __m512d, q: __m512d, upper: __mmask8) -> __m512d {
+        // SAFETY: AVX-512F is available (a value of the type exists).
+        unsafe {
+            let bits = _mm512_castpd_si512(v);
+            let sign = _mm512_set1_epi64(i64::MIN);
+            let t = _mm512_castsi512_pd(_mm512_mask_xor_epi64(bits, upper, bits, sign));
+            _mm512_add_pd(q, t)
+        }
+    }
+}
+
+impl Lanes for F64x8 {
+    type E = f64;
+    type V = __m512d;
+    const WIDTH: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const f64) -> __m512d {
+        // SAFETY: the caller guarantees 8 readable elements.
+        unsafe { _mm512_loadu_pd(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut f64, v: __m512d) {
+        // SAFETY: the caller guarantees 8 writable elements.
+        unsafe { _mm512_storeu_pd(ptr, v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: __m512d, b: __m512d) -> (__m512d, __m512d) {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { (_mm512_add_pd(a, b), _mm512_sub_pd(a, b)) }
+    }
+    #[inline(always)]
+    fn within(self, v: __m512d) -> __m512d {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let v = Self::level(v, _mm512_permute_pd::<0x55>(v), 0xAA);
+            let v = Self::level(v, _mm512_shuffle_f64x2::<0xB1>(v, v), 0xCC);
+            Self::level(v, _mm512_shuffle_f64x2::<0x4E>(v, v), 0xF0)
+        }
+    }
+}
+simd_butterflies!(F64x8, f64, "avx512f");

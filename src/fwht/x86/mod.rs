@@ -1,0 +1,42 @@
+//! x86-64 SIMD backends.
+//!
+//! Every register type here holds a private token proving the CPU check passed; only
+//! `new` (which runs `is_x86_feature_detected!`) creates one. The intrinsics inside the
+//! `Lanes` methods are sound to call because such a value exists.
+
+pub(crate) mod avx2;
+pub(crate) mod avx512;
+
+/// Implements [`Butterflies`](crate::fwht::kernel::Butterflies) for a register type by
+/// instantiating the shared kernel bodies inside `#[target_feature]` functions.
+macro_rules! simd_butterflies {
+    ($lanes:ty, $elem:ty, $feature:literal) => {
+        impl crate::fwht::kernel::Butterflies for $lanes {
+            type Elem = $elem;
+            const LEAF_LOG2: u32 = 4 + <$lanes as crate::fwht::lanes::Lanes>::WIDTH.trailing_zeros();
+
+            fn leaves(self, data: &mut [$elem]) {
+                #[target_feature(enable = $feature)]
+                unsafe fn leaves(l: $lanes, data: &mut [$elem]) {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { crate::fwht::lanes::leaves(l, data) }
+                }
+                assert_eq!(data.len() % (1 << Self::LEAF_LOG2), 0);
+                // SAFETY: `self` exists only where the CPU has the feature; the length was checked.
+                unsafe { leaves(self, data) }
+            }
+
+            fn columns(self, rows: &mut [&mut [$elem]]) {
+                #[target_feature(enable = $feature)]
+                unsafe fn columns(l: $lanes, rows: &mut [&mut [$elem]]) {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { crate::fwht::lanes::columns(l, rows) }
+                }
+                crate::fwht::lanes::assert_rows(rows, <$lanes as crate::fwht::lanes::Lanes>::WIDTH);
+                // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
+                unsafe { columns(self, rows) }
+            }
+        }
+    };
+}
+pub(crate) use simd_butterflies;

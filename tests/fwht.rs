@@ -1,0 +1,274 @@
+//! The transform against its definition, on every ring, backend and length 2^0 … 2^12, and the
+//! fast paths against each other on larger lengths.
+
+mod common;
+
+use common::{Rng, TestRing, available_backends, vectors};
+use nimcount::Error;
+use nimcount::fwht::{Backend, Plan, reference};
+use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
+
+const MAX_NAIVE_LOG2: u32 = 12;
+
+/// For every length up to 2^12 and every test vector: each backend's forward equals the O(n²)
+/// definition, the unnormalised inverse equals the forward, and (where the ring has 1/2) the
+/// inverse restores the input.
+fn matches_definition<R: TestRing>(ring: R) {
+    let backends = available_backends(&format!("definition tests for {ring}"));
+    for log2 in 0..=MAX_NAIVE_LOG2 {
+        for (case, x) in vectors(&ring, log2, 0x5EED).into_iter().enumerate() {
+            let expected = reference::naive(&ring, &x);
+            for &backend in &backends {
+                let plan = Plan::new(ring, x.len()).unwrap().with_backend(backend).unwrap();
+                let mut y = x.clone();
+                plan.forward(&mut y).unwrap();
+                // Floats too: the test values are small integers, so every sum is exact.
+                assert!(
+                    y == expected,
+                    "{ring}, 2^{log2}, vector {case}, {backend}: forward differs from the definition"
+                );
+                let mut z = x.clone();
+                plan.inverse_unnormalized(&mut z).unwrap();
+                assert!(z == y, "{ring}, 2^{log2}, vector {case}, {backend}: unnormalised inverse differs");
+                if ring.can_halve() {
+                    match plan.inverse(&mut y) {
+                        Ok(()) => assert!(
+                            y == x,
+                            "{ring}, 2^{log2}, vector {case}, {backend}: inverse(forward(x)) != x"
+                        ),
+                        // Exact rings refuse when the transformed values' absolute sum exceeds the type.
+                        Err(Error::Overflow { .. }) => assert!(
+                            !ring.fits(&expected),
+                            "{ring}, 2^{log2}, vector {case}: refused although it fits"
+                        ),
+                        Err(e) => panic!("{ring}, 2^{log2}, vector {case}, {backend}: {e}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mod32_matches_definition() {
+    for m in [1, 3, 65_537, 998_244_353, 1_000_000_007, Mod32::MAX_MODULUS] {
+        matches_definition(Mod32::new(m).unwrap());
+    }
+}
+
+#[test]
+fn mod64_matches_definition() {
+    for m in [1, 3, 1_000_000_007, (1 << 61) - 1, 4_611_686_018_427_387_847, Mod64::MAX_MODULUS] {
+        matches_definition(Mod64::new(m).unwrap());
+    }
+}
+
+#[test]
+fn wrapping_rings_match_definition() {
+    matches_definition(Wrap32);
+    matches_definition(Wrap64);
+}
+
+#[test]
+fn exact_rings_match_definition() {
+    matches_definition(Exact64);
+    matches_definition(Exact128);
+}
+
+#[test]
+fn float_rings_match_definition_on_integers() {
+    matches_definition(Float32);
+    matches_definition(Float64);
+}
+
+/// Beyond the reach of the definition: every backend, sequential and parallel, equals the
+/// portable textbook loop exactly — bit for bit on floats too, since every path applies the
+/// levels in the same order.
+fn backends_agree<R: TestRing>(ring: R, random: impl Fn(&mut Rng) -> R::Elem) {
+    let backends = available_backends(&format!("backend agreement for {ring}"));
+    let mut rng = Rng::new(0xFA57);
+    for log2 in (MAX_NAIVE_LOG2 + 1..=18).chain([21]) {
+        let x: Vec<R::Elem> = (0..1usize << log2).map(|_| random(&mut rng)).collect();
+        let mut expected = x.clone();
+        reference::textbook(&ring, &mut expected);
+        for &backend in &backends {
+            for parallel in [false, true] {
+                let plan =
+                    Plan::new(ring, x.len()).unwrap().with_backend(backend).unwrap().with_parallel(parallel);
+                let mut y = x.clone();
+                plan.forward(&mut y).unwrap();
+                assert!(
+                    y == expected,
+                    "{ring}, 2^{log2}, {backend}, parallel {parallel}: differs from textbook"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn backends_agree_mod32() {
+    let ring = Mod32::new(998_244_353).unwrap();
+    backends_agree(ring, |rng| ring.random(rng, 0));
+    let ring = Mod32::new(Mod32::MAX_MODULUS).unwrap();
+    backends_agree(ring, |rng| if rng.below(4) == 0 { Mod32::MAX_MODULUS - 1 } else { ring.random(rng, 0) });
+}
+
+#[test]
+fn backends_agree_mod64() {
+    let ring = Mod64::new(Mod64::MAX_MODULUS).unwrap();
+    backends_agree(ring, |rng| if rng.below(4) == 0 { Mod64::MAX_MODULUS - 1 } else { ring.random(rng, 0) });
+}
+
+#[test]
+fn backends_agree_wrapping_and_exact() {
+    backends_agree(Wrap32, |rng| rng.next_u64() as u32);
+    backends_agree(Wrap64, |rng| rng.next_u64());
+    backends_agree(Exact64, |rng| rng.signed(1 << 40));
+}
+
+#[test]
+fn backends_agree_bit_for_bit_on_random_floats() {
+    backends_agree(Float32, |rng| (rng.next_u64() as f64 / u64::MAX as f64 * 2.0 - 1.0) as f32);
+    backends_agree(Float64, |rng| rng.next_u64() as f64 / u64::MAX as f64 * 2.0 - 1.0);
+}
+
+#[test]
+fn a_buffer_of_several_chunks_is_transformed_chunk_by_chunk() {
+    let ring = Mod32::new(998_244_353).unwrap();
+    let mut rng = Rng::new(7);
+    for (log2, chunks) in [(0, 5), (3, 4), (10, 3), (12, 300)] {
+        let n = 1usize << log2;
+        let x: Vec<u32> = (0..n * chunks).map(|_| ring.random(&mut rng, 0)).collect();
+        let expected: Vec<u32> = x.chunks(n).flat_map(|c| reference::naive(&ring, c)).collect();
+        for backend in available_backends("chunked transforms") {
+            let mut y = x.clone();
+            Plan::new(ring, n).unwrap().with_backend(backend).unwrap().forward(&mut y).unwrap();
+            assert_eq!(y, expected, "2^{log2} × {chunks}, {backend}");
+        }
+    }
+}
+
+#[test]
+fn lengths_that_are_not_powers_of_two_are_refused() {
+    let ring = Mod32::new(7).unwrap();
+    for len in [0, 3, 6, 12, 1000] {
+        assert!(matches!(Plan::new(ring, len), Err(Error::NotPowerOfTwo { .. })), "{len}");
+        let mut data = vec![0; len];
+        assert!(nimcount::fwht::forward(ring, &mut data).is_err(), "{len}");
+    }
+    let plan = Plan::new(ring, 8).unwrap();
+    let mut data = vec![1u32; 12];
+    let err = plan.forward(&mut data).unwrap_err();
+    assert!(matches!(err, Error::LengthMismatch { len: 12, plan_len: 8 }), "{err}");
+    assert_eq!(data, vec![1; 12], "a refused buffer is untouched");
+}
+
+#[test]
+fn wrapping_rings_refuse_the_normalised_inverse_but_allow_the_unnormalised_one() {
+    let mut data = vec![1u32, 2, 3, 4];
+    let err = nimcount::fwht::inverse(Wrap32, &mut data).unwrap_err();
+    assert!(matches!(err, Error::NoInverseOfTwo { .. }), "{err}");
+    assert_eq!(data, [1, 2, 3, 4], "nothing was written");
+    nimcount::fwht::forward(Wrap32, &mut data).unwrap();
+    nimcount::fwht::inverse_unnormalized(Wrap32, &mut data).unwrap();
+    assert_eq!(data, [4, 8, 12, 16], "W·W = n·I");
+    let mut one = vec![u64::MAX];
+    nimcount::fwht::inverse(Wrap64, &mut one).unwrap(); // length 1: dividing by 2^0 is fine
+    assert_eq!(one, [u64::MAX]);
+}
+
+#[test]
+fn exact_rings_refuse_a_transform_that_could_overflow_before_writing() {
+    for log2 in [1u32, 4, 10] {
+        let n = 1usize << log2;
+        let top = i64::MAX >> log2;
+        let mut fits = vec![top; n];
+        nimcount::fwht::forward(Exact64, &mut fits).unwrap();
+        assert_eq!(fits[0], top * n as i64);
+        // Absolute values summing to exactly i64::MAX + 1.
+        let mut too_big = vec![-top; n];
+        too_big[n / 2] = -(i64::MAX - (n as i64 - 1) * top) - 1;
+        let before = too_big.clone();
+        let err = nimcount::fwht::forward(Exact64, &mut too_big).unwrap_err();
+        assert!(matches!(err, Error::Overflow { .. }), "{err}");
+        assert_eq!(too_big, before);
+    }
+    let mut min = vec![i64::MIN, 0];
+    assert!(nimcount::fwht::forward(Exact64, &mut min).is_err());
+    let mut huge = vec![i128::MAX / 2 + 1, -(i128::MAX / 2) - 1]; // |.| sums to i128::MAX + 1
+    assert!(nimcount::fwht::forward(Exact128, &mut huge).is_err());
+}
+
+#[test]
+fn exact_inverse_refuses_values_that_are_not_multiples_of_the_length() {
+    let mut data = vec![1i64, 0, 0, 0];
+    let err = nimcount::fwht::inverse(Exact64, &mut data).unwrap_err();
+    assert!(matches!(err, Error::NotDivisible { .. }), "{err}");
+    let mut data = vec![4i128, 0, 0, -4];
+    nimcount::fwht::inverse(Exact128, &mut data).unwrap();
+    assert_eq!(data, [0, 2, 2, 0]);
+}
+
+#[test]
+fn unavailable_backends_are_refused() {
+    for backend in Backend::ALL {
+        let plan = Plan::new(Wrap32, 16).unwrap().with_backend(backend);
+        assert_eq!(plan.is_ok(), backend.is_available(), "{backend}");
+    }
+    assert!("sse9".parse::<Backend>().is_err());
+    assert_eq!("avx512".parse::<Backend>().unwrap(), Backend::Avx512);
+}
+
+#[test]
+fn user_defined_rings_get_the_portable_kernel() {
+    /// Arithmetic modulo 3 with its own element type — only `Ring`'s required methods.
+    #[derive(Clone, Copy, Debug)]
+    struct Mod3;
+    impl std::fmt::Display for Mod3 {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Z/3")
+        }
+    }
+    impl Ring for Mod3 {
+        type Elem = u8;
+        fn zero(&self) -> u8 {
+            0
+        }
+        fn one(&self) -> u8 {
+            1
+        }
+        fn add(&self, a: u8, b: u8) -> u8 {
+            (a + b) % 3
+        }
+        fn sub(&self, a: u8, b: u8) -> u8 {
+            (a + 3 - b) % 3
+        }
+        fn mul(&self, a: u8, b: u8) -> u8 {
+            a * b % 3
+        }
+        fn is_valid(&self, x: u8) -> bool {
+            x < 3
+        }
+        fn can_halve(&self) -> bool {
+            true
+        }
+        fn divide_by_power_of_two(&self, data: &mut [u8], log2: u32) -> nimcount::Result<()> {
+            // 2⁻¹ = 2 mod 3, so 2^-log2 = 2^log2 = 1 or 2.
+            let factor = if log2.is_multiple_of(2) { 1 } else { 2 };
+            data.iter_mut().for_each(|x| *x = *x * factor % 3);
+            Ok(())
+        }
+    }
+    let mut rng = Rng::new(3);
+    for log2 in 0..=10 {
+        let x: Vec<u8> = (0..1 << log2).map(|_| rng.below(3) as u8).collect();
+        let mut y = x.clone();
+        nimcount::fwht::forward(Mod3, &mut y).unwrap();
+        assert_eq!(y, reference::naive(&Mod3, &x), "2^{log2}");
+        nimcount::fwht::inverse(Mod3, &mut y).unwrap();
+        assert_eq!(y, x);
+        assert!(Mod3.validate(&x).is_ok());
+    }
+    assert!(Mod3.validate(&[0, 1, 3]).is_err());
+}
