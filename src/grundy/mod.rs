@@ -39,9 +39,20 @@ use sliding::Sliding;
 /// The most heaps whose values may be computed in one call (2^32).
 pub const MAX_HEAP: u64 = 1 << 32;
 
-/// The default limit of a period search: 2^22 = 4 194 304 heaps, enough for every game in the
-/// table of known periods (the largest certificate there, octal 0.16, needs 509 622 values).
-pub const DEFAULT_MAX_HEAP: u64 = 1 << 22;
+/// The default limit of a period search: 2^21 = 2 097 152 heaps, enough for every game in the
+/// table of known periods (octal 0.16 needs 509 622 values) and for `subtract:1-1000000`
+/// without its closed form (2 000 001 values).
+pub const DEFAULT_MAX_HEAP: u64 = 1 << 21;
+
+/// The default limit of a period search for `game`: [`DEFAULT_MAX_HEAP`], except 2^16 for
+/// subtract-a-square, which is never periodic (its values are then only informative, and cost
+/// O(n·√n)).
+pub fn default_max_heap(game: &Game) -> u64 {
+    match game {
+        Game::Squares => 1 << 16,
+        _ => DEFAULT_MAX_HEAP,
+    }
+}
 
 /// The theorem a periodicity certificate stands on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,7 +280,7 @@ impl Engine {
                     }
                     values.push(seen.mex());
                     seen.clear();
-                    if n % (1 << 16) == 0 {
+                    if n.is_multiple_of(1 << 16) {
                         progress.set_position(n as u64);
                     }
                 }
@@ -322,7 +333,7 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
         }
         values.push(seen.mex());
         seen.clear();
-        if n % (1 << 16) == 0 {
+        if n.is_multiple_of(1 << 16) {
             progress.set_position(n);
         }
     }

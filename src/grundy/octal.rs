@@ -181,7 +181,7 @@ impl SparseSpace {
                 self.rare.push(n as u32);
             }
             values.push(g);
-            if n % (1 << 16) == 0 {
+            if n.is_multiple_of(1 << 16) {
                 progress.set_position(n as u64);
             }
         }

@@ -53,7 +53,7 @@ pub(crate) fn minimise<T: Eq>(seq: impl Fn(u64) -> T, q: u64, p: u64) -> (u64, u
         let mut large = Vec::new();
         let mut d = 1;
         while d * d <= p {
-            if p % d == 0 {
+            if p.is_multiple_of(d) {
                 small.push(d);
                 if d * d != p {
                     large.push(p / d);
@@ -95,8 +95,8 @@ mod tests {
                     })
                     .collect();
                 let tail = tails(&x);
-                for p in 1..len {
-                    assert_eq!(tail[p] as usize, tail_naive(&x, p), "len {len} p {p} {x:?}");
+                for (p, &t) in tail.iter().enumerate().skip(1) {
+                    assert_eq!(t as usize, tail_naive(&x, p), "len {len} p {p} {x:?}");
                 }
             }
         }
@@ -111,6 +111,6 @@ mod tests {
         let y = |n: u64| n % 4;
         assert_eq!(minimise(y, 5, 8), (0, 4));
         // Already minimal.
-        assert_eq!(minimise(|n: u64| (n % 7 == 0) as u8, 0, 7), (0, 7));
+        assert_eq!(minimise(|n: u64| n.is_multiple_of(7) as u8, 0, 7), (0, 7));
     }
 }

@@ -69,7 +69,7 @@ impl Sliding {
                 }
             }
             values.push(self.reachable.mex_from(self.floor));
-            if n % (1 << 16) == 0 {
+            if n.is_multiple_of(1 << 16) {
                 progress.set_position(n);
             }
         }
