@@ -12,7 +12,6 @@
 //! mask (with mask 0 it is the plain method); the mask only decides the speed, and is
 //! re-chosen from time to time to minimise the number of rare positions.
 
-use super::mex::MexSet;
 use crate::game::OctalCode;
 use crate::progress::Progress;
 
@@ -54,24 +53,55 @@ impl Takes {
     }
 }
 
+/// Calls `f(G(a) ^ G(r - a))` for every split `r = a + (r - a)` with `1 <= a <= r / 2`.
+#[inline]
+fn each_split(values: &[u32], r: usize, mut f: impl FnMut(u32)) {
+    let half = r / 2;
+    for (&x, &y) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+        f(x ^ y);
+    }
+}
+
+/// The bit of `v` in its word (`wrapping_shl` takes the shift modulo 64: `v % 64`).
+#[inline]
+fn bit(v: u32) -> u64 {
+    1u64.wrapping_shl(v)
+}
+
+/// The smallest value whose bit is clear.
+fn mex_of(words: &[u64]) -> u32 {
+    let w = words.iter().position(|&w| w != u64::MAX).unwrap_or(words.len());
+    (w * 64) as u32 + words.get(w).map_or(0, |w| (!w).trailing_zeros())
+}
+
+/// Words for a bitset of the values below `2^(bits + 1)`.
+fn words_for(bits: u32) -> usize {
+    ((2usize << bits) / 64).max(1)
+}
+
 /// `G(0..count)` of an octal game by the textbook method: every split of every heap.
 /// O(count²) for games that split; kept as the reference for the sparse-space method.
 pub fn values_plain(code: &OctalCode, count: usize) -> Vec<u32> {
     let takes = Takes::new(code);
     let mut values: Vec<u32> = Vec::with_capacity(count);
-    let mut seen = MexSet::new();
+    // Every value so far is below 2^bits, hence every option too, and the mex is <= 2^bits.
+    let mut bits = 1;
+    let mut seen = vec![0u64; words_for(bits)];
     for n in 0..count {
-        takes.single_options(n, &values, |v| seen.insert(v));
+        seen.fill(0);
+        let mut insert = |v: u32| seen[(v / 64) as usize] |= bit(v);
+        takes.single_options(n, &values, &mut insert);
         for &j in &takes.split {
             if n >= j + 2 {
-                let r = n - j;
-                for a in 1..=r / 2 {
-                    seen.insert(values[a] ^ values[r - a]);
-                }
+                each_split(&values, n - j, &mut insert);
             }
         }
-        values.push(seen.mex());
-        seen.clear();
+        let g = mex_of(&seen);
+        if g >> bits != 0 {
+            bits += 1;
+            seen = vec![0; words_for(bits)];
+        }
+        values.push(g);
     }
     values
 }
@@ -119,7 +149,7 @@ impl SparseSpace {
 
     /// Resizes the per-heap bitsets after `bits` or `mask` changed.
     fn resize(&mut self) {
-        let words = ((2usize << self.bits) / 64).max(1);
+        let words = words_for(self.bits);
         self.options = vec![0; words];
         self.wanted = vec![0; words];
         self.common = (0..words)
@@ -191,8 +221,18 @@ impl SparseSpace {
     fn value(&mut self, n: usize, values: &[u32]) -> u32 {
         let options = &mut self.options;
         options.fill(0);
-        let mut insert = |v: u32| options[(v / 64) as usize] |= 1 << (v % 64);
+        let mut insert = |v: u32| options[(v / 64) as usize] |= bit(v);
         self.takes.single_options(n, values, &mut insert);
+        if 4 * self.rare.len() >= n || self.mask == 0 {
+            // No sparse space (yet): pairing the rare positions and then looking for the
+            // missing rare values would cost more than every split.
+            for &j in &self.takes.split {
+                if n >= j + 2 {
+                    each_split(values, n - j, &mut insert);
+                }
+            }
+            return mex_of(&self.options);
+        }
         // Splits with a rare part: every common option value comes from one of these.
         for &j in &self.takes.split {
             if n >= j + 2 {
@@ -236,10 +276,10 @@ impl SparseSpace {
         // Look for them among all splits, stopping once each has been seen.
         'scan: for &j in &self.takes.split {
             if n >= j + 2 {
-                let r = n - j;
-                for a in 1..=r / 2 {
-                    let x = values[a] ^ values[r - a];
-                    let (w, bit) = ((x / 64) as usize, 1u64 << (x % 64));
+                let (r, half) = (n - j, (n - j) / 2);
+                for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+                    let x = left ^ right;
+                    let (w, bit) = ((x / 64) as usize, bit(x));
                     if self.wanted[w] & bit != 0 {
                         self.wanted[w] &= !bit;
                         remaining -= 1;
