@@ -373,11 +373,10 @@ fn search(game: &Game, max_heap: u64, progress: &dyn Progress, closed_forms: boo
         never_periodic: *game == Game::Squares,
     };
     match game {
-        Game::Nim if max_heap >= 1 => {
-            return Ok(done(
-                vec![0],
-                Some(Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }),
-            ));
+        Game::Nim => {
+            // G(n) = n: one value shows the whole sequence.
+            let certificate = Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim };
+            return Ok(if max_heap >= 1 { done(vec![0], Some(certificate)) } else { done(Vec::new(), None) });
         }
         Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
             let (a, b) = (moves.smallest(), moves.largest());

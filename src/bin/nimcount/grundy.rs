@@ -96,6 +96,9 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn write_values(out: &mut impl Write, values: &[u32]) -> std::io::Result<()> {
+    if values.is_empty() {
+        return Ok(());
+    }
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             out.write_all(b" ")?;
