@@ -108,7 +108,7 @@ impl HeapGame for TakeOrThirds {
         for take in 1..=n.min(2) {
             if take == n { option(&[]) } else { option(&[n - take]) }
         }
-        if n >= 3 && n % 3 == 0 {
+        if n >= 3 && n.is_multiple_of(3) {
             option(&[n / 3, n / 3, n / 3]);
         }
     }

@@ -43,7 +43,7 @@ use crate::error::{Error, Result};
 ///         for take in 1..=n.min(2) {
 ///             if take == n { option(&[]) } else { option(&[n - take]) }
 ///         }
-///         if n >= 3 && n % 3 == 0 {
+///         if n >= 3 && n.is_multiple_of(3) {
 ///             option(&[n / 3, n / 3, n / 3]);
 ///         }
 ///     }
@@ -53,7 +53,7 @@ use crate::error::{Error, Result};
 /// }
 ///
 /// let values = values_of(&TakeOrThirds, 10, &Silent).unwrap();
-/// assert_eq!(values, [0, 1, 2, 0, 1, 2, 3, 1, 2, 3]);
+/// assert_eq!(values, [0, 1, 2, 0, 1, 2, 0, 1, 2, 3]);
 /// ```
 pub trait HeapGame: Send + Sync {
     /// Calls `option` once for every position reachable from one heap of size `n`, each given as

@@ -15,7 +15,7 @@
 //! let kayles = Game::parse("octal:0.77").unwrap();
 //! assert_eq!(values(&kayles, 8, &Silent).unwrap(), [0, 1, 2, 3, 1, 4, 3, 2]);
 //! let search = find_period(&kayles, 10_000, &Silent).unwrap();
-//! let certificate = search.certificate.unwrap();
+//! let certificate = search.certificate.as_ref().unwrap();
 //! assert_eq!((certificate.preperiod, certificate.period, certificate.saltus), (71, 12, 0));
 //! assert_eq!(search.value(1_000_000_000_000), Some(u128::from(search.values[71 + (1_000_000_000_000 - 71) % 12])));
 //! ```
