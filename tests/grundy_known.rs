@@ -95,7 +95,7 @@ fn periods_match_the_literature() {
 fn the_general_path_agrees_on_every_row() {
     for row in table() {
         let Some(expected) = row.period else { continue };
-        let search = find_period_general(&row.game, grundy::DEFAULT_MAX_HEAP, &Silent).unwrap();
+        let search = find_period_general(&row.game, grundy::default_max_heap(&row.game), &Silent).unwrap();
         let certificate = search.certificate.unwrap_or_else(|| panic!("{}: no period", row.game));
         assert_eq!(triple(&certificate), expected, "{}", row.game);
         assert!(certificate.theorem.window(certificate.preperiod, certificate.period).is_some());

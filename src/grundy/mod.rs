@@ -39,18 +39,26 @@ use sliding::Sliding;
 /// The most heaps whose values may be computed in one call (2^32).
 pub const MAX_HEAP: u64 = 1 << 32;
 
-/// The default limit of a period search: 2^21 = 2 097 152 heaps, enough for every game in the
-/// table of known periods (octal 0.16 needs 509 622 values) and for `subtract:1-1000000`
-/// without its closed form (2 000 001 values).
-pub const DEFAULT_MAX_HEAP: u64 = 1 << 21;
+/// The default limit of a period search for octal games: 2^20 = 1 048 576 heaps, enough for
+/// every octal game in the table of known periods (0.16 needs 509 622 values, 0.56 about
+/// 653 000) while a search on an open game such as 0.6 stays within seconds.
+pub const DEFAULT_MAX_HEAP: u64 = 1 << 20;
 
-/// The default limit of a period search for `game`: [`DEFAULT_MAX_HEAP`], except 2^16 for
-/// subtract-a-square, which is never periodic (its values are then only informative, and cost
-/// O(n·√n)).
+/// The default limit of a period search for `game`, scaled to what the game costs and needs:
+///
+/// - octal games: [`DEFAULT_MAX_HEAP`];
+/// - subtraction games: `4·s` for the largest move `s`, at least 2^21 and at most 2^24 (the
+///   sliding-window mex is cheap, and a window certificate needs more than `2·s` values:
+///   `subtract:1-1000000` is proven without its closed form within 2 000 001);
+/// - all-but games and nim: 2^21;
+/// - subtract-a-square: 2^16 (never periodic: its values are then only informative, and cost
+///   O(n·√n)).
 pub fn default_max_heap(game: &Game) -> u64 {
     match game {
+        Game::Octal(_) => DEFAULT_MAX_HEAP,
+        Game::Subtract(moves) => moves.largest().saturating_mul(4).clamp(1 << 21, 1 << 24),
         Game::Squares => 1 << 16,
-        _ => DEFAULT_MAX_HEAP,
+        Game::Nim | Game::AllBut(_) => 1 << 21,
     }
 }
 

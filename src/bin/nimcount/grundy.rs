@@ -30,7 +30,9 @@ pub struct Args {
     #[arg(long)]
     period: bool,
 
-    /// Compute at most N values in the period search [default: 2^21; 2^16 for squares].
+    /// Compute at most N values in the period search [default: 2^20 for octal games, 4 times
+    /// the largest move (2^21 … 2^24) for subtraction games, 2^21 for all-but games, 2^16 for
+    /// squares].
     #[arg(long, value_name = "N", value_parser = parse_count)]
     max_heap: Option<u64>,
 
