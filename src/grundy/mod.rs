@@ -7,6 +7,17 @@
 //! proves it from the values computed ([`Theorem`]); otherwise the answer is "no period found
 //! within the limit".
 //!
+//! Methods ([`values`]): closed forms for nim and single-interval subtraction sets; a
+//! sliding-window mex for subtraction and all-but games (O(number of runs of moves) per heap,
+//! however many moves); the sparse-space method for octal games (exact for every mask, the mask
+//! re-chosen as values grow; [`octal_values_plain`] is the O(n²) reference); a plain mex for
+//! subtract-a-square and for user games ([`values_of`]).
+//!
+//! Period search ([`find_period`]): values are computed for a prefix that doubles up to the
+//! limit; on each prefix the Z-function of the reversed values gives, for every shift `p` at
+//! once, the smallest `n0` from which the prefix repeats with shift `p`; the smallest `p` whose
+//! theorem window fits in the prefix is the smallest period, with that `n0` as preperiod.
+//!
 //! ```
 //! use nimcount::game::Game;
 //! use nimcount::grundy::{find_period, values};
