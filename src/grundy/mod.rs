@@ -1,10 +1,77 @@
 //! Grundy values and certified periodicity.
 //!
-//! (Interface stub: the implementation lands with the Grundy work.)
+//! Conventions: `G(0) = 0`; a game is *periodic* with preperiod `n0`, period `p` and saltus `s`
+//! when `G(n + p) = G(n) + s` for every `n >= n0` (`s = 0`: ordinary periodicity; `s > 0`:
+//! arithmetic periodicity). Reported preperiods and periods are the smallest; "last exception
+//! at L" in the literature means preperiod `L + 1`. A period is reported only when a theorem
+//! proves it from the values computed ([`Theorem`]); otherwise the answer is "no period found
+//! within the limit".
+//!
+//! Methods ([`values`]): closed forms for nim and single-interval subtraction sets; a
+//! sliding-window mex for subtraction and all-but games (O(number of runs of moves) per heap,
+//! however many moves); the sparse-space method for octal games (exact for every mask, the mask
+//! re-chosen as values grow; [`octal_values_plain`] is the O(n²) reference); a plain mex for
+//! subtract-a-square and for user games ([`values_of`]).
+//!
+//! Period search ([`find_period`]): values are computed for a prefix that doubles up to the
+//! limit; on each prefix the Z-function of the reversed values gives, for every shift `p` at
+//! once, the smallest `n0` from which the prefix repeats with shift `p`; the smallest `p` whose
+//! theorem window fits in the prefix is the smallest period, with that `n0` as preperiod.
+//!
+//! ```
+//! use nimcount::game::Game;
+//! use nimcount::grundy::{find_period, values};
+//! use nimcount::progress::Silent;
+//!
+//! let kayles = Game::parse("octal:0.77").unwrap();
+//! assert_eq!(values(&kayles, 8, &Silent).unwrap(), [0, 1, 2, 3, 1, 4, 3, 2]);
+//! let search = find_period(&kayles, 10_000, &Silent).unwrap();
+//! let certificate = search.certificate.as_ref().unwrap();
+//! assert_eq!((certificate.preperiod, certificate.period, certificate.saltus), (71, 12, 0));
+//! assert_eq!(search.value(1_000_000_000_000), Some(u128::from(search.values[71 + (1_000_000_000_000 - 71) % 12])));
+//! ```
 
-use crate::error::Result;
-use crate::game::Game;
+mod mex;
+mod octal;
+mod period;
+mod sliding;
+
+use std::fmt;
+
+pub use mex::{CountedMex, MexSet};
+pub use octal::values_plain as octal_values_plain;
+
+use crate::error::{Error, Result};
+use crate::game::{Game, HeapGame, MoveSet};
 use crate::progress::Progress;
+use octal::SparseSpace;
+use sliding::Sliding;
+
+/// The most heaps whose values may be computed in one call (2^32).
+pub const MAX_HEAP: u64 = 1 << 32;
+
+/// The default limit of a period search for octal games: 2^20 = 1 048 576 heaps, enough for
+/// every octal game in the table of known periods (0.16 needs 509 622 values, 0.56 about
+/// 653 000) while a search on an open game such as 0.6 stays within seconds.
+pub const DEFAULT_MAX_HEAP: u64 = 1 << 20;
+
+/// The default limit of a period search for `game`, scaled to what the game costs and needs:
+///
+/// - octal games: [`DEFAULT_MAX_HEAP`];
+/// - subtraction games: `4·s` for the largest move `s`, at least 2^21 and at most 2^24 (the
+///   sliding-window mex is cheap, and a window certificate needs more than `2·s` values:
+///   `subtract:1-1000000` is proven without its closed form within 2 000 001);
+/// - all-but games and nim: 2^21;
+/// - subtract-a-square: 2^16 (never periodic: its values are then only informative, and cost
+///   O(n·√n)).
+pub fn default_max_heap(game: &Game) -> u64 {
+    match game {
+        Game::Octal(_) => DEFAULT_MAX_HEAP,
+        Game::Subtract(moves) => moves.largest().saturating_mul(4).clamp(1 << 21, 1 << 24),
+        Game::Squares => 1 << 16,
+        Game::Nim | Game::AllBut(_) => 1 << 21,
+    }
+}
 
 /// The theorem a periodicity certificate stands on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +79,108 @@ use crate::progress::Progress;
 pub enum Theorem {
     /// Nim: `G(n) = n` (arithmetic-periodic with preperiod 0, period 1, saltus 1).
     Nim,
+    /// Subtraction set `{a, a+1, …, b}`: `G(n) = ⌊(n mod (a + b)) / a⌋`, so preperiod 0 and
+    /// period `a + b` (the smallest: the run of `a` zeros occurs once per period).
+    SubtractionInterval {
+        /// The smallest move `a`.
+        first: u64,
+        /// The largest move `b`.
+        last: u64,
+    },
+    /// Finite subtraction set with largest move `s`: `G(n)` for `n >= s` depends only on the `s`
+    /// previous values, so `G(n + p) = G(n)` for `n0 <= n < n0 + s` proves it for all `n >= n0`.
+    SubtractionWindow {
+        /// The largest move `s`.
+        largest_move: u64,
+    },
+    /// Octal game with a splitting digit, last non-zero digit at `t`: `G(n + p) = G(n)` for
+    /// `n0 <= n < 2·n0 + p + t` when `n0 >= 1`, or for `0 <= n < p + t + 1` when `n0 = 0`,
+    /// proves it for all `n >= n0` (the textbook window `2·n0 + p + t` is false for `n0 = 0`).
+    OctalSplitting {
+        /// Position `t` of the last non-zero digit.
+        last_digit: u64,
+    },
+    /// Octal game without splitting digits: `G(n + p) = G(n)` for
+    /// `n0 <= n < max(n0 + t, t + 1)` proves it for all `n >= n0`.
+    OctalNoSplitting {
+        /// Position `t` of the last non-zero digit.
+        last_digit: u64,
+    },
+    /// All-but game with largest excluded move `m`: with `M(q) = 1 + max G(0..q)`, the values
+    /// of heaps `0..q` are exactly `0..M(q)`, so `G(q + m)` is the smallest value `>= M(q)` not
+    /// among `G(q + m - k)`, `k <= m` allowed. Hence `G(n + p) = G(n) + s` for `q <= n < q + m`
+    /// together with `M(q + p) = M(q) + s` (some `q >= 1`) proves it for all `n >= q`.
+    AllButWindow {
+        /// The largest excluded move `m`.
+        largest_excluded: u64,
+    },
+}
+
+impl Theorem {
+    /// A short identifier: `nim`, `subtraction-interval`, `subtraction-window`,
+    /// `octal-splitting`, `octal-no-splitting`, `all-but-window`.
+    pub fn id(&self) -> &'static str {
+        match self {
+            Theorem::Nim => "nim",
+            Theorem::SubtractionInterval { .. } => "subtraction-interval",
+            Theorem::SubtractionWindow { .. } => "subtraction-window",
+            Theorem::OctalSplitting { .. } => "octal-splitting",
+            Theorem::OctalNoSplitting { .. } => "octal-no-splitting",
+            Theorem::AllButWindow { .. } => "all-but-window",
+        }
+    }
+
+    /// For the window theorems: the end `W` of the range `n0 <= n < W` over which
+    /// `G(n + p) = G(n) + s` must be checked (values up to `W + p - 1` are needed). `None` for
+    /// closed forms.
+    pub fn window(&self, preperiod: u64, period: u64) -> Option<u64> {
+        let (n0, p) = (preperiod, period);
+        match *self {
+            Theorem::Nim | Theorem::SubtractionInterval { .. } => None,
+            Theorem::SubtractionWindow { largest_move: s } => Some(n0.saturating_add(s)),
+            Theorem::OctalSplitting { last_digit: t } => Some(if n0 >= 1 {
+                n0.saturating_mul(2).saturating_add(p).saturating_add(t)
+            } else {
+                p.saturating_add(t).saturating_add(1)
+            }),
+            Theorem::OctalNoSplitting { last_digit: t } => Some(n0.saturating_add(t).max(t + 1)),
+            Theorem::AllButWindow { largest_excluded: m } => Some(n0.max(1).saturating_add(m)),
+        }
+    }
+}
+
+impl fmt::Display for Theorem {
+    /// A one-line statement of the theorem.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Theorem::Nim => write!(f, "nim: G(n) = n for every n"),
+            Theorem::SubtractionInterval { first: a, last: b } => write!(
+                f,
+                "subtraction set {{{a}..{b}}} (one interval): G(n) = floor((n mod {}) / {a}) for every n",
+                u128::from(a) + u128::from(b)
+            ),
+            Theorem::SubtractionWindow { largest_move: s } => write!(
+                f,
+                "finite subtraction set, largest move s = {s}: G(n+p) = G(n) for s consecutive n from n0 \
+                 proves it for all n >= n0"
+            ),
+            Theorem::OctalSplitting { last_digit: t } => write!(
+                f,
+                "octal game with splitting moves, t = {t}: G(n+p) = G(n) for n0 <= n < 2*n0+p+t (n0 >= 1) \
+                 or n < p+t+1 (n0 = 0) proves it for all n >= n0"
+            ),
+            Theorem::OctalNoSplitting { last_digit: t } => write!(
+                f,
+                "octal game without splitting moves, t = {t}: G(n+p) = G(n) for n0 <= n < max(n0+t, t+1) \
+                 proves it for all n >= n0"
+            ),
+            Theorem::AllButWindow { largest_excluded: m } => write!(
+                f,
+                "all-but game, largest excluded move m = {m}: G(n+p) = G(n)+s for m consecutive n from \
+                 q >= 1 and max G(0..q+p) = max G(0..q) + s prove it for all n >= q"
+            ),
+        }
+    }
 }
 
 /// A proven periodicity: `G(n + period) = G(n) + saltus` for every `n >= preperiod`,
@@ -40,16 +209,349 @@ pub struct PeriodSearch {
     pub max_value: u32,
     /// The certificate, or `None` when no period was proven within the limit.
     pub certificate: Option<Certificate>,
+    /// How many values were computed (or produced by a closed form): `values.len()`.
+    pub checked_upto: u64,
+    /// True when a theorem shows the game is never periodic (subtract a square: its losing
+    /// positions are infinitely many but have density 0).
+    pub never_periodic: bool,
 }
 
-/// `G(0)`, …, `G(count - 1)` of a built-in game.
+impl PeriodSearch {
+    /// `G(n)` for any `n`: from the values computed, or through the certificate. `None` when
+    /// `n` is beyond the values computed and no period was proven (or on overflow of `u128`).
+    pub fn value(&self, n: u128) -> Option<u128> {
+        if let Some(&v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
+            return Some(u128::from(v));
+        }
+        let c = self.certificate.as_ref()?;
+        if c.theorem == Theorem::Nim {
+            return Some(n);
+        }
+        let (n0, p) = (u128::from(c.preperiod), u128::from(c.period));
+        let base = self.values.get(usize::try_from(n0 + (n - n0) % p).ok()?)?;
+        u128::from(c.saltus).checked_mul((n - n0) / p)?.checked_add(u128::from(*base))
+    }
+}
+
+/// Refuses counts beyond [`MAX_HEAP`] or the memory available, before allocating.
+fn check_heaps(count: u64, bytes_per_heap: u64, what: &str) -> Result<()> {
+    if count > MAX_HEAP {
+        return Err(Error::InvalidQuery(format!("{what}: {count} heaps is beyond the limit of 2^32")));
+    }
+    crate::memory::ensure_fits(|| format!("{what} for {count} heaps"), count.saturating_mul(bytes_per_heap))
+}
+
+/// How values are computed, incrementally.
+enum Engine {
+    Nim,
+    Interval { first: u64, last: u64 },
+    Sliding(Sliding),
+    Sparse(SparseSpace),
+    Squares(MexSet),
+}
+
+impl Engine {
+    /// The fastest engine; `closed_forms: false` computes every value by a mex.
+    fn new(game: &Game, closed_forms: bool) -> Engine {
+        match game {
+            Game::Nim => Engine::Nim,
+            Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
+                Engine::Interval { first: moves.smallest(), last: moves.largest() }
+            }
+            Game::Subtract(moves) => Engine::Sliding(Sliding::subtraction(moves)),
+            Game::AllBut(excluded) => Engine::Sliding(Sliding::all_but(excluded)),
+            Game::Octal(code) => Engine::Sparse(SparseSpace::new(code)),
+            Game::Squares => Engine::Squares(MexSet::new()),
+        }
+    }
+
+    /// Computes `values[values.len()..upto]`.
+    fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
+        let from = values.len();
+        match self {
+            Engine::Nim => values.extend((from..upto).map(|n| n as u32)),
+            Engine::Interval { first, last } => {
+                // G(n) = floor((n mod p) / a): runs of a equal values, the last run of each
+                // period cut short at p.
+                let (a, p, upto) = (*first, *first + *last, upto as u64);
+                while (values.len() as u64) < upto {
+                    let n = values.len() as u64;
+                    let (start, offset) = (n - n % p, n % p);
+                    let end = p.min(upto - start);
+                    if a == 1 {
+                        values.extend((offset..end).map(|x| x as u32));
+                        continue;
+                    }
+                    let (mut pos, mut v) = (offset, offset / a);
+                    while pos < end {
+                        let run_end = ((v + 1) * a).min(end);
+                        values.resize((start + run_end) as usize, v as u32);
+                        (pos, v) = (run_end, v + 1);
+                    }
+                }
+            }
+            Engine::Sliding(sliding) => sliding.extend(values, upto, progress),
+            Engine::Sparse(sparse) => sparse.extend(values, upto, progress),
+            Engine::Squares(seen) => {
+                for n in from..upto {
+                    for k in (1..).take_while(|k| k * k <= n) {
+                        seen.insert(values[n - k * k]);
+                    }
+                    values.push(seen.mex());
+                    seen.clear();
+                    if n.is_multiple_of(1 << 16) {
+                        progress.set_position(n as u64);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `G(0)`, …, `G(count - 1)` of a built-in game, by the fastest method for it: closed forms
+/// for nim and single-interval subtraction sets, a sliding-window mex for subtraction and
+/// all-but games (O(number of runs of moves) per heap), the sparse-space method for octal
+/// games, a plain mex for subtract-a-square.
 pub fn values(game: &Game, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
-    let _ = (game, count, progress);
-    todo!("Grundy values")
+    check_heaps(count, 8, "Grundy values")?;
+    let mut values = Vec::new();
+    progress.start("Grundy values", count);
+    Engine::new(game, true).extend(&mut values, count as usize, progress);
+    progress.finish();
+    Ok(values)
 }
 
-/// Searches for a certified period, computing at most `max_heap` values.
+/// `G(0)`, …, `G(count - 1)` of any heap game, by a plain mex over all its options.
+///
+/// Fails when an option leaves a heap that is not smaller than the heap moved from.
+pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
+    check_heaps(count, 8, "Grundy values")?;
+    progress.start("Grundy values", count);
+    let mut values: Vec<u32> = Vec::with_capacity(count as usize);
+    let mut seen = MexSet::new();
+    for n in 0..count {
+        let mut bad = None;
+        game.options(n, &mut |heaps| {
+            let mut x = 0;
+            for &h in heaps {
+                match values.get(h as usize) {
+                    Some(&g) if h < n => x ^= g,
+                    _ => {
+                        bad = Some(h);
+                        return;
+                    }
+                }
+            }
+            seen.insert(x);
+        });
+        if let Some(h) = bad {
+            return Err(Error::InvalidGame {
+                spec: game.name(),
+                reason: format!("a move from a heap of {n} leaves a heap of {h}, which is not smaller"),
+            });
+        }
+        values.push(seen.mex());
+        seen.clear();
+        if n.is_multiple_of(1 << 16) {
+            progress.set_position(n);
+        }
+    }
+    progress.finish();
+    Ok(values)
+}
+
+/// Searches for a certified period, computing at most `max_heap` values (fewer when a period
+/// is proven earlier; the prefix grows geometrically). Closed forms are used where they exist.
+///
+/// `max_heap` also bounds the period that can be reported: a certificate needs the values of
+/// at least one preperiod and one period. Fails when `max_heap` exceeds [`MAX_HEAP`] or the
+/// memory the search could need is not available (checked before allocating).
 pub fn find_period(game: &Game, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
-    let _ = (game, max_heap, progress);
-    todo!("period search")
+    search(game, max_heap, progress, true)
+}
+
+/// [`find_period`] without closed forms: every value comes from a mex and every certificate
+/// from a window theorem. Slower; for cross-checks.
+pub fn find_period_general(game: &Game, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
+    search(game, max_heap, progress, false)
+}
+
+fn search(game: &Game, max_heap: u64, progress: &dyn Progress, closed_forms: bool) -> Result<PeriodSearch> {
+    let bytes_per_heap = match game {
+        Game::AllBut(_) => 32,
+        Game::Squares => 4,
+        _ => 16,
+    };
+    check_heaps(max_heap, bytes_per_heap, "period search")?;
+    let done = |values: Vec<u32>, certificate: Option<Certificate>| PeriodSearch {
+        game: game.clone(),
+        max_value: values.iter().copied().max().unwrap_or(0),
+        checked_upto: values.len() as u64,
+        values,
+        certificate,
+        never_periodic: *game == Game::Squares,
+    };
+    match game {
+        Game::Nim => {
+            // G(n) = n: one value shows the whole sequence.
+            let certificate = Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim };
+            return Ok(if max_heap >= 1 { done(vec![0], Some(certificate)) } else { done(Vec::new(), None) });
+        }
+        Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
+            let (a, b) = (moves.smallest(), moves.largest());
+            if a + b <= max_heap {
+                let mut values = Vec::new();
+                Engine::new(game, true).extend(&mut values, (a + b) as usize, progress);
+                let theorem = Theorem::SubtractionInterval { first: a, last: b };
+                return Ok(done(
+                    values,
+                    Some(Certificate { preperiod: 0, period: a + b, saltus: 0, theorem }),
+                ));
+            }
+        }
+        Game::Squares => {
+            let values = values(game, max_heap, progress)?;
+            return Ok(done(values, None));
+        }
+        _ => {}
+    }
+    let mut engine = Engine::new(game, false);
+    let mut values = Vec::new();
+    let mut target = match game {
+        Game::Subtract(moves) => moves.largest().saturating_mul(2).saturating_add(64),
+        Game::AllBut(excluded) => excluded.largest().saturating_mul(4).saturating_add(64),
+        Game::Octal(code) => 4096 + 4 * code.last_digit(),
+        _ => 4096,
+    }
+    .min(max_heap);
+    progress.start("Grundy values", max_heap);
+    loop {
+        engine.extend(&mut values, target as usize, progress);
+        if let Some(certificate) = certify(game, &values) {
+            progress.finish();
+            return Ok(done(values, Some(certificate)));
+        }
+        if target >= max_heap {
+            progress.finish();
+            return Ok(done(values, None));
+        }
+        target = target.saturating_mul(2).min(max_heap);
+    }
+}
+
+/// Proves the smallest period and preperiod from `values = G(0..N)` of `game`, by the window
+/// theorem of its class ([`Theorem`]; never a closed form). `None` when no period is proven
+/// within these values.
+///
+/// The values must be the game's: the proof is only as good as they are.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::certify;
+/// // 0.4 starts 0, 0, 0, 1: three zeros do not prove period 1 (the textbook window would).
+/// let game = Game::parse("octal:0.4").unwrap();
+/// assert_eq!(certify(&game, &[0, 0, 0]), None);
+/// ```
+pub fn certify(game: &Game, values: &[u32]) -> Option<Certificate> {
+    match game {
+        Game::Nim => Some(Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }),
+        Game::Squares => None,
+        Game::Subtract(moves) => {
+            certify_plain(values, Theorem::SubtractionWindow { largest_move: moves.largest() })
+        }
+        Game::Octal(code) => {
+            let t = code.last_digit();
+            let theorem = if code.splits() {
+                Theorem::OctalSplitting { last_digit: t }
+            } else {
+                Theorem::OctalNoSplitting { last_digit: t }
+            };
+            certify_plain(values, theorem)
+        }
+        Game::AllBut(excluded) => certify_all_but(values, excluded),
+    }
+}
+
+/// Ordinary periodicity (saltus 0) under a window theorem.
+fn certify_plain(values: &[u32], theorem: Theorem) -> Option<Certificate> {
+    let n = values.len() as u64;
+    if n < 2 {
+        return None;
+    }
+    let tails = period::tails(values);
+    let (q, p) = (1..n).find_map(|p| {
+        let n0 = u64::from(tails[p as usize]);
+        let window = theorem.window(n0, p)?;
+        (window.saturating_add(p) <= n).then_some((n0, p))
+    })?;
+    // The first proven shift is already the smallest period with its exact preperiod;
+    // `minimise` re-derives both from the proven tail as a cross-check.
+    let seq = |x: u64| if x < n { values[x as usize] } else { values[(q + (x - q) % p) as usize] };
+    let (preperiod, period) = period::minimise(seq, q, p);
+    debug_assert_eq!((preperiod, period), (q, p));
+    Some(Certificate { preperiod, period, saltus: 0, theorem })
+}
+
+/// Arithmetic periodicity of an all-but game (see [`Theorem::AllButWindow`]).
+///
+/// `G(n + p) - G(n)` is constant from `n0` on exactly when the differences
+/// `Δ(n) = G(n + 1) - G(n)` are `p`-periodic from `n0`: the shifts come from the Z-function
+/// of the differences, then the state condition on `M` is looked for at some `q >= n0`.
+fn certify_all_but(values: &[u32], excluded: &MoveSet) -> Option<Certificate> {
+    let n = values.len() as u64;
+    if n < 3 {
+        return None;
+    }
+    let m = excluded.largest();
+    let g = |x: u64| i64::from(values[x as usize]);
+    let delta: Vec<i64> = values.windows(2).map(|w| i64::from(w[1]) - i64::from(w[0])).collect();
+    let tails = period::tails(&delta);
+    // top[q] = M(q) = 1 + max G(0..q).
+    let mut top = Vec::with_capacity(values.len() + 1);
+    top.push(0i64);
+    for &v in values {
+        top.push(top.last().copied().unwrap_or(0).max(i64::from(v) + 1));
+    }
+    let (q, p, s) = (1..n - 1).find_map(|p| {
+        let q0 = u64::from(tails[p as usize]).max(1);
+        let last = n.checked_sub(m.checked_add(p)?)?;
+        if q0 > last {
+            return None;
+        }
+        let s = g(q0 + p) - g(q0);
+        (q0..=last).find(|&q| top[(q + p) as usize] == top[q as usize] + s).map(|q| (q, p, s))
+    })?;
+    // Extend G beyond the prefix by the proven rule, and minimise on the differences.
+    let value = |x: u64| if x < n { g(x) } else { g(q + (x - q) % p) + s * ((x - q) / p) as i64 };
+    let (preperiod, period) = period::minimise(|x| value(x + 1) - value(x), q, p);
+    let saltus = value(preperiod + period) - value(preperiod);
+    Some(Certificate {
+        preperiod,
+        period,
+        saltus: saltus as u64,
+        theorem: Theorem::AllButWindow { largest_excluded: m },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    #[test]
+    fn nim_is_arithmetic_periodic() {
+        let search = find_period(&Game::Nim, 10, &Silent).unwrap();
+        let c = search.certificate.clone().unwrap();
+        assert_eq!((c.preperiod, c.period, c.saltus, c.theorem), (0, 1, 1, Theorem::Nim));
+        assert_eq!(search.value(12345), Some(12345));
+        assert_eq!(values(&Game::Nim, 5, &Silent).unwrap(), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn limits_are_checked_before_allocating() {
+        let err = find_period(&Game::Nim, MAX_HEAP + 1, &Silent).unwrap_err();
+        assert!(err.to_string().contains("beyond the limit"), "{err}");
+        let err = values(&Game::Squares, u64::MAX, &Silent).unwrap_err();
+        assert!(err.to_string().contains("beyond the limit"), "{err}");
+    }
 }

@@ -28,9 +28,16 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
         _ => {
+            // clap lists missing arguments on the lines after a heading ending in ':'; keep them
+            // on the one line.
             let rendered = err.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (try --help)");
+            let mut lines = rendered.lines();
+            let mut line = lines.next().unwrap_or("error: invalid arguments").to_string();
+            if line.ends_with(':') {
+                let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).map(str::trim).collect();
+                line = format!("{line} {}", items.join(", "));
+            }
+            eprintln!("{line} (try --help)");
             ExitCode::from(EXIT_FAILURE)
         }
     }

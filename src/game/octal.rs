@@ -1,0 +1,150 @@
+//! Octal codes `d0.d1d2…dt`.
+
+use std::fmt;
+
+/// The most digits after the point an octal code may have.
+pub const MAX_OCTAL_DIGITS: usize = 1024;
+
+/// An octal code `d0.d1d2…dt`: digit `dj` says what may be done after taking `j` stones from
+/// one heap. Bit 1: take `j` stones that are the whole heap (leave nothing). Bit 2: leave one
+/// non-empty heap. Bit 4: leave two non-empty heaps.
+///
+/// The leading digit `d0` concerns taking no stone, where only a split makes a move: it is
+/// `0` or `4` (4: a heap may be split into two non-empty heaps without taking anything).
+/// Trailing zeros are dropped; `t` ([`OctalCode::last_digit`]) is the position of the last
+/// non-zero digit. All-zero codes (`0.0`) are the game without moves.
+///
+/// ```
+/// use nimcount::game::OctalCode;
+/// let kayles: OctalCode = "0.77".parse().unwrap();
+/// assert_eq!((kayles.last_digit(), kayles.digit(2)), (2, 7));
+/// assert!(kayles.splits());
+/// assert_eq!("4.0070".parse::<OctalCode>().unwrap().to_string(), "4.007");
+/// assert!("0.8".parse::<OctalCode>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OctalCode {
+    /// `digits[j] = dj` for `j = 0..=t`; the last one is non-zero unless `t = 0`.
+    digits: Vec<u8>,
+}
+
+impl OctalCode {
+    /// The code with digits `d0, d1, …` (`d0` must be 0 or 4, the others at most 7).
+    pub fn from_digits(digits: &[u8]) -> Result<OctalCode, String> {
+        let Some((&d0, rest)) = digits.split_first() else {
+            return Err("an octal code needs a leading digit".into());
+        };
+        if d0 != 0 && d0 != 4 {
+            return Err(format!(
+                "the leading digit must be 0 or 4, not {d0} (it concerns taking no stone, where only \
+                 a split into two heaps (4) is a move)"
+            ));
+        }
+        if let Some(&d) = rest.iter().find(|&&d| d > 7) {
+            return Err(format!("{d} is not an octal digit"));
+        }
+        let mut digits = digits.to_vec();
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.len() > MAX_OCTAL_DIGITS + 1 {
+            return Err(format!("more than {MAX_OCTAL_DIGITS} digits after the point"));
+        }
+        Ok(OctalCode { digits })
+    }
+
+    /// Digit `dj` (0 beyond the last non-zero digit).
+    pub fn digit(&self, j: u64) -> u8 {
+        usize::try_from(j).ok().and_then(|j| self.digits.get(j)).copied().unwrap_or(0)
+    }
+
+    /// `t`: the position of the last non-zero digit (0 for `0.0` and `4.0`).
+    pub fn last_digit(&self) -> u64 {
+        (self.digits.len() - 1) as u64
+    }
+
+    /// Whether some move splits a heap into two (some digit has bit 4).
+    pub fn splits(&self) -> bool {
+        self.digits.iter().any(|&d| d & 4 != 0)
+    }
+
+    /// The amounts `j` that may be taken while leaving two heaps (digits with bit 4).
+    pub fn split_takes(&self) -> Vec<u64> {
+        (0..self.digits.len() as u64).filter(|&j| self.digit(j) & 4 != 0).collect()
+    }
+}
+
+impl std::str::FromStr for OctalCode {
+    type Err = String;
+
+    /// Parses `0.07`, `.07`, `4.007`; the error is a single line.
+    fn from_str(code: &str) -> Result<OctalCode, String> {
+        let code = code.trim();
+        let Some((lead, tail)) = code.split_once('.') else {
+            return Err("expected an octal code such as 0.07 or 4.007 (digits after a point)".into());
+        };
+        if tail.is_empty() {
+            return Err("expected at least one digit after the point".into());
+        }
+        let lead = if lead.is_empty() { "0" } else { lead };
+        if lead.len() != 1 {
+            return Err(format!("the leading part '{lead}' must be the single digit 0 or 4"));
+        }
+        if tail.len() > MAX_OCTAL_DIGITS {
+            return Err(format!("more than {MAX_OCTAL_DIGITS} digits after the point"));
+        }
+        let mut digits = Vec::with_capacity(tail.len() + 1);
+        for c in lead.chars().chain(tail.chars()) {
+            match c.to_digit(10) {
+                Some(d) => digits.push(d as u8),
+                None => return Err(format!("'{c}' is not an octal digit")),
+            }
+        }
+        OctalCode::from_digits(&digits)
+    }
+}
+
+impl fmt::Display for OctalCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.", self.digits[0])?;
+        if self.digits.len() == 1 {
+            return write!(f, "0");
+        }
+        for d in &self.digits[1..] {
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_parse_and_print() {
+        for (text, canonical, t) in [
+            ("0.07", "0.07", 2),
+            (".137", "0.137", 3),
+            ("4.0070", "4.007", 3),
+            ("0.0", "0.0", 0),
+            ("4.0", "4.0", 0),
+        ] {
+            let code: OctalCode = text.parse().unwrap();
+            assert_eq!(code.to_string(), canonical);
+            assert_eq!(code.last_digit(), t);
+            assert_eq!(canonical.parse::<OctalCode>().unwrap(), code);
+        }
+        let code: OctalCode = "4.16".parse().unwrap();
+        assert_eq!(code.split_takes(), vec![0, 2]);
+        assert_eq!(code.digit(5), 0);
+    }
+
+    #[test]
+    fn bad_codes_are_refused() {
+        for bad in ["0.8", "", "0.", "1.07", "04.07", "0.0x", "07", "0.-1"] {
+            let err = bad.parse::<OctalCode>().unwrap_err();
+            assert!(!err.contains('\n'), "{bad}: {err}");
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! Octal games: the plain O(n²) computation (the reference) and the sparse-space method.
+//!
+//! **Sparse space.** Pick a bit mask; a value `v` is *common* when `popcount(v & mask)` is
+//! odd and *rare* otherwise. Parity of `popcount(· & mask)` is additive under XOR, so a split
+//! `a + b` gives a common value exactly when one part is rare and the other common. Hence the
+//! common values among the options of a heap are all found by pairing each *rare position*
+//! (heap size with a rare value) with the rest — O(#rare positions) per heap. That yields the
+//! smallest absent common value `c`; the mex is `c` unless some rare value below `c` is
+//! absent. Those few rare values are then looked for among all splits, stopping as soon as
+//! each has been seen (usually after a short scan); only when one is truly absent — the heap
+//! gets a rare value, which is rare — is the scan complete. The result is exact for every
+//! mask (with mask 0 it is the plain method); the mask only decides the speed, and is
+//! re-chosen from time to time to minimise the number of rare positions.
+
+use crate::game::OctalCode;
+use crate::progress::Progress;
+
+/// Parity of `popcount(v & mask)`: 1 for common values, 0 for rare ones.
+#[inline]
+fn is_common(v: u32, mask: u32) -> bool {
+    (v & mask).count_ones() & 1 == 1
+}
+
+/// Moves of an octal game, by amount taken.
+#[derive(Debug, Clone)]
+struct Takes {
+    /// `digits[j]` for `j = 0..=t`.
+    digits: Vec<u8>,
+    /// Amounts `j` after which two heaps may be left (bit 4).
+    split: Vec<usize>,
+}
+
+impl Takes {
+    fn new(code: &OctalCode) -> Takes {
+        let digits: Vec<u8> = (0..=code.last_digit()).map(|j| code.digit(j)).collect();
+        let split = code.split_takes().into_iter().map(|j| j as usize).collect();
+        Takes { digits, split }
+    }
+
+    /// Inserts the values of the options of heap `n` that leave at most one heap.
+    #[inline]
+    fn single_options(&self, n: usize, values: &[u32], mut insert: impl FnMut(u32)) {
+        let t = self.digits.len() - 1;
+        for j in 1..=t.min(n) {
+            let d = self.digits[j];
+            if j == n && d & 1 != 0 {
+                insert(0);
+            }
+            if j < n && d & 2 != 0 {
+                insert(values[n - j]);
+            }
+        }
+    }
+}
+
+/// Calls `f(G(a) ^ G(r - a))` for every split `r = a + (r - a)` with `1 <= a <= r / 2`.
+#[inline]
+fn each_split(values: &[u32], r: usize, mut f: impl FnMut(u32)) {
+    let half = r / 2;
+    for (&x, &y) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+        f(x ^ y);
+    }
+}
+
+/// The bit of `v` in its word (`wrapping_shl` takes the shift modulo 64: `v % 64`).
+#[inline]
+fn bit(v: u32) -> u64 {
+    1u64.wrapping_shl(v)
+}
+
+/// The smallest value whose bit is clear.
+fn mex_of(words: &[u64]) -> u32 {
+    let w = words.iter().position(|&w| w != u64::MAX).unwrap_or(words.len());
+    (w * 64) as u32 + words.get(w).map_or(0, |w| (!w).trailing_zeros())
+}
+
+/// Words for a bitset of the values below `2^(bits + 1)`.
+fn words_for(bits: u32) -> usize {
+    ((2usize << bits) / 64).max(1)
+}
+
+/// `G(0..count)` of an octal game by the textbook method: every split of every heap.
+/// O(count²) for games that split; kept as the reference for the sparse-space method.
+pub fn values_plain(code: &OctalCode, count: usize) -> Vec<u32> {
+    let takes = Takes::new(code);
+    let mut values: Vec<u32> = Vec::with_capacity(count);
+    // Every value so far is below 2^bits, hence every option too, and the mex is <= 2^bits.
+    let mut bits = 1;
+    let mut seen = vec![0u64; words_for(bits)];
+    for n in 0..count {
+        seen.fill(0);
+        let mut insert = |v: u32| seen[(v / 64) as usize] |= bit(v);
+        takes.single_options(n, &values, &mut insert);
+        for &j in &takes.split {
+            if n >= j + 2 {
+                each_split(&values, n - j, &mut insert);
+            }
+        }
+        let g = mex_of(&seen);
+        if g >> bits != 0 {
+            bits += 1;
+            seen = vec![0; words_for(bits)];
+        }
+        values.push(g);
+    }
+    values
+}
+
+/// Incremental sparse-space computation of an octal game's values.
+pub(crate) struct SparseSpace {
+    takes: Takes,
+    mask: u32,
+    /// Heap sizes `a >= 1` whose value is rare under `mask`, increasing.
+    rare: Vec<u32>,
+    /// Every value so far is below `2^bits`, so every option value is too, and the mex is at
+    /// most `2^bits`.
+    bits: u32,
+    /// Option values of the current heap (values below `2^(bits + 1)`).
+    options: Vec<u64>,
+    /// Rare values below `c` still to be found among the splits.
+    wanted: Vec<u64>,
+    /// Bit `i` of word `w`: whether `64 w + i` is common.
+    common: Vec<u64>,
+    /// Heap at which the mask is next reconsidered.
+    next_review: usize,
+}
+
+impl SparseSpace {
+    pub fn new(code: &OctalCode) -> SparseSpace {
+        let mut sparse = SparseSpace {
+            takes: Takes::new(code),
+            mask: 0,
+            rare: Vec::new(),
+            bits: 1,
+            options: Vec::new(),
+            wanted: Vec::new(),
+            common: Vec::new(),
+            next_review: 64,
+        };
+        sparse.resize();
+        sparse
+    }
+
+    /// The current mask (for tests and diagnostics).
+    #[cfg(test)]
+    pub fn mask(&self) -> u32 {
+        self.mask
+    }
+
+    /// Resizes the per-heap bitsets after `bits` or `mask` changed.
+    fn resize(&mut self) {
+        let words = words_for(self.bits);
+        self.options = vec![0; words];
+        self.wanted = vec![0; words];
+        self.common = (0..words)
+            .map(|w| {
+                (0..64).fold(0u64, |acc, i| acc | (u64::from(is_common((w * 64 + i) as u32, self.mask)) << i))
+            })
+            .collect();
+    }
+
+    /// Chooses the non-zero mask (over the bits in use) that leaves the fewest rare positions
+    /// among `values[1..]`, and rebuilds the list of rare positions.
+    fn review_mask(&mut self, values: &[u32]) {
+        let size = 1usize << self.bits;
+        // rare(mask) = (N + Ĥ(mask)) / 2 where Ĥ is the Walsh–Hadamard transform of the value
+        // histogram: minimise Ĥ over masks.
+        let mut spectrum = vec![0i64; size];
+        for &v in &values[1..] {
+            spectrum[v as usize] += 1;
+        }
+        let mut half = 1;
+        while half < size {
+            for block in spectrum.chunks_mut(2 * half) {
+                let (low, high) = block.split_at_mut(half);
+                for (u, v) in low.iter_mut().zip(high) {
+                    (*u, *v) = (*u + *v, *u - *v);
+                }
+            }
+            half *= 2;
+        }
+        let current = spectrum.get(self.mask as usize).copied().unwrap_or(i64::MAX);
+        let (best, &best_value) =
+            spectrum.iter().enumerate().skip(1).min_by_key(|&(_, &h)| h).expect("size >= 2");
+        if best_value < current {
+            self.mask = best as u32;
+            self.rare =
+                (1..values.len()).filter(|&a| !is_common(values[a], self.mask)).map(|a| a as u32).collect();
+            self.resize();
+        }
+    }
+
+    /// Computes `values[values.len()..upto]` (values must hold at least `G(0)` … from an
+    /// earlier call or be empty).
+    pub fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
+        values.reserve(upto.saturating_sub(values.len()));
+        while values.len() < upto {
+            let n = values.len();
+            if n >= self.next_review {
+                self.review_mask(values);
+                self.next_review = if n < 1 << 16 { 2 * n } else { n + (1 << 16) };
+            }
+            let g = self.value(n, values);
+            if g >> self.bits != 0 {
+                while g >> self.bits != 0 {
+                    self.bits += 1;
+                }
+                self.resize();
+            }
+            if n >= 1 && !is_common(g, self.mask) {
+                self.rare.push(n as u32);
+            }
+            values.push(g);
+            if n.is_multiple_of(1 << 16) {
+                progress.set_position(n as u64);
+            }
+        }
+    }
+
+    /// `G(n)` from `values = G(0..n)`.
+    fn value(&mut self, n: usize, values: &[u32]) -> u32 {
+        let options = &mut self.options;
+        options.fill(0);
+        let mut insert = |v: u32| options[(v / 64) as usize] |= bit(v);
+        self.takes.single_options(n, values, &mut insert);
+        if 4 * self.rare.len() >= n || self.mask == 0 {
+            // No sparse space (yet): pairing the rare positions and then looking for the
+            // missing rare values would cost more than every split.
+            for &j in &self.takes.split {
+                if n >= j + 2 {
+                    each_split(values, n - j, &mut insert);
+                }
+            }
+            return mex_of(&self.options);
+        }
+        // Splits with a rare part: every common option value comes from one of these.
+        for &j in &self.takes.split {
+            if n >= j + 2 {
+                let r = n - j;
+                for &a in &self.rare {
+                    let a = a as usize;
+                    if a >= r {
+                        break;
+                    }
+                    insert(values[a] ^ values[r - a]);
+                }
+            }
+        }
+        // c: the smallest absent common value (2^(bits+1) when there is none, mask 0).
+        let words = self.options.len();
+        let mut c = (words * 64) as u32;
+        for w in 0..words {
+            let absent = self.common[w] & !self.options[w];
+            if absent != 0 {
+                c = (w * 64) as u32 + absent.trailing_zeros();
+                break;
+            }
+        }
+        // Rare values below c not yet seen.
+        let mut remaining = 0u32;
+        for w in 0..words {
+            let below = if (w as u32 + 1) * 64 <= c {
+                u64::MAX
+            } else if (w as u32) * 64 >= c {
+                0
+            } else {
+                (1u64 << (c % 64)) - 1
+            };
+            let wanted = !self.common[w] & !self.options[w] & below;
+            self.wanted[w] = wanted;
+            remaining += wanted.count_ones();
+        }
+        if remaining == 0 {
+            return c;
+        }
+        // Look for them among all splits, stopping once each has been seen.
+        'scan: for &j in &self.takes.split {
+            if n >= j + 2 {
+                let (r, half) = (n - j, (n - j) / 2);
+                for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+                    let x = left ^ right;
+                    let (w, bit) = ((x / 64) as usize, bit(x));
+                    if self.wanted[w] & bit != 0 {
+                        self.wanted[w] &= !bit;
+                        remaining -= 1;
+                        if remaining == 0 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        if remaining == 0 {
+            return c;
+        }
+        let w = self.wanted.iter().position(|&w| w != 0).expect("a wanted value remains");
+        (w * 64) as u32 + self.wanted[w].trailing_zeros()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    #[test]
+    fn sparse_space_equals_plain_for_a_few_codes() {
+        for code in ["0.16", "0.6", "0.14", "0.77", "4.0", "4.7", "0.0", "0.137", "0.007", "0.4"] {
+            let code: OctalCode = code.parse().unwrap();
+            let plain = values_plain(&code, 3000);
+            let mut sparse = SparseSpace::new(&code);
+            let mut values = Vec::new();
+            // In several steps, to exercise resumption.
+            for upto in [0, 1, 2, 100, 1000, 3000] {
+                sparse.extend(&mut values, upto, &Silent);
+            }
+            assert_eq!(values, plain, "{code}");
+        }
+    }
+
+    #[test]
+    fn the_mask_adapts() {
+        // 0.16's values reach 2^5 and beyond; a non-zero mask must have been chosen.
+        let code: OctalCode = "0.16".parse().unwrap();
+        let mut sparse = SparseSpace::new(&code);
+        let mut values = Vec::new();
+        sparse.extend(&mut values, 5000, &Silent);
+        assert_ne!(sparse.mask(), 0);
+        assert!(sparse.rare.len() < 500, "{} rare positions of 5000", sparse.rare.len());
+    }
+}

@@ -1,0 +1,77 @@
+//! Sliding-window mex for games whose moves are runs of subtractions: subtraction games and
+//! all-but games.
+//!
+//! From a heap `n`, a run of moves `lo..=hi` reaches the heaps `n - hi ..= n - lo`. Going from
+//! `n` to `n + 1` that window slides by one: heap `n + 1 - lo` enters and heap `n - hi` leaves.
+//! The values of the reachable heaps are kept as a multiset with a fast mex
+//! ([`CountedMex`]), so each heap costs O(number of runs), whatever the number of moves.
+
+use super::mex::CountedMex;
+use crate::game::MoveSet;
+use crate::progress::Progress;
+
+/// The sliding-window state: the multiset holds the values of the heaps reachable from the
+/// last heap computed.
+pub(crate) struct Sliding {
+    /// Runs of moves `(lo, hi)`; `hi = None` for the unbounded run of an all-but game.
+    runs: Vec<(u64, Option<u64>)>,
+    reachable: CountedMex,
+    /// One more than the largest value that entered through the unbounded run. Values of a
+    /// prefix of heaps always form `0..max + 1` (a value v needs options of every value below
+    /// v, at smaller heaps), so every value below `floor` is reachable for good: the mex
+    /// search starts there.
+    floor: u32,
+}
+
+impl Sliding {
+    /// The subtraction game with these moves.
+    pub fn subtraction(moves: &MoveSet) -> Sliding {
+        let runs = moves.runs().iter().map(|&(lo, hi)| (lo, Some(hi))).collect();
+        // The mex never exceeds the number of moves.
+        let capacity = moves.len().min(1 << 20) + 1;
+        Sliding { runs, reachable: CountedMex::with_capacity(capacity), floor: 0 }
+    }
+
+    /// The all-but game that forbids the moves in `excluded`.
+    pub fn all_but(excluded: &MoveSet) -> Sliding {
+        let mut runs = Vec::new();
+        let mut next = 1;
+        for &(first, last) in excluded.runs() {
+            if first > next {
+                runs.push((next, Some(first - 1)));
+            }
+            next = last + 1;
+        }
+        runs.push((next, None));
+        Sliding { runs, reachable: CountedMex::with_capacity(1 << 12), floor: 0 }
+    }
+
+    /// Computes `values[values.len()..upto]`.
+    pub fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
+        values.reserve(upto.saturating_sub(values.len()));
+        while values.len() < upto {
+            let n = values.len() as u64;
+            if n > 0 {
+                // Slide from heap n - 1 to heap n.
+                for &(lo, hi) in &self.runs {
+                    if n >= lo {
+                        let entering = values[(n - lo) as usize];
+                        self.reachable.insert(entering);
+                        if hi.is_none() && entering >= self.floor {
+                            self.floor = entering + 1;
+                        }
+                    }
+                    if let Some(hi) = hi
+                        && n > hi
+                    {
+                        self.reachable.remove(values[(n - 1 - hi) as usize]);
+                    }
+                }
+            }
+            values.push(self.reachable.mex_from(self.floor));
+            if n.is_multiple_of(1 << 16) {
+                progress.set_position(n);
+            }
+        }
+    }
+}

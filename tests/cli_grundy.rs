@@ -1,0 +1,117 @@
+//! `nimcount grundy` from the outside: output, JSON, exit codes, one-line errors.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("nimcount").unwrap().arg("grundy").args(args).assert()
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let output = grundy(&all).success().get_output().stdout.clone();
+    let text = String::from_utf8(output).unwrap();
+    assert_eq!(text.lines().count(), 1, "exactly one JSON object: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn first_values() {
+    grundy(&["--game", "octal:0.137", "--first", "40"])
+        .success()
+        .stdout("0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5 2 2 3 3 0 1 1 3 0 2 1 1 0 4 5 2 7 4 0 1 1 2 0 3\n");
+    grundy(&["--game", "nim", "--first", "2^3"]).success().stdout("0 1 2 3 4 5 6 7\n");
+    grundy(&["--game", "nim", "--first", "0"]).success().stdout("");
+    let v = json(&["--game", "subtract:1,3,4", "--first", "10"]);
+    assert_eq!(v["values"], serde_json::json!([0, 1, 0, 1, 2, 3, 2, 0, 1, 0]));
+    assert_eq!(v["game"], "subtract:1,3,4");
+    assert!(v.get("period").is_none(), "no period search without --period");
+}
+
+#[test]
+fn period_json() {
+    let v = json(&["--game", "octal:0.77", "--period"]);
+    assert_eq!(v["game"], "octal:0.77");
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64(), v["saltus"].as_u64()),
+        (Some(71), Some(12), Some(0))
+    );
+    assert_eq!(v["last_exception"], 70);
+    assert_eq!(v["max_value"], 8);
+    assert_eq!(v["theorem_id"], "octal-splitting");
+    assert!(v["theorem"].as_str().unwrap().contains("2*n0+p+t"));
+    assert!(v["checked_upto"].as_u64().unwrap() >= 71 + 12);
+
+    let v = json(&["--game", "subtract:1-1000000", "--period"]);
+    assert_eq!((v["preperiod"].as_u64(), v["period"].as_u64()), (Some(0), Some(1_000_001)));
+    assert_eq!(v["theorem_id"], "subtraction-interval");
+    assert_eq!(v["max_value"], 1_000_000);
+
+    let v = json(&["--game", "subtract:1-1000000", "--period", "--no-closed-form"]);
+    assert_eq!((v["preperiod"].as_u64(), v["period"].as_u64()), (Some(0), Some(1_000_001)));
+    assert_eq!(v["theorem_id"], "subtraction-window");
+
+    let v = json(&["--game", "allbut:2,3"]);
+    assert_eq!((v["period"].as_u64(), v["saltus"].as_u64()), (Some(4), Some(2)));
+    assert_eq!(v["max_value"], Value::Null, "arithmetic periodic: unbounded");
+    assert_eq!(v["theorem_id"], "all-but-window");
+}
+
+#[test]
+fn no_period_is_an_answer() {
+    for game in ["octal:0.6", "octal:0.14", "squares"] {
+        let v = json(&["--game", game, "--period", "--max-heap", "20000"]);
+        for field in ["preperiod", "period", "saltus", "theorem"] {
+            assert_eq!(v[field], Value::Null, "{game} {field}");
+        }
+        assert_eq!(v["checked_upto"], 20000, "{game}");
+        assert_eq!(v["never_periodic"], game == "squares", "{game}");
+    }
+    grundy(&["--game", "octal:0.6", "--max-heap", "1000"])
+        .success()
+        .stdout(predicate::str::contains("none found within 1000 heaps"));
+    grundy(&["--game", "squares"]).success().stdout(predicate::str::contains("never periodic"));
+}
+
+#[test]
+fn human_output() {
+    grundy(&["--game", "octal:0.07", "--period"]).success().stdout(
+        predicate::str::contains("preperiod     53 (last exception at n = 52)")
+            .and(predicate::str::contains("period        34"))
+            .and(predicate::str::contains("max value     9"))
+            .and(predicate::str::contains("theorem       octal game with splitting moves")),
+    );
+    grundy(&["--game", "nim", "--first", "3", "--period"]).success().stdout(
+        predicate::str::starts_with("0 1 2\ngame          nim\n")
+            .and(predicate::str::contains("saltus        1")),
+    );
+}
+
+#[test]
+fn bad_input_gives_one_line_and_exit_code_2() {
+    for (args, needle) in [
+        (&["--game", "octal:0.8"][..], "8 is not an octal digit"),
+        (&["--game", "octal:"], "expected an octal code"),
+        (&["--game", "subtract:"], "expected a list of moves"),
+        (&["--game", "subtract:5-1"], "the range 5-1 is empty"),
+        (&["--game", "subtract:0"], "moves must be positive"),
+        (&["--game", "allbut:"], "expected the excluded moves"),
+        (&["--game", "squares:3"], "takes no parameters"),
+        (&["--game", "chess"], "unknown game 'chess'"),
+        (&["--game", "subtract:1-10^13"], "larger than the limit"),
+        (&["--game", "nim", "--max-heap", "10^15"], "beyond the limit"),
+        (&["--game", "octal:0.16", "--max-heap", "2^32"], "memory"),
+        (&["--game", "nim", "--first", "10^12"], "beyond the limit"),
+        (&["--game", "nim", "--max-heap", "3^99"], "larger than 2^64"),
+        (&["--game", "nim", "--first", "ten"], "invalid value 'ten'"),
+        (&[], "required arguments"),
+    ] {
+        let output = grundy(args).code(2).stdout("").get_output().stderr.clone();
+        let text = String::from_utf8(output).unwrap();
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        assert!(text.contains(needle), "{args:?}: {text}");
+        assert!(!text.contains("panicked"), "{args:?}: {text}");
+    }
+}
