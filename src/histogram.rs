@@ -650,12 +650,16 @@ fn saltus_histogram(
     let mut max_value = pre_values.iter().copied().max().map(u64::from);
     let mut ranges: Vec<(u64, u64, u64)> = Vec::new(); // (first value, last value, offset) per offset
     if let Some((qx, rx, qy, ry)) = &blocks {
-        let too_large = |what: BigUint| Error::OutOfMemory {
-            what: format!(
-                "a transform over Grundy values up to {what} (the values grow by {s} every {p} heap sizes)"
-            ),
-            needed: crate::error::Bytes(u64::MAX),
-            available: crate::error::Bytes(memory::available().unwrap_or(0)),
+        let too_large = |top: BigUint| {
+            let log2 = top.bits();
+            Error::OutOfMemory {
+                what: format!(
+                    "a transform over Grundy values up to {top} (2^{log2} slots; the values grow by {s} every {p} \
+                     heap sizes)"
+                ),
+                needed: crate::error::Bytes(1u64.checked_shl(log2 as u32 + 2).unwrap_or(u64::MAX)),
+                available: crate::error::Bytes(memory::available().unwrap_or(0)),
+            }
         };
         for (r, &v) in base.iter().enumerate() {
             let r = r as u64;

@@ -113,6 +113,58 @@ fn counts_match_brute_force_on_random_games() {
 }
 
 #[test]
+fn game_queries_match_brute_force() {
+    // The library's games (period search, or values computed directly) against tables computed
+    // here by their definition.
+    let games: Vec<(&str, Vec<u32>)> = vec![
+        ("subtract:1,3,4", count_support::subtraction(&[1, 3, 4], 3000)),
+        ("subtract:2,5,6", count_support::subtraction(&[2, 5, 6], 3000)),
+        ("subtract:1-3", count_support::subtraction(&[1, 2, 3], 3000)),
+        ("octal:0.07", count_support::octal(&[0, 0, 7], 3000)),
+        ("octal:0.137", count_support::octal(&[0, 1, 3, 7], 3000)),
+        ("octal:4.07", count_support::octal(&[4, 0, 7], 3000)),
+        ("nim", (0..3000).collect()),
+    ];
+    let mut rng = Rng::new(0x5EED_0007);
+    for (spec, g) in &games {
+        let game = Game::parse(spec).unwrap();
+        assert_eq!(&nimcount::grundy::values(&game, 3000, &nimcount::progress::Silent).unwrap(), g, "{spec}");
+        for _ in 0..6 {
+            let lo = rng.below(6) as usize;
+            let hi = lo + rng.below(8) as usize;
+            for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+                let k = rng.below(4) as usize;
+                let dist = brute_distribution(g, lo, hi, k, shape_of(kind));
+                let losing = BigUint::from(dist.get(&0).copied().unwrap_or(0));
+                let total = BigUint::from(dist.values().sum::<u64>());
+                for modulus in [None, Some(BigUint::from(1_000_000_007u32)), Some(BigUint::from(1u32 << 20))]
+                {
+                    let query =
+                        Query::new(game.clone()).sizes(lo as u64, hi as u64).heaps(k as u64).kind(kind);
+                    let query = match &modulus {
+                        Some(m) => query.modulus(m.clone()),
+                        None => query,
+                    };
+                    let what = format!("{spec}, sizes {lo}..={hi}, k = {k}, {kind}, {modulus:?}");
+                    check(&query.count().unwrap(), &losing, &total, &modulus, &what);
+                }
+            }
+        }
+        // A larger range through the period against the values counted directly.
+        let (lo, hi) = (17u64, 2900u64);
+        let direct = Histogram::from_values(g, lo, hi).unwrap();
+        for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+            let via_game =
+                Query::new(game.clone()).sizes(lo, hi).heaps(5u32).kind(kind).modulus(998_244_353u32);
+            let via_values =
+                Query::from_histogram(direct.clone()).heaps(5u32).kind(kind).modulus(998_244_353u32);
+            let (a, b) = (via_game.count().unwrap(), via_values.count().unwrap());
+            assert_eq!((a.losing, a.total), (b.losing, b.total), "{spec} {kind}");
+        }
+    }
+}
+
+#[test]
 fn periodic_histograms_count_like_their_values() {
     // Values with a preperiod and a period by construction (saltus 0 and 2): the histogram from
     // the certificate (stretches of values, or growing values) against direct counting.

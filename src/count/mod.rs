@@ -73,9 +73,6 @@ use crate::histogram::Histogram;
 use crate::progress::{Progress, Silent};
 use crate::ring::{Float64, Mod32, Mod64, Ring, Wrap64};
 
-/// How many values a period search may compute when the query does not say.
-pub const DEFAULT_MAX_HEAP: u64 = 1 << 24;
-
 /// Exact answers are refused beyond this many bits (about 20 million decimal digits).
 pub const EXACT_MAX_BITS: u64 = 1 << 26;
 
@@ -223,7 +220,7 @@ pub struct Query<'p> {
     modulus: Option<BigUint>,
     kind: Kind,
     misere: bool,
-    max_heap: u64,
+    max_heap: Option<u64>,
     method: Method,
     progress: &'p dyn Progress,
 }
@@ -288,7 +285,7 @@ impl Query<'static> {
             modulus: None,
             kind: Kind::Ordered,
             misere: false,
-            max_heap: DEFAULT_MAX_HEAP,
+            max_heap: None,
             method: Method::Auto,
             progress: &Silent,
         }
@@ -332,9 +329,10 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// The most Grundy values a period search may compute.
+    /// The most Grundy values a period search may compute (by default
+    /// [`grundy::default_max_heap`], scaled to the game).
     pub fn max_heap(mut self, max_heap: u64) -> Self {
-        self.max_heap = max_heap;
+        self.max_heap = Some(max_heap);
         self
     }
 
@@ -400,15 +398,7 @@ impl<'p> Query<'p> {
         hi: &BigUint,
         stages: &mut Stages,
     ) -> Result<(Histogram, Source)> {
-        if *game == Game::Nim {
-            // G(n) = n: arithmetic-periodic from 0 with period 1 and saltus 1, by definition.
-            let certificate =
-                Certificate { preperiod: 0, period: 1, saltus: 1, theorem: grundy::Theorem::Nim };
-            let histogram =
-                stages.time("histogram", || Histogram::from_period(vec![0], &certificate, lo, hi))?;
-            return Ok((histogram, Source::Period { certificate, values_computed: 1 }));
-        }
-        let max_heap = self.max_heap.max(1);
+        let max_heap = self.max_heap.unwrap_or_else(|| grundy::default_max_heap(game)).max(1);
         let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
         let search = stages
             .time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), self.progress))?;
@@ -421,7 +411,7 @@ impl<'p> Query<'p> {
         let Some(needed) = needed else {
             return Err(Error::NoPeriod(format!(
                 "{} has no proven period within the first {max_heap} heap sizes and the range reaches {hi}; \
-                 raise --max-heap, or give a histogram",
+                 raise the search limit (--max-heap), or give a histogram",
                 game.spec()
             )));
         };

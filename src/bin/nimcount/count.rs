@@ -202,7 +202,7 @@ impl Summary {
                 "preperiod": certificate.preperiod,
                 "period": certificate.period,
                 "saltus": certificate.saltus,
-                "theorem": format!("{:?}", certificate.theorem),
+                "theorem": certificate.theorem.to_string(),
             }),
             _ => Value::Null,
         };
@@ -315,13 +315,16 @@ impl Summary {
         };
         lines.push(("modulus", modulus));
         match &report.source {
-            Source::Period { certificate: c, values_computed } => lines.push((
-                "grundy",
-                format!(
-                    "preperiod {}, period {}, saltus {} ({:?}; values computed: {values_computed})",
-                    c.preperiod, c.period, c.saltus, c.theorem
-                ),
-            )),
+            Source::Period { certificate: c, values_computed } => {
+                lines.push((
+                    "grundy",
+                    format!(
+                        "preperiod {}, period {}, saltus {}; values computed: {values_computed}",
+                        c.preperiod, c.period, c.saltus
+                    ),
+                ));
+                lines.push(("theorem", c.theorem.to_string()));
+            }
             Source::Values { values_computed } => lines.push((
                 "grundy",
                 format!("computed directly (no period needed; values computed: {values_computed})"),
