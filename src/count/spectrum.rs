@@ -78,7 +78,18 @@ impl Spectrum {
         for column in &mut packed {
             plan.forward(column)?;
         }
-        let (keys, multiplicity, slot_class) = group(&packed, keep_slots);
+        let (keys, multiplicity, slot_class, zero_class) = if columns == 1 && !keep_slots {
+            // One column and no slot classes asked for: a plain tally of the values.
+            let column: &[u64] = bytemuck::cast_slice(&packed[0]);
+            let entries =
+                super::tally::tally(column, column.len() + 1, None).expect("the limit is never reached");
+            let zero = entries.iter().position(|&(key, _)| key == column[0]).expect("slot 0 is tallied");
+            let (keys, counts) = entries.into_iter().map(|(key, count)| (key as i64, count)).unzip();
+            (keys, counts, None, zero)
+        } else {
+            let (keys, multiplicity, slot_class) = group(&packed, keep_slots);
+            (keys, multiplicity, slot_class, 0)
+        };
         // Decode every class's fields from its packed columns.
         let width = fields.len();
         let classes = multiplicity.len();
@@ -93,7 +104,7 @@ impl Spectrum {
                 rest[field.column] = (x - value) >> field.width;
             }
         }
-        Ok(Spectrum { weights, width, components, multiplicity, zero_class: 0, slot_class })
+        Ok(Spectrum { weights, width, components, multiplicity, zero_class, slot_class })
     }
 
     /// The number of classes.
