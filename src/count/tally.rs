@@ -159,36 +159,3 @@ mod tests {
         assert_eq!(tally::<u64>(&[], 1, None), Some(vec![]));
     }
 }
-
-#[cfg(test)]
-mod timing {
-    #[test]
-    #[ignore]
-    fn tally_timing() {
-        use crate::fwht::Plan;
-        use crate::grundy::{Certificate, Theorem};
-        use crate::histogram::Histogram;
-        use crate::ring::Mod32;
-        let p = 1_000_001u64;
-        let values: Vec<u32> = (0..p as u32).collect();
-        let cert = Certificate { preperiod: 0, period: p, saltus: 0, theorem: Theorem::Nim };
-        let h = Histogram::from_period(values, &cert, &1u32.into(), &12_983_567_378_251u64.into()).unwrap();
-        let mut data = h.residues_u32(1_000_000_007);
-        Plan::new(Mod32::new(1_000_000_007).unwrap(), data.len()).unwrap().forward(&mut data).unwrap();
-        let mut best = std::time::Duration::MAX;
-        for _ in 0..50 {
-            let t = std::time::Instant::now();
-            let r = super::tally(&data, data.len() / 16 + 64, Some(16)).unwrap();
-            best = best.min(t.elapsed());
-            assert_eq!(r.len(), 52);
-        }
-        let mut serial = std::time::Duration::MAX;
-        for _ in 0..50 {
-            let t = std::time::Instant::now();
-            let r = super::tally_serial(&data, data.len()).unwrap();
-            serial = serial.min(t.elapsed());
-            assert_eq!(r.len, 52);
-        }
-        eprintln!("tally best {best:?}, serial {serial:?}");
-    }
-}
