@@ -183,6 +183,14 @@ fn game_queries() {
     let v = json(&["--game", "nim", "--sizes", "1..=1", "--heaps", "1", "--misere"]);
     assert_eq!(v["losing"], "1");
     refused(&["--game", "subtract:1-3", "--sizes", "1..=3", "--heaps", "2", "--misere"], "nim only");
+    refused(
+        &["--game", "nim", "--sizes", "0..=3", "--heaps", "2", "--misere", "--distribution"],
+        "normal play",
+    );
+    refused(
+        &["--game", "nim", "--sizes", "0..=3", "--heaps", "5", "--distinct", "--probability"],
+        "no set of 5",
+    );
     // Nim over 0..=10^15 needs a transform of 2^50 slots.
     refused(&["--game", "nim", "--sizes", "0..=10^15", "--heaps", "2"], "2^50 slots");
     // Subtract a square: no period, a range far beyond what may be computed.
