@@ -133,6 +133,7 @@ fn backends_agree_wrapping_and_exact() {
 /// Equality of the bytes, except that any two NaNs match (Rust leaves their sign and payload
 /// unspecified); `-0.0` and `0.0` differ.
 fn same_bits<T: bytemuck::Pod + PartialEq>(a: &[T], b: &[T]) -> bool {
+    #[allow(clippy::eq_op)] // NaN is the one value unequal to itself
     let is_nan = |x: &T| x != x;
     a.len() == b.len()
         && a.iter()
