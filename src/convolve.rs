@@ -1,8 +1,9 @@
 //! XOR convolution and XOR powers through the transform.
 //!
 //! `W(a *ₓ b) = Wa · Wb` pointwise and `W W = n·I`, so `a *ₓ b = W(Wa · Wb) / n` and the k-th
-//! XOR power is `W((Wa)^k) / n`. The `1/n` is folded into the pointwise step where the ring has
-//! it as an element (odd moduli, floats); exact integer rings divide exactly at the end.
+//! XOR power is `W((Wa)^k) / n`: two forward transforms (one for a power), a pointwise pass, and
+//! the normalised inverse (odd moduli and floats multiply by `1/n`; exact integer rings divide
+//! exactly and refuse a remainder).
 
 use num_bigint::BigUint;
 
@@ -23,7 +24,11 @@ use crate::ring::Ring;
 /// rings); an exact ring whose products or sums could overflow.
 pub fn xor_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Vec<R::Elem>> {
     if a.len() != b.len() {
-        return Err(Error::LengthMismatch { len: b.len(), plan_len: a.len() });
+        return Err(Error::InvalidQuery(format!(
+            "XOR convolution needs operands of the same length, not {} and {}",
+            a.len(),
+            b.len()
+        )));
     }
     let plan = Plan::new(ring, a.len())?;
     check_halving(&plan)?;

@@ -120,7 +120,7 @@ pub enum Error {
     InvalidQuery(String),
 
     /// A malformed input file.
-    #[error("{path}, line {line}: {reason}")]
+    #[error("{path}{}: {reason}", at_line(*line))]
     Malformed {
         /// The file.
         path: String,
@@ -143,6 +143,11 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// `", line N"`, or nothing for a problem with the file as a whole (line 0).
+fn at_line(line: usize) -> String {
+    if line == 0 { String::new() } else { format!(", line {line}") }
 }
 
 /// Convenience alias used across the crate.
@@ -175,6 +180,13 @@ impl fmt::Display for Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn malformed_files_name_the_line_when_there_is_one() {
+        let at = |line| Error::Malformed { path: "h.txt".into(), line, reason: "bad".into() }.to_string();
+        assert_eq!(at(3), "h.txt, line 3: bad");
+        assert_eq!(at(0), "h.txt: bad");
+    }
 
     #[test]
     fn bytes_print_with_binary_units() {

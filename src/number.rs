@@ -142,31 +142,46 @@ impl Parser<'_> {
         Ok(value)
     }
 
+    /// A chain `b1 ^ b2 ^ … ^ bn`, evaluated right to left without recursion, so that no input
+    /// can exhaust the stack.
     fn power(&mut self) -> std::result::Result<Signed, String> {
-        let base = match self.peek() {
+        let mut bases = vec![self.number()?];
+        while self.peek() == Some(&Token::Caret) {
+            self.pos += 1;
+            bases.push(self.number()?);
+        }
+        let mut value = bases.pop().expect("at least one number");
+        while let Some(base) = bases.pop() {
+            value = power_of(base, value)?;
+        }
+        Ok(value.into())
+    }
+
+    fn number(&mut self) -> std::result::Result<BigUint, String> {
+        let n = match self.peek() {
             Some(Token::Number(n)) => n.clone(),
             Some(Token::Minus) => return Err("negative numbers are not accepted".into()),
             Some(_) => return Err("expected a number".into()),
             None => return Err("expected a number at the end".into()),
         };
         self.pos += 1;
-        if self.peek() != Some(&Token::Caret) {
-            return Ok(base.into());
-        }
-        self.pos += 1;
-        let exponent = self.power()?.to_biguint().ok_or("negative exponent")?;
-        if exponent.is_zero() {
-            return Ok(1.into());
-        }
-        if base <= BigUint::from(1u8) {
-            return Ok(base.into()); // 0^e = 0 and 1^e = 1 for every e >= 1
-        }
-        let e = exponent
-            .to_u64()
-            .filter(|&e| (base.bits() - 1).saturating_mul(e) <= MAX_BITS)
-            .ok_or_else(|| format!("the power has more than {MAX_BITS} bits"))?;
-        Ok(num_traits::pow::Pow::pow(&base, e).into())
+        Ok(n)
     }
+}
+
+/// `base^exponent`, refused when the result would have more than [`MAX_BITS`] bits.
+fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, String> {
+    if exponent.is_zero() {
+        return Ok(BigUint::from(1u8));
+    }
+    if base <= BigUint::from(1u8) {
+        return Ok(base); // 0^e = 0 and 1^e = 1 for every e >= 1
+    }
+    let e = exponent
+        .to_u64()
+        .filter(|&e| (base.bits() - 1).saturating_mul(e) <= MAX_BITS)
+        .ok_or_else(|| format!("the power has more than {MAX_BITS} bits"))?;
+    Ok(num_traits::pow::Pow::pow(&base, e))
 }
 
 fn check_size(value: &Signed) -> std::result::Result<(), String> {
@@ -207,6 +222,9 @@ mod tests {
         assert_eq!(p("0^100000000000000000000000"), "0");
         assert_eq!(p("5-5"), "0");
         assert_eq!(parse("10^100").unwrap().to_string().len(), 101);
+        // Towers of any height are evaluated without recursion.
+        assert_eq!(p(&format!("{}1", "1^".repeat(200_000))), "1");
+        assert!(parse(&format!("{}2", "2^".repeat(200_000))).is_err());
     }
 
     #[test]

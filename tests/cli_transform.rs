@@ -293,3 +293,29 @@ fn a_forced_backend_gives_the_same_transform() {
         .code(2)
         .stderr(predicate::str::contains("NIMCOUNT_BACKEND"));
 }
+
+#[cfg(unix)]
+#[test]
+fn input_can_be_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("y.bin");
+    let input: Vec<u8> = [1u32, 2].iter().flat_map(|v| v.to_le_bytes()).collect();
+    nimcount()
+        .args(["transform", "--ring", "u32", "--modulus", "7", "--input", "/dev/stdin", "--output"])
+        .arg(&out)
+        .write_stdin(input)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        [3u32, 6].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()
+    );
+    nimcount()
+        .args(["transform", "--ring", "u32", "--modulus", "7", "--input", "/dev/stdin", "--output"])
+        .arg(dir.path().join("never.bin"))
+        .write_stdin(vec![1u8, 0, 0])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("3 bytes is not a whole number"));
+    assert!(!dir.path().join("never.bin").exists());
+}

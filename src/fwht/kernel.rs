@@ -51,7 +51,7 @@ pub(crate) trait Butterflies: Copy + Send + Sync {
 /// Transforms `data` (`2^log2` elements, `log2 >= B::LEAF_LOG2`) in place.
 ///
 /// Butterfly levels run in ascending order for every element, the same order as the textbook
-/// loop, so floating-point results do not depend on the backend.
+/// loop, so floating-point results do not depend on the backend (NaN signs and payloads aside).
 pub(crate) fn transform<B: Butterflies>(b: B, data: &mut [B::Elem], log2: u32, parallel: bool) {
     debug_assert_eq!(data.len(), 1usize << log2);
     debug_assert!(log2 >= B::LEAF_LOG2);
@@ -77,7 +77,7 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, base: Base, para
         return;
     }
     let bytes = std::mem::size_of_val(data);
-    if bytes > TILED_MIN_BYTES && base == Base::Leaves {
+    if bytes > TILED_MIN_BYTES && base == Base::Leaves && std::mem::align_of::<B::Elem>() <= 64 {
         let levels = (bytes / TILED_ROW_BYTES).ilog2().min(upper);
         // Up to three levels, one direct radix-8 pass is as few round trips, without copies.
         if levels > RADIX_LOG2 - 1 {
@@ -157,7 +157,10 @@ fn tile_columns<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], width: usize,
         if lines.len() * 64 < bytes {
             lines.resize(bytes.div_ceil(64), Line([0; 64]));
         }
-        let tile: &mut [B::Elem] = &mut bytemuck::cast_slice_mut(lines.as_mut_slice())[..tile_len];
+        // The buffer is shared by every element type on this thread: view only the bytes this
+        // tile needs (lines are 64-byte aligned, elements here at most that).
+        let tile: &mut [B::Elem] =
+            bytemuck::cast_slice_mut(&mut bytemuck::cast_slice_mut::<Line, u8>(lines)[..bytes]);
         for c in (0..len).step_by(width) {
             for (row, part) in rows.iter().zip(tile.chunks_exact_mut(width)) {
                 part.copy_from_slice(&row[c..c + width]);

@@ -53,6 +53,12 @@ pub const PARALLEL_MIN: usize = 1 << 16;
 /// `scalar`, `avx2` or `avx512`.
 pub const BACKEND_VARIABLE: &str = "NIMCOUNT_BACKEND";
 
+/// Proof that a call comes from inside nimcount: [`Ring`]'s kernel hook takes one, and only this
+/// crate can make one, so the length and bound checks of [`Plan`] cannot be bypassed.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Internal(pub(crate) ());
+
 /// An instruction-set backend for the transform kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Backend {
@@ -129,7 +135,9 @@ impl FromStr for Backend {
 }
 
 /// A transform of one power-of-two length over one ring: cheap to build, `Clone + Send + Sync`,
-/// and every method takes `&self` and allocates nothing.
+/// and every method takes `&self`. Transforms up to 32 MiB allocate nothing; larger ones keep
+/// one tile buffer per thread (a few hundred KiB, allocated on first use and reused) and a few
+/// row lists.
 #[derive(Clone, Debug)]
 pub struct Plan<R: Ring> {
     ring: R,
@@ -228,13 +236,17 @@ impl<R: Ring> Plan<R> {
         let len = self.len();
         let ring = self.ring;
         let (backend, log2) = (self.backend, self.log2);
-        if self.parallel && len < PARALLEL_MIN && data.len() >= PARALLEL_MIN {
-            let batch = PARALLEL_MIN / len * len;
+        // The kernel splits a chunk across threads only from 2 · PARALLEL_MIN elements up.
+        if self.parallel && len < 2 * PARALLEL_MIN && data.len() >= 2 * PARALLEL_MIN {
+            let batch = (PARALLEL_MIN / len).max(1) * len;
             data.par_chunks_mut(batch).for_each(|batch| {
-                batch.chunks_exact_mut(len).for_each(|chunk| ring.transform(chunk, log2, backend, false))
+                batch
+                    .chunks_exact_mut(len)
+                    .for_each(|chunk| ring.transform(chunk, log2, backend, false, Internal(())))
             });
         } else {
-            data.chunks_exact_mut(len).for_each(|chunk| ring.transform(chunk, log2, backend, self.parallel));
+            data.chunks_exact_mut(len)
+                .for_each(|chunk| ring.transform(chunk, log2, backend, self.parallel, Internal(())));
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Pointwise powers of transformed buffers: `x ← x^e mod m` with one exponent for every slot.
+//! Pointwise passes over transformed buffers: powers `x ← x^e mod m` with one exponent for
+//! every slot, and a parallel `for_each` for the other elementwise passes.
 //!
 //! The exponent is the same in every lane, so square-and-multiply is branch-free across lanes:
 //! the branch on each exponent bit is shared. Values stay in Montgomery form (`x · 2^32 mod m`)
@@ -6,16 +7,28 @@
 
 use rayon::prelude::*;
 
-use super::Backend;
+use super::{Backend, PARALLEL_MIN};
+use crate::error::Result;
 use crate::ring::Mod32;
 
-/// Slices shorter than this are not split across threads.
+/// Slices shorter than this are not split across threads (powers cost dozens of
+/// multiplications per element, so they split earlier than cheap passes).
 const PARALLEL_POW_MIN: usize = 1 << 13;
 
-/// `x ← x^e mod m` for every element (`x^0 = 1`, also for `x = 0`).
-pub(crate) fn pow_mod32(ring: &Mod32, data: &mut [u32], e: u64) {
-    let backend = Backend::from_env().unwrap_or(Backend::Scalar);
-    pow_mod32_with(ring, data, e, backend);
+/// Applies `f` to every element, splitting across threads from `2 · PARALLEL_MIN` elements.
+pub(crate) fn for_each_parallel<T: Send>(data: &mut [T], f: impl Fn(&mut T) + Sync + Send) {
+    if data.len() >= 2 * PARALLEL_MIN {
+        data.par_chunks_mut(PARALLEL_MIN).for_each(|chunk| chunk.iter_mut().for_each(&f));
+    } else {
+        data.iter_mut().for_each(f);
+    }
+}
+
+/// `x ← x^e mod m` for every element (`x^0 = 1`, also for `x = 0`), on the backend chosen by
+/// [`Backend::from_env`].
+pub(crate) fn pow_mod32(ring: &Mod32, data: &mut [u32], e: u64) -> Result<()> {
+    pow_mod32_with(ring, data, e, Backend::from_env()?);
+    Ok(())
 }
 
 /// [`pow_mod32`] on a chosen backend (the scalar path is always available).

@@ -54,7 +54,11 @@ pub fn xor_convolve<R: Ring>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> Vec<R::E
 /// `(u + v) % m` and `(u + m - v) % m`. The remainder is strength-reduced to multiplications
 /// (as a compiler does for a constant modulus), so this matches the fastest C++ rendering of
 /// the same loop. It is the baseline the benchmarks compare against for `u32` residues.
+///
+/// # Panics
+/// Unless `1 <= m < 2^31` (the moduli of [`crate::ring::Mod32`]), where `u + m - v` fits.
 pub fn textbook_remainder(m: u32, x: &mut [u32]) {
+    assert!((1..1 << 31).contains(&m), "textbook_remainder needs a modulus in 1..2^31, not {m}");
     let n = x.len();
     debug_assert!(n.is_power_of_two());
     let rem = Remainder::new(m);

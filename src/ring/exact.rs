@@ -7,7 +7,7 @@ use num_traits::ToPrimitive;
 
 use super::Ring;
 use crate::error::{Error, Result};
-use crate::fwht::Backend;
+use crate::fwht::{Backend, Internal};
 
 macro_rules! exact_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path) => {
@@ -70,7 +70,7 @@ macro_rules! exact_ring {
                 if log2 == 0 {
                     return Ok(());
                 }
-                let mask: $elem = if log2 >= <$elem>::BITS { -1 } else { (1 << log2) - 1 };
+                let mask: $elem = if log2 >= <$elem>::BITS { -1 } else { ((1 as $elem) << log2).wrapping_sub(1) };
                 if let Some(index) = data.iter().position(|&x| x & mask != 0) {
                     return Err(Error::NotDivisible {
                         what: "normalised inverse transform",
@@ -80,17 +80,24 @@ macro_rules! exact_ring {
                     });
                 }
                 let shift = log2.min(<$elem>::BITS - 1);
-                data.iter_mut().for_each(|x| *x >>= shift);
+                crate::fwht::pointwise::for_each_parallel(data, |x| *x >>= shift);
                 Ok(())
             }
             /// Every value of a transform of a chunk is a signed sum of the chunk's elements, so
             /// the sum of absolute values bounds all of them, intermediate ones included.
             fn check_transform(&self, data: &[$elem], log2: u32) -> Result<()> {
+                use rayon::prelude::*;
+                let sum = |xs: &[$elem]| xs.iter().try_fold(0u128, |acc, x| acc.checked_add(x.unsigned_abs() as u128));
                 let len = 1usize << log2;
                 for (c, chunk) in data.chunks(len).enumerate() {
-                    let total = chunk
-                        .iter()
-                        .try_fold(0u128, |acc, x| acc.checked_add(x.unsigned_abs() as u128));
+                    let total = if chunk.len() >= 2 * crate::fwht::PARALLEL_MIN {
+                        chunk
+                            .par_chunks(crate::fwht::PARALLEL_MIN)
+                            .map(sum)
+                            .try_reduce(|| 0, |a, b| a.checked_add(b))
+                    } else {
+                        sum(chunk)
+                    };
                     if total.is_none_or(|t| t > <$elem>::MAX as u128) {
                         return Err(self.overflow(
                             "transform",
@@ -117,7 +124,7 @@ macro_rules! exact_ring {
                 data.copy_from_slice(&out);
                 Ok(())
             }
-            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool) {
+            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
                 $transform(data, log2, backend, parallel);
             }
         }
@@ -144,4 +151,24 @@ fn transform_i64(data: &mut [i64], log2: u32, backend: Backend, parallel: bool) 
 
 fn transform_i128(data: &mut [i128], log2: u32, _: Backend, parallel: bool) {
     crate::fwht::scalar::transform(Exact128, data, log2, parallel);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_division_by_the_largest_powers_of_two() {
+        let mut x = vec![i64::MIN, 0];
+        Exact64.divide_by_power_of_two(&mut x, 63).unwrap();
+        assert_eq!(x, [-1, 0]);
+        assert!(Exact64.divide_by_power_of_two(&mut [1i64 << 62], 63).is_err());
+        let mut x = vec![0i64, 0];
+        Exact64.divide_by_power_of_two(&mut x, 200).unwrap();
+        assert_eq!(x, [0, 0]);
+        assert!(Exact64.divide_by_power_of_two(&mut [i64::MIN], 64).is_err());
+        let mut y = vec![i128::MIN, 0];
+        Exact128.divide_by_power_of_two(&mut y, 127).unwrap();
+        assert_eq!(y, [-1, 0]);
+    }
 }

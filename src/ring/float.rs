@@ -7,10 +7,10 @@ use num_traits::ToPrimitive;
 
 use super::Ring;
 use crate::error::Result;
-use crate::fwht::Backend;
+use crate::fwht::{Backend, Internal};
 
 macro_rules! float_ring {
-    ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $dispatch:ident) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:ty, $label:expr, $dispatch:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $name;
@@ -48,11 +48,22 @@ macro_rules! float_ring {
             fn can_halve(&self) -> bool {
                 true
             }
-            /// Multiplies by `2^-log2`, exactly (barring underflow).
+            /// Multiplies by `2^-log2`. Up to `log2 = MAX_EXP - 2` one normal factor does it, with
+            /// a single rounding (exact unless the result is subnormal); beyond, several normal
+            /// factors are applied in turn, and once no finite value can survive the result is
+            /// a signed zero (infinities and NaN stay as they are).
             fn divide_by_power_of_two(&self, data: &mut [$elem], log2: u32) -> Result<()> {
-                let scale = (-(log2 as i32)).clamp(-2000, 0);
-                let factor = (2.0 as $elem).powi(scale);
-                data.iter_mut().for_each(|x| *x *= factor);
+                const STEP: u32 = (<$elem>::MAX_EXP - 2) as u32;
+                // 2^-k for 0 <= k <= STEP is a normal number, built from its exponent bits.
+                let factor = |k: u32| <$elem>::from_bits(((<$elem>::MAX_EXP - 1 - k as i32) as $bits) << (<$elem>::MANTISSA_DIGITS - 1));
+                let limit = (<$elem>::MAX_EXP - <$elem>::MIN_EXP) as u32 + <$elem>::MANTISSA_DIGITS + 2;
+                let mut left = log2.min(limit);
+                while left > 0 {
+                    let k = left.min(STEP);
+                    let f = factor(k);
+                    crate::fwht::pointwise::for_each_parallel(data, |x| *x *= f);
+                    left -= k;
+                }
                 Ok(())
             }
             /// `powi` while `k` fits in an `i32`; beyond that the magnitude comes from `powf`
@@ -71,7 +82,7 @@ macro_rules! float_ring {
                 }
                 Ok(())
             }
-            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool) {
+            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
                 crate::fwht::dispatch::$dispatch(data, log2, backend, parallel);
             }
         }
@@ -80,12 +91,37 @@ macro_rules! float_ring {
 
 float_ring!(
     /// IEEE single precision. Every backend performs the same operations in the same order
-    /// (ascending levels, `a + b` and `a - b`), so results are bit-identical across backends
-    /// and to the textbook loop.
-    Float32, f32, "f32", f32
+    /// (ascending levels, `a + b` and `a - b` with the same operands), so results are
+    /// bit-identical across backends and to the textbook loop — except for the sign and payload
+    /// of NaN results, which Rust leaves unspecified.
+    Float32, f32, u32, "f32", f32
 );
 
 float_ring!(
-    /// IEEE double precision, with the same bit-exactness across backends as [`Float32`].
-    Float64, f64, "f64", f64
+    /// IEEE double precision, with the same bit-exactness across backends as [`Float32`] (NaN
+    /// signs and payloads aside).
+    Float64, f64, u64, "f64", f64
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halving_is_exact_at_the_extremes_of_the_exponent_range() {
+        let mut x = [f64::MAX, 1.0, 1.0, -3.0, f64::INFINITY, 0.0];
+        Float64.divide_by_power_of_two(&mut x[..1], 1024).unwrap();
+        assert_eq!(x[0], 1.0 - f64::EPSILON / 2.0);
+        Float64.divide_by_power_of_two(&mut x[1..2], 1074).unwrap();
+        assert_eq!(x[1], f64::from_bits(1), "the smallest subnormal");
+        Float64.divide_by_power_of_two(&mut x[2..], u32::MAX).unwrap();
+        assert_eq!(x[2..5], [0.0, -0.0, f64::INFINITY]);
+        assert!(x[3].is_sign_negative());
+        let mut y = vec![f32::MAX, 6.0];
+        Float32.divide_by_power_of_two(&mut y, 128).unwrap();
+        assert_eq!(y, [1.0 - f32::EPSILON / 2.0, 6.0 / 2f32.powi(64) / 2f32.powi(64)]);
+        let mut z = vec![3.0f32; 3];
+        Float32.divide_by_power_of_two(&mut z, 1).unwrap();
+        assert_eq!(z, [1.5; 3]);
+    }
+}

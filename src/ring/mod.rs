@@ -34,7 +34,7 @@ pub use modular::{Mod32, Mod64};
 pub use wrapping::{Wrap32, Wrap64};
 
 use crate::error::{Error, Result};
-use crate::fwht::Backend;
+use crate::fwht::{Backend, Internal};
 
 /// A commutative ring with the operations the Walsh–Hadamard transform and XOR powers need.
 ///
@@ -108,9 +108,10 @@ pub trait Ring: Copy + Send + Sync + fmt::Debug + fmt::Display + 'static {
         Ok(())
     }
 
-    /// The transform kernel for this ring; built-in rings dispatch to SIMD code here.
+    /// The transform kernel for this ring; built-in rings dispatch to SIMD code here. Only
+    /// nimcount can call it (it needs an [`Internal`] token): use [`crate::fwht::Plan`].
     #[doc(hidden)]
-    fn transform(&self, data: &mut [Self::Elem], log2: u32, backend: Backend, parallel: bool) {
+    fn transform(&self, data: &mut [Self::Elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         let _ = backend;
         crate::fwht::scalar::transform(*self, data, log2, parallel);
     }

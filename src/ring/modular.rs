@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use super::Ring;
 use crate::arith::ExponentRule;
 use crate::error::{Error, Result};
-use crate::fwht::Backend;
+use crate::fwht::{Backend, Internal};
 
 /// Residues modulo an odd `m < 2^31`, stored as `u32` in `0..m`.
 ///
@@ -143,7 +143,7 @@ impl Ring for Mod32 {
     /// (otherwise `s - m` wraps above `2^31 > s`).
     #[inline]
     fn add(&self, a: u32, b: u32) -> u32 {
-        let s = a + b;
+        let s = a.wrapping_add(b);
         s.min(s.wrapping_sub(self.m))
     }
     /// `a - b` wraps above `2^32 - m > m` exactly when `a < b`; then `d + m` is the residue.
@@ -163,15 +163,14 @@ impl Ring for Mod32 {
         true
     }
     fn divide_by_power_of_two(&self, data: &mut [u32], log2: u32) -> Result<()> {
-        let w = ShoupFactor32::new(self.inverse_power_of_two(log2), self.m);
-        data.iter_mut().for_each(|x| *x = w.mul(*x, self.m));
+        let (w, m) = (ShoupFactor32::new(self.inverse_power_of_two(log2), self.m), self.m);
+        crate::fwht::pointwise::for_each_parallel(data, |x| *x = w.mul(*x, m));
         Ok(())
     }
     fn pow(&self, data: &mut [u32], k: &BigUint) -> Result<()> {
-        crate::fwht::pointwise::pow_mod32(self, data, self.reduce_exponent(k));
-        Ok(())
+        crate::fwht::pointwise::pow_mod32(self, data, self.reduce_exponent(k))
     }
-    fn transform(&self, data: &mut [u32], log2: u32, backend: Backend, parallel: bool) {
+    fn transform(&self, data: &mut [u32], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         crate::fwht::dispatch::mod32(self, data, log2, backend, parallel);
     }
 }
@@ -278,7 +277,7 @@ impl Ring for Mod64 {
     /// Same bounds as [`Mod32`]: `a + b < 2m - 1 < 2^64`.
     #[inline]
     fn add(&self, a: u64, b: u64) -> u64 {
-        let s = a + b;
+        let s = a.wrapping_add(b);
         s.min(s.wrapping_sub(self.m))
     }
     #[inline]
@@ -301,18 +300,19 @@ impl Ring for Mod64 {
         let half = self.m / 2 + 1;
         let w = crate::arith::pow_mod(half, u64::from(log2), self.m);
         let w_quotient = ((u128::from(w) << 64) / u128::from(self.m)) as u64;
-        for x in data.iter_mut() {
+        let m = self.m;
+        crate::fwht::pointwise::for_each_parallel(data, |x| {
             // Shoup: as in ShoupFactor32, the remainder lies in 0..2m.
             let q = ((u128::from(*x) * u128::from(w_quotient)) >> 64) as u64;
-            let r = x.wrapping_mul(w).wrapping_sub(q.wrapping_mul(self.m));
-            *x = if r >= self.m { r - self.m } else { r };
-        }
+            let r = x.wrapping_mul(w).wrapping_sub(q.wrapping_mul(m));
+            *x = if r >= m { r - m } else { r };
+        });
         Ok(())
     }
     fn pow(&self, data: &mut [u64], k: &BigUint) -> Result<()> {
         let e = self.reduce_exponent(k);
         let one = self.mont_mul(1 % self.m, self.r2); // 2^64 mod m
-        for x in data.iter_mut() {
+        crate::fwht::pointwise::for_each_parallel(data, |x| {
             let base = self.mont_mul(*x, self.r2);
             let mut acc = one;
             for i in (0..u64::BITS - e.leading_zeros()).rev() {
@@ -322,10 +322,10 @@ impl Ring for Mod64 {
                 }
             }
             *x = self.redc(u128::from(acc));
-        }
+        });
         Ok(())
     }
-    fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool) {
+    fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         crate::fwht::dispatch::mod64(self, data, log2, backend, parallel);
     }
 }

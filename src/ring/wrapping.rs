@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use super::Ring;
 use crate::arith::ExponentRule;
 use crate::error::{Error, Result};
-use crate::fwht::Backend;
+use crate::fwht::{Backend, Internal};
 
 macro_rules! wrapping_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:expr, $label:expr, $dispatch:ident) => {
@@ -61,7 +61,7 @@ macro_rules! wrapping_ring {
                 }
                 Ok(())
             }
-            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool) {
+            fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
                 crate::fwht::dispatch::$dispatch(data, log2, backend, parallel);
             }
         }

@@ -98,21 +98,37 @@ fn open(path: &Path) -> Result<std::fs::File> {
     std::fs::File::open(path).map_err(|e| Error::io(path, e))
 }
 
-/// Reads a binary file straight into a buffer of elements (no intermediate copy).
+/// Reads a binary file straight into a buffer of elements (no intermediate copy); a pipe or
+/// device, whose size is not known up front, is read to its end first.
 fn read_binary<R: CliRing>(ring: &R, path: &Path) -> Result<Vec<R::Elem>> {
     let malformed = |reason: String| Error::Malformed { path: path.display().to_string(), line: 0, reason };
+    let whole = |bytes: u64, size: u64| {
+        if bytes.is_multiple_of(size) {
+            Ok(())
+        } else {
+            Err(malformed(format!(
+                "{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)"
+            )))
+        }
+    };
     let mut file = open(path)?;
-    let bytes = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
     let size = std::mem::size_of::<R::Elem>() as u64;
-    if bytes % size != 0 {
-        return Err(malformed(format!(
-            "{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)"
-        )));
-    }
-    memory::ensure_fits(|| format!("reading {}", path.display()), bytes)?;
-    let len = usize::try_from(bytes / size).map_err(|_| malformed("too large for this machine".into()))?;
-    let mut data: Vec<R::Elem> = vec![bytemuck::Zeroable::zeroed(); len];
-    file.read_exact(bytemuck::cast_slice_mut(&mut data)).map_err(|e| Error::io(path, e))?;
+    let mut data: Vec<R::Elem> = if metadata.is_file() {
+        let bytes = metadata.len();
+        whole(bytes, size)?;
+        memory::ensure_fits(|| format!("reading {}", path.display()), bytes)?;
+        let len =
+            usize::try_from(bytes / size).map_err(|_| malformed("too large for this machine".into()))?;
+        let mut data = vec![bytemuck::Zeroable::zeroed(); len];
+        file.read_exact(bytemuck::cast_slice_mut(&mut data)).map_err(|e| Error::io(path, e))?;
+        data
+    } else {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+        whole(bytes.len() as u64, size)?;
+        bytes.chunks_exact(size as usize).map(bytemuck::pod_read_unaligned).collect()
+    };
     R::swap_to_le(&mut data);
     if let Some(index) = data.iter().position(|&x| !ring.is_valid(x)) {
         return Err(malformed(format!(

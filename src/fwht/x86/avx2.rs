@@ -1,8 +1,8 @@
 //! AVX2 registers: 8 × u32 / f32 or 4 × u64 / f64 lanes, 16 registers.
 //!
-//! Same scheme as the AVX-512 backend; without masked operations the negated lanes are chosen
-//! by a constant blend (integers) or a sign mask (floats). AVX2 lacks unsigned 64-bit compares
-//! and minimum, so the 64-bit modular reductions compare with the sign bit flipped.
+//! Same scheme as the AVX-512 backend; without masked operations the upper lanes are chosen by a
+//! constant blend. AVX2 lacks unsigned 64-bit compares and minimum, so the 64-bit modular
+//! reductions compare with the sign bit flipped.
 
 use std::arch::x86_64::*;
 
@@ -262,7 +262,8 @@ impl Lanes for Wrap64x4 {
 }
 simd_butterflies!(Wrap64x4, u64, "avx2");
 
-/// `f32` in 8 lanes; upper lanes are negated by flipping the sign bit (exact).
+/// `f32` in 8 lanes: each in-register level computes `v + q` and `q - v` and keeps, by a
+/// constant blend, the textbook's result for each lane (same operations, same operand order).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F32x8 {
     _token: Token,
@@ -271,25 +272,6 @@ pub(crate) struct F32x8 {
 impl F32x8 {
     pub(crate) fn new() -> Option<Self> {
         Some(F32x8 { _token: Token::new()? })
-    }
-
-    /// `-0.0` in the lanes selected by `upper`, `+0.0` elsewhere.
-    #[inline(always)]
-    fn signs(upper: [bool; 8]) -> __m256 {
-        let s = |b: bool| if b { -0.0f32 } else { 0.0 };
-        // SAFETY: AVX2 is available (a value of the type exists).
-        unsafe {
-            _mm256_setr_ps(
-                s(upper[0]),
-                s(upper[1]),
-                s(upper[2]),
-                s(upper[3]),
-                s(upper[4]),
-                s(upper[5]),
-                s(upper[6]),
-                s(upper[7]),
-            )
-        }
     }
 }
 
@@ -315,15 +297,14 @@ impl Lanes for F32x8 {
     }
     #[inline(always)]
     fn within(self, v: __m256) -> __m256 {
-        let (f, t) = (false, true);
         // SAFETY: AVX2 is available (token).
         unsafe {
             let q = _mm256_permute_ps::<0xB1>(v);
-            let v = _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, t, f, t, f, t, f, t])));
+            let v = _mm256_blend_ps::<0xAA>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v));
             let q = _mm256_permute_ps::<0x4E>(v);
-            let v = _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, f, t, t, f, f, t, t])));
+            let v = _mm256_blend_ps::<0xCC>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v));
             let q = _mm256_permute2f128_ps::<0x01>(v, v);
-            _mm256_add_ps(q, _mm256_xor_ps(v, Self::signs([f, f, f, f, t, t, t, t])))
+            _mm256_blend_ps::<0xF0>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v))
         }
     }
 }
@@ -366,9 +347,9 @@ impl Lanes for F64x4 {
         // SAFETY: AVX2 is available (token).
         unsafe {
             let q = _mm256_permute_pd::<0b0101>(v);
-            let v = _mm256_add_pd(q, _mm256_xor_pd(v, _mm256_setr_pd(0.0, -0.0, 0.0, -0.0)));
+            let v = _mm256_blend_pd::<0b1010>(_mm256_add_pd(v, q), _mm256_sub_pd(q, v));
             let q = _mm256_permute2f128_pd::<0x01>(v, v);
-            _mm256_add_pd(q, _mm256_xor_pd(v, _mm256_setr_pd(0.0, 0.0, -0.0, -0.0)))
+            _mm256_blend_pd::<0b1100>(_mm256_add_pd(v, q), _mm256_sub_pd(q, v))
         }
     }
 }

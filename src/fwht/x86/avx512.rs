@@ -1,9 +1,9 @@
 //! AVX-512F registers: 16 × u32 / f32 or 8 × u64 / f64 lanes, 32 registers.
 //!
 //! Levels inside a register pair lane `i` with lane `i ^ h`: a permute brings the partner `q`,
-//! lanes with bit `h` clear compute `q + v`, lanes with bit `h` set compute `q - v`, written as
-//! `q + t` with `t = -v` on those lanes only (a masked negation), so each level costs one
-//! permute, one masked operation and one (modular) addition.
+//! lanes with bit `h` clear compute `v + q`, lanes with bit `h` set compute `q - v`. For
+//! residues that is `q + t` with `t = m - v` on the upper lanes only (a masked subtraction) and
+//! one modular addition; for floats an addition and a masked subtraction.
 
 use std::arch::x86_64::*;
 
@@ -258,8 +258,8 @@ impl Lanes for Wrap64x8 {
 }
 simd_butterflies!(Wrap64x8, u64, "avx512f");
 
-/// `f32` in 16 lanes. `q - v` is computed as `q + (-v)` with an exact sign flip, which IEEE
-/// arithmetic makes bit-identical to the subtraction.
+/// `f32` in 16 lanes. Each in-register level computes `v + q` on the lower lanes and, masked,
+/// `q - v` on the upper ones: the textbook's operations with the textbook's operand order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F32x16 {
     _token: Token,
@@ -273,12 +273,7 @@ impl F32x16 {
     #[inline(always)]
     fn level(v: __m512, q: __m512, upper: __mmask16) -> __m512 {
         // SAFETY: AVX-512F is available (a value of the type exists).
-        unsafe {
-            let bits = _mm512_castps_si512(v);
-            let sign = _mm512_set1_epi32(i32::MIN);
-            let t = _mm512_castsi512_ps(_mm512_mask_xor_epi32(bits, upper, bits, sign));
-            _mm512_add_ps(q, t)
-        }
+        unsafe { _mm512_mask_sub_ps(_mm512_add_ps(v, q), upper, q, v) }
     }
 }
 
@@ -329,12 +324,7 @@ impl F64x8 {
     #[inline(always)]
     fn level(v: __m512d, q: __m512d, upper: __mmask8) -> __m512d {
         // SAFETY: AVX-512F is available (a value of the type exists).
-        unsafe {
-            let bits = _mm512_castpd_si512(v);
-            let sign = _mm512_set1_epi64(i64::MIN);
-            let t = _mm512_castsi512_pd(_mm512_mask_xor_epi64(bits, upper, bits, sign));
-            _mm512_add_pd(q, t)
-        }
+        unsafe { _mm512_mask_sub_pd(_mm512_add_pd(v, q), upper, q, v) }
     }
 }
 
