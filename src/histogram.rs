@@ -388,8 +388,15 @@ impl Histogram {
 
     /// Every count modulo `m >= 1`, as a vector of transform length.
     pub fn residues(&self, m: u64) -> Vec<u64> {
-        let reducer = Reducer::new(m);
         let mut out = vec![0u64; self.transform_len()];
+        self.residues_into(m, &mut out);
+        out
+    }
+
+    /// [`residues`](Self::residues) into `out`, which must hold transform-length zeros.
+    pub fn residues_into(&self, m: u64, out: &mut [u64]) {
+        assert_eq!(out.len(), self.transform_len());
+        let reducer = Reducer::new(m);
         for term in &self.terms {
             let w = (&term.weight % m).to_u64().expect("below m");
             // w and the slot are below m < 2^64, c below 2^32: w · (c mod m) + slot is below
@@ -399,28 +406,41 @@ impl Histogram {
                 out[g] = reducer.reduce_wide(product + u128::from(out[g]));
             });
         }
-        out
     }
 
     /// Every count modulo `2^64` (wrapping arithmetic), as a vector of transform length.
     pub fn residues_wrapping(&self) -> Vec<u64> {
         let mut out = vec![0u64; self.transform_len()];
+        self.residues_wrapping_into(&mut out);
+        out
+    }
+
+    /// [`residues_wrapping`](Self::residues_wrapping) into `out`, which must hold
+    /// transform-length zeros.
+    pub fn residues_wrapping_into(&self, out: &mut [u64]) {
+        assert_eq!(out.len(), self.transform_len());
         for term in &self.terms {
             let w = term.weight.iter_u64_digits().next().unwrap_or(0);
             term.for_each(|g, c| out[g] = out[g].wrapping_add(w.wrapping_mul(u64::from(c))));
         }
-        out
     }
 
     /// Every count modulo an `m < 2^32` (`m >= 1`), as 32-bit residues.
     pub fn residues_u32(&self, m: u32) -> Vec<u32> {
         let mut out = vec![0u32; self.transform_len()];
+        self.residues_u32_into(m, &mut out);
+        out
+    }
+
+    /// [`residues_u32`](Self::residues_u32) into `out`, which must hold transform-length zeros.
+    pub fn residues_u32_into(&self, m: u32, out: &mut [u32]) {
+        assert_eq!(out.len(), self.transform_len());
         if m >= 1 << 31 {
             // Sums of two residues may pass 2^32: go through words.
             for (slot, r) in out.iter_mut().zip(self.residues(u64::from(m))) {
                 *slot = r as u32;
             }
-            return out;
+            return;
         }
         for (index, term) in self.terms.iter().enumerate() {
             let w = (&term.weight % m).to_u32().expect("below m");
@@ -432,13 +452,12 @@ impl Histogram {
             };
             match (&term.counts, index) {
                 // The first dense term fills every slot: branch-free and in parallel.
-                (Counts::Dense(counts), 0) => fill(&mut out, counts, |_, c| shoup.mul(c, m)),
-                (Counts::Dense(counts), _) => fill(&mut out, counts, |x, c| add(x, shoup.mul(c, m))),
+                (Counts::Dense(counts), 0) => fill(out, counts, |_, c| shoup.mul(c, m)),
+                (Counts::Dense(counts), _) => fill(out, counts, |x, c| add(x, shoup.mul(c, m))),
                 // Stretches of values: each adds w to its slot.
                 (Counts::Values { .. }, _) => term.for_each(|g, _| out[g] = add(out[g], w)),
             }
         }
-        out
     }
 }
 

@@ -73,3 +73,62 @@ mod tests {
         assert_eq!(bytes_for::<u32>(|| "x".into(), 1 << 20).unwrap(), 4 << 20);
     }
 }
+
+/// A zero-initialised buffer of `len` elements for large transforms.
+///
+/// Anonymous memory aligned to 2 MiB and advised to use transparent huge pages where the system
+/// offers them (on Linux with `transparent_hugepage` set to `madvise` or `always`). Huge pages
+/// make the buffer physically contiguous in 2 MiB pieces, so its cache-set mapping — and with it
+/// the transform's speed — no longer depends on where the kernel happened to place 4 KiB pages,
+/// and touching it for the first time costs a few page faults instead of thousands.
+///
+/// ```
+/// let mut buffer = nimcount::memory::LargeBuffer::<u32>::zeroed(|| "an example".into(), 1 << 20)?;
+/// buffer[12345] = 7;
+/// nimcount::fwht::forward(nimcount::ring::Wrap32, &mut buffer)?;
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub struct LargeBuffer<T> {
+    map: memmap2::MmapMut,
+    offset: usize,
+    len: usize,
+    _elements: std::marker::PhantomData<T>,
+}
+
+impl<T: bytemuck::Pod> LargeBuffer<T> {
+    /// `len` zeros, refused with [`Error::OutOfMemory`] when they cannot fit.
+    pub fn zeroed(what: impl Fn() -> String, len: usize) -> Result<Self> {
+        const HUGE_PAGE: usize = 2 << 20;
+        let bytes = bytes_for::<T>(&what, len as u128)?;
+        ensure_fits(&what, bytes + HUGE_PAGE as u64)?;
+        let map = memmap2::MmapMut::map_anon(bytes as usize + HUGE_PAGE)
+            .map_err(|source| Error::Io { path: format!("<memory for {}>", what()), source })?;
+        let start = map.as_ptr() as usize;
+        let offset = start.next_multiple_of(HUGE_PAGE) - start;
+        // Best effort: without huge pages the buffer works the same, only slower.
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(LargeBuffer { map, offset, len, _elements: std::marker::PhantomData })
+    }
+}
+
+impl<T: bytemuck::Pod> std::ops::Deref for LargeBuffer<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        let bytes = self.len * std::mem::size_of::<T>();
+        bytemuck::cast_slice(&self.map[self.offset..self.offset + bytes])
+    }
+}
+
+impl<T: bytemuck::Pod> std::ops::DerefMut for LargeBuffer<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        let bytes = self.len * std::mem::size_of::<T>();
+        bytemuck::cast_slice_mut(&mut self.map[self.offset..self.offset + bytes])
+    }
+}
+
+impl<T: bytemuck::Pod + std::fmt::Debug> std::fmt::Debug for LargeBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LargeBuffer").field("len", &self.len).finish_non_exhaustive()
+    }
+}

@@ -70,6 +70,7 @@ use crate::fwht::Plan;
 use crate::game::Game;
 use crate::grundy::{self, Certificate};
 use crate::histogram::Histogram;
+use crate::memory::LargeBuffer;
 use crate::progress::{Progress, Silent};
 use crate::ring::{Float64, Mod32, Mod64, Ring, Wrap64};
 
@@ -779,7 +780,7 @@ impl Engine<'_> {
         let plan = Plan::new(ring, histogram.transform_len())?;
         let bytes = crate::memory::bytes_for::<R::Elem>(|| "the transform".into(), plan.len() as u128)?;
         crate::memory::ensure_fits(|| format!("the transform of 2^{} slots", plan.log2()), bytes)?;
-        let mut data = self.stages.time("residues", || ring.residues(histogram));
+        let mut data = self.stages.time("residues", || ring.residues(histogram))?;
         self.progress.start("transform", 0);
         self.stages.time("transform", || plan.forward(&mut data))?;
         let k = self.k;
@@ -1044,12 +1045,23 @@ impl Engine<'_> {
     }
 }
 
+/// Transform-length zeros for the residues of `histogram`.
+fn residue_buffer<T: bytemuck::Pod>(histogram: &Histogram) -> Result<LargeBuffer<T>> {
+    LargeBuffer::zeroed(
+        || format!("the residues of {} histogram slots", histogram.transform_len()),
+        histogram.transform_len(),
+    )
+}
+
 /// The rings whose every slot can be raised to the k-th power: residues of the histogram, and
 /// sums of transformed values.
 trait SlotRing: Ring<Elem: Into<u64>> {
     /// Whether [`Ring::pow`] raises many slots at once with SIMD instructions.
     const VECTORISED_POWER: bool;
-    fn residues(&self, histogram: &Histogram) -> Vec<Self::Elem>;
+    /// The histogram's counts in the ring, in a huge-page buffer (see
+    /// [`LargeBuffer`](crate::memory::LargeBuffer)): first touches of a fresh multi-megabyte
+    /// vector cost more than the arithmetic of a whole query.
+    fn residues(&self, histogram: &Histogram) -> Result<LargeBuffer<Self::Elem>>;
     fn sum(&self, data: &[Self::Elem]) -> BigUint;
     /// `Σ values[i] · counts[i]` in the ring, as a residue.
     fn weighted_sum(&self, values: &[Self::Elem], counts: &[u64]) -> BigUint;
@@ -1060,8 +1072,10 @@ trait SlotRing: Ring<Elem: Into<u64>> {
 
 impl SlotRing for Mod32 {
     const VECTORISED_POWER: bool = true;
-    fn residues(&self, histogram: &Histogram) -> Vec<u32> {
-        histogram.residues_u32(self.modulus())
+    fn residues(&self, histogram: &Histogram) -> Result<LargeBuffer<u32>> {
+        let mut out = residue_buffer(histogram)?;
+        histogram.residues_u32_into(self.modulus(), &mut out);
+        Ok(out)
     }
     /// At most 2^32 residues below 2^31: the sum stays below 2^63.
     fn sum(&self, data: &[u32]) -> BigUint {
@@ -1088,8 +1102,10 @@ impl SlotRing for Mod32 {
 
 impl SlotRing for Mod64 {
     const VECTORISED_POWER: bool = false;
-    fn residues(&self, histogram: &Histogram) -> Vec<u64> {
-        histogram.residues(self.modulus())
+    fn residues(&self, histogram: &Histogram) -> Result<LargeBuffer<u64>> {
+        let mut out = residue_buffer(histogram)?;
+        histogram.residues_into(self.modulus(), &mut out);
+        Ok(out)
     }
     /// At most 2^64 residues below 2^63: the sum stays below 2^127.
     fn sum(&self, data: &[u64]) -> BigUint {
@@ -1116,8 +1132,10 @@ impl SlotRing for Mod64 {
 
 impl SlotRing for Wrap64 {
     const VECTORISED_POWER: bool = false;
-    fn residues(&self, histogram: &Histogram) -> Vec<u64> {
-        histogram.residues_wrapping()
+    fn residues(&self, histogram: &Histogram) -> Result<LargeBuffer<u64>> {
+        let mut out = residue_buffer(histogram)?;
+        histogram.residues_wrapping_into(&mut out);
+        Ok(out)
     }
     /// Modulo 2^64.
     fn sum(&self, data: &[u64]) -> BigUint {

@@ -79,12 +79,13 @@ pub fn run(args: Args) -> Result<()> {
 fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, backend: Backend) -> Result<()> {
     let n = 1usize << args.log2;
     let bytes = memory::bytes_for::<R::Elem>(|| format!("a transform of 2^{}", args.log2), n as u128)?;
-    memory::ensure_fits(|| format!("a transform of 2^{} {} elements", args.log2, any.name()), bytes)?;
     let plan = Plan::new(ring, n)?.with_backend(backend)?.with_parallel(threads > 1);
 
     let progress = TerminalProgress::new();
     progress.start("filling", 0);
-    let mut data = random_data(&ring, n);
+    let mut data =
+        memory::LargeBuffer::zeroed(|| format!("a transform of 2^{} {} elements", args.log2, any.name()), n)?;
+    fill_random(&ring, &mut data);
     progress.start("nimcount", 0);
     let fast = time_runs(args.runs, &mut data, |d| plan.forward(d), |d| restore(&plan, d))?;
     let textbook = if args.no_textbook {
@@ -107,17 +108,15 @@ fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, back
 }
 
 /// Seeded random values (SplitMix64), so runs are comparable.
-fn random_data<R: CliRing>(ring: &R, n: usize) -> Vec<R::Elem> {
+fn fill_random<R: CliRing>(ring: &R, data: &mut [R::Elem]) {
     let mut state = 0x6E69_6D63_6F75_6E74u64;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ring.bench_value(z ^ (z >> 31))
-        })
-        .collect()
+    for x in data.iter_mut() {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        *x = ring.bench_value(z ^ (z >> 31));
+    }
 }
 
 /// Brings transformed data back to the kind of values the benchmark started from.
