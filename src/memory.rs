@@ -52,28 +52,6 @@ pub fn bytes_for<T>(what: impl FnOnce() -> String, len: u128) -> Result<u64> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_absurd_request_is_refused() {
-        if available().is_none() {
-            eprintln!("skipped: this platform does not report available memory");
-            return;
-        }
-        let err = ensure_fits(|| "a test buffer".into(), u64::MAX).unwrap_err();
-        assert!(err.to_string().starts_with("a test buffer needs"), "{err}");
-        ensure_fits(|| "a small buffer".into(), 1024).unwrap();
-    }
-
-    #[test]
-    fn byte_counts_that_overflow_are_refused() {
-        assert!(bytes_for::<u64>(|| "x".into(), u128::MAX).is_err());
-        assert_eq!(bytes_for::<u32>(|| "x".into(), 1 << 20).unwrap(), 4 << 20);
-    }
-}
-
 /// A zero-initialised buffer of `len` elements for large transforms.
 ///
 /// Anonymous memory aligned to 2 MiB and advised to use transparent huge pages where the system
@@ -130,5 +108,41 @@ impl<T: bytemuck::Pod> std::ops::DerefMut for LargeBuffer<T> {
 impl<T: bytemuck::Pod + std::fmt::Debug> std::fmt::Debug for LargeBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LargeBuffer").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_absurd_request_is_refused() {
+        if available().is_none() {
+            eprintln!("skipped: this platform does not report available memory");
+            return;
+        }
+        let err = ensure_fits(|| "a test buffer".into(), u64::MAX).unwrap_err();
+        assert!(err.to_string().starts_with("a test buffer needs"), "{err}");
+        ensure_fits(|| "a small buffer".into(), 1024).unwrap();
+    }
+
+    #[test]
+    fn byte_counts_that_overflow_are_refused() {
+        assert!(bytes_for::<u64>(|| "x".into(), u128::MAX).is_err());
+        assert_eq!(bytes_for::<u32>(|| "x".into(), 1 << 20).unwrap(), 4 << 20);
+    }
+
+    #[test]
+    fn large_buffers_are_zeroed_writable_and_refused_when_absurd() {
+        let mut b = LargeBuffer::<u64>::zeroed(|| "a test buffer".into(), 3 << 19).unwrap();
+        assert_eq!(b.len(), 3 << 19);
+        assert!(b.iter().all(|&x| x == 0));
+        b[0] = 1;
+        b[(3 << 19) - 1] = 2;
+        assert_eq!(b.iter().sum::<u64>(), 3);
+        assert_eq!(LargeBuffer::<u8>::zeroed(|| "nothing".into(), 0).unwrap().len(), 0);
+        if available().is_some() {
+            assert!(LargeBuffer::<u64>::zeroed(|| "too much".into(), usize::MAX / 8).is_err());
+        }
     }
 }
