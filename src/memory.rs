@@ -77,9 +77,18 @@ impl<T: bytemuck::Pod> LargeBuffer<T> {
     /// `len` zeros, refused with [`Error::OutOfMemory`] when they cannot fit.
     pub fn zeroed(what: impl Fn() -> String, len: usize) -> Result<Self> {
         const HUGE_PAGE: usize = 2 << 20;
+        // Room for the data plus up to one huge page of alignment slack, without overflow.
         let bytes = bytes_for::<T>(&what, len as u128)?;
-        ensure_fits(&what, bytes + HUGE_PAGE as u64)?;
-        let map = memmap2::MmapMut::map_anon(bytes as usize + HUGE_PAGE)
+        let mapped =
+            bytes.checked_add(HUGE_PAGE as u64).and_then(|b| usize::try_from(b).ok()).ok_or_else(|| {
+                Error::OutOfMemory {
+                    what: what(),
+                    needed: Bytes(bytes),
+                    available: Bytes(available().unwrap_or(0)),
+                }
+            })?;
+        ensure_fits(&what, mapped as u64)?;
+        let map = memmap2::MmapMut::map_anon(mapped)
             .map_err(|source| Error::Io { path: format!("<memory for {}>", what()), source })?;
         let start = map.as_ptr() as usize;
         let offset = start.next_multiple_of(HUGE_PAGE) - start;

@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn tallies_count_every_value_or_give_up() {
-        let data: Vec<u32> = (0..100_000u32).map(|i| (i * 7919) % 37 + u32::MAX - 40).collect();
+        let data: Vec<u32> = (0..100_000u32).map(|i| u32::MAX - 40 + (i * 7919) % 37).collect();
         let mut entries = tally(&data, 100, Some(16)).unwrap();
         entries.sort();
         assert_eq!(entries.len(), 37);
