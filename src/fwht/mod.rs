@@ -135,9 +135,7 @@ impl FromStr for Backend {
 }
 
 /// A transform of one power-of-two length over one ring: cheap to build, `Clone + Send + Sync`,
-/// and every method takes `&self`. Transforms up to 32 MiB allocate nothing; larger ones keep
-/// one tile buffer per thread (a few hundred KiB, allocated on first use and reused) and a few
-/// row lists.
+/// and every method takes `&self` and allocates nothing.
 #[derive(Clone, Debug)]
 pub struct Plan<R: Ring> {
     ring: R,
