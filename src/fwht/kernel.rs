@@ -15,20 +15,11 @@ pub(crate) const RADIX_LOG2: u32 = 4;
 /// 8 rows (three levels) instead, which fit.
 const SET_ALIAS_BYTES: usize = 4096;
 
-/// The levels the column pass of a node with `upper` levels above its leaves does.
-///
-/// Planned from the leaves up, each node taking as many levels as its rows allow: four (radix 16)
-/// while the rows are shorter than [`SET_ALIAS_BYTES`], three (radix 8) beyond. Compared with
-/// four levels from the top down, this never leaves a pass of one or two levels at the bottom.
-fn pass_levels<E>(leaf_len: usize, upper: u32) -> u32 {
-    let (mut row_len, mut left, mut levels) = (leaf_len, upper, 0);
-    while left > 0 {
-        let most = if row_len * std::mem::size_of::<E>() < SET_ALIAS_BYTES { RADIX_LOG2 } else { RADIX_LOG2 - 1 };
-        levels = most.min(left);
-        row_len <<= levels;
-        left -= levels;
-    }
-    levels
+/// The levels one column pass of a node with `upper` levels above the leaves does.
+fn pass_levels<E>(len: usize, upper: u32) -> u32 {
+    let levels = upper.min(RADIX_LOG2);
+    let row_bytes = (len >> levels) * std::mem::size_of::<E>();
+    if levels == RADIX_LOG2 && row_bytes >= SET_ALIAS_BYTES { RADIX_LOG2 - 1 } else { levels }
 }
 
 /// The two loops a backend provides for one ring; everything else is shared.
@@ -61,7 +52,7 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool) 
         b.leaves(data);
         return;
     }
-    let levels = pass_levels::<B::Elem>(data.len() >> upper, upper);
+    let levels = pass_levels::<B::Elem>(data.len(), upper);
     let row_len = data.len() >> levels;
     let lower = upper - levels;
     if lower == 0 {
