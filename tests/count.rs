@@ -1,5 +1,6 @@
 //! The counting engine against brute-force enumeration and independent computations.
 
+mod common;
 mod count_support;
 
 use count_support::{Rng, Shape, brute_distribution, brute_misere_nim, dp_distribution};

@@ -28,6 +28,10 @@ impl Rng {
     pub fn signed(&mut self, bound: i64) -> i64 {
         self.below(2 * bound as u64 + 1) as i64 - bound
     }
+    /// One of `items`, uniformly.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
 }
 
 /// The backends this CPU runs; the others are announced as skipped on the terminal (outside the

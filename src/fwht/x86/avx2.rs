@@ -6,7 +6,7 @@
 
 use std::arch::x86_64::*;
 
-use super::simd_butterflies;
+use super::{load_store, simd_butterflies};
 use crate::fwht::lanes::Lanes;
 
 /// Proof that this CPU runs AVX2.
@@ -45,20 +45,7 @@ impl Mod32x8 {
 }
 
 impl Lanes for Mod32x8 {
-    type E = u32;
-    type V = __m256i;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u32) -> __m256i {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm256_loadu_si256(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u32, v: __m256i) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
-    }
+    load_store!(u32, __m256i, 8, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         // SAFETY: AVX2 is available (token).
@@ -133,20 +120,7 @@ impl Mod64x4 {
 }
 
 impl Lanes for Mod64x4 {
-    type E = u64;
-    type V = __m256i;
-    const WIDTH: usize = 4;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u64) -> __m256i {
-        // SAFETY: the caller guarantees 4 readable elements.
-        unsafe { _mm256_loadu_si256(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u64, v: __m256i) {
-        // SAFETY: the caller guarantees 4 writable elements.
-        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
-    }
+    load_store!(u64, __m256i, 4, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         // SAFETY: AVX2 is available (token). `a + b < 2m`.
@@ -181,20 +155,7 @@ impl Wrap32x8 {
 }
 
 impl Lanes for Wrap32x8 {
-    type E = u32;
-    type V = __m256i;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u32) -> __m256i {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm256_loadu_si256(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u32, v: __m256i) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
-    }
+    load_store!(u32, __m256i, 8, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         // SAFETY: AVX2 is available (token).
@@ -229,20 +190,7 @@ impl Wrap64x4 {
 }
 
 impl Lanes for Wrap64x4 {
-    type E = u64;
-    type V = __m256i;
-    const WIDTH: usize = 4;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u64) -> __m256i {
-        // SAFETY: the caller guarantees 4 readable elements.
-        unsafe { _mm256_loadu_si256(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u64, v: __m256i) {
-        // SAFETY: the caller guarantees 4 writable elements.
-        unsafe { _mm256_storeu_si256(ptr.cast(), v) }
-    }
+    load_store!(u64, __m256i, 4, _mm256_loadu_si256, _mm256_storeu_si256);
     #[inline(always)]
     fn butterfly(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         // SAFETY: AVX2 is available (token).
@@ -276,20 +224,7 @@ impl F32x8 {
 }
 
 impl Lanes for F32x8 {
-    type E = f32;
-    type V = __m256;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const f32) -> __m256 {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm256_loadu_ps(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut f32, v: __m256) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm256_storeu_ps(ptr, v) }
-    }
+    load_store!(f32, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps);
     #[inline(always)]
     fn butterfly(self, a: __m256, b: __m256) -> (__m256, __m256) {
         // SAFETY: AVX2 is available (token).
@@ -323,20 +258,7 @@ impl F64x4 {
 }
 
 impl Lanes for F64x4 {
-    type E = f64;
-    type V = __m256d;
-    const WIDTH: usize = 4;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const f64) -> __m256d {
-        // SAFETY: the caller guarantees 4 readable elements.
-        unsafe { _mm256_loadu_pd(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut f64, v: __m256d) {
-        // SAFETY: the caller guarantees 4 writable elements.
-        unsafe { _mm256_storeu_pd(ptr, v) }
-    }
+    load_store!(f64, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd);
     #[inline(always)]
     fn butterfly(self, a: __m256d, b: __m256d) -> (__m256d, __m256d) {
         // SAFETY: AVX2 is available (token).

@@ -7,7 +7,7 @@
 
 use std::arch::x86_64::*;
 
-use super::simd_butterflies;
+use super::{load_store, simd_butterflies};
 use crate::fwht::lanes::Lanes;
 
 /// Proof that this CPU runs AVX-512F.
@@ -53,20 +53,7 @@ impl Mod32x16 {
 }
 
 impl Lanes for Mod32x16 {
-    type E = u32;
-    type V = __m512i;
-    const WIDTH: usize = 16;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u32) -> __m512i {
-        // SAFETY: the caller guarantees 16 readable elements.
-        unsafe { _mm512_loadu_si512(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u32, v: __m512i) {
-        // SAFETY: the caller guarantees 16 writable elements.
-        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
-    }
+    load_store!(u32, __m512i, 16, _mm512_loadu_si512, _mm512_storeu_si512);
     /// `a + b` and `a - b` with the reductions of [`crate::ring::Mod32`].
     #[inline(always)]
     fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
@@ -119,20 +106,7 @@ impl Mod64x8 {
 }
 
 impl Lanes for Mod64x8 {
-    type E = u64;
-    type V = __m512i;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u64) -> __m512i {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm512_loadu_si512(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u64, v: __m512i) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
-    }
+    load_store!(u64, __m512i, 8, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
         // SAFETY: AVX-512F is available (token).
@@ -176,20 +150,7 @@ impl Wrap32x16 {
 }
 
 impl Lanes for Wrap32x16 {
-    type E = u32;
-    type V = __m512i;
-    const WIDTH: usize = 16;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u32) -> __m512i {
-        // SAFETY: the caller guarantees 16 readable elements.
-        unsafe { _mm512_loadu_si512(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u32, v: __m512i) {
-        // SAFETY: the caller guarantees 16 writable elements.
-        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
-    }
+    load_store!(u32, __m512i, 16, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
         // SAFETY: AVX-512F is available (token).
@@ -227,20 +188,7 @@ impl Wrap64x8 {
 }
 
 impl Lanes for Wrap64x8 {
-    type E = u64;
-    type V = __m512i;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const u64) -> __m512i {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm512_loadu_si512(ptr.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut u64, v: __m512i) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm512_storeu_si512(ptr.cast(), v) }
-    }
+    load_store!(u64, __m512i, 8, _mm512_loadu_si512, _mm512_storeu_si512);
     #[inline(always)]
     fn butterfly(self, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
         // SAFETY: AVX-512F is available (token).
@@ -278,20 +226,7 @@ impl F32x16 {
 }
 
 impl Lanes for F32x16 {
-    type E = f32;
-    type V = __m512;
-    const WIDTH: usize = 16;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const f32) -> __m512 {
-        // SAFETY: the caller guarantees 16 readable elements.
-        unsafe { _mm512_loadu_ps(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut f32, v: __m512) {
-        // SAFETY: the caller guarantees 16 writable elements.
-        unsafe { _mm512_storeu_ps(ptr, v) }
-    }
+    load_store!(f32, __m512, 16, _mm512_loadu_ps, _mm512_storeu_ps);
     #[inline(always)]
     fn butterfly(self, a: __m512, b: __m512) -> (__m512, __m512) {
         // SAFETY: AVX-512F is available (token).
@@ -329,20 +264,7 @@ impl F64x8 {
 }
 
 impl Lanes for F64x8 {
-    type E = f64;
-    type V = __m512d;
-    const WIDTH: usize = 8;
-
-    #[inline(always)]
-    unsafe fn load(self, ptr: *const f64) -> __m512d {
-        // SAFETY: the caller guarantees 8 readable elements.
-        unsafe { _mm512_loadu_pd(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, ptr: *mut f64, v: __m512d) {
-        // SAFETY: the caller guarantees 8 writable elements.
-        unsafe { _mm512_storeu_pd(ptr, v) }
-    }
+    load_store!(f64, __m512d, 8, _mm512_loadu_pd, _mm512_storeu_pd);
     #[inline(always)]
     fn butterfly(self, a: __m512d, b: __m512d) -> (__m512d, __m512d) {
         // SAFETY: AVX-512F is available (token).

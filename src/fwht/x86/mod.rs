@@ -7,6 +7,29 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 
+/// The associated types and the unaligned `load` and `store` of a [`Lanes`] implementation.
+///
+/// [`Lanes`]: crate::fwht::lanes::Lanes
+macro_rules! load_store {
+    ($e:ty, $v:ty, $width:expr, $load:path, $store:path) => {
+        type E = $e;
+        type V = $v;
+        const WIDTH: usize = $width;
+
+        #[inline(always)]
+        unsafe fn load(self, ptr: *const $e) -> $v {
+            // SAFETY: the caller guarantees WIDTH readable elements; no alignment is needed.
+            unsafe { $load(ptr.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, ptr: *mut $e, v: $v) {
+            // SAFETY: the caller guarantees WIDTH writable elements; no alignment is needed.
+            unsafe { $store(ptr.cast(), v) }
+        }
+    };
+}
+pub(crate) use load_store;
+
 /// Implements [`Butterflies`](crate::fwht::kernel::Butterflies) for a register type by
 /// instantiating the shared kernel bodies inside `#[target_feature]` functions.
 macro_rules! simd_butterflies {
