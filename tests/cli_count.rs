@@ -1,7 +1,6 @@
 //! `nimcount count` as scripts use it: the JSON contract, the readable summary, and one-line
 //! errors with exit code 2 for every bad input.
 
-mod common;
 mod count_support;
 
 use std::path::{Path, PathBuf};

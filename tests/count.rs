@@ -3,7 +3,8 @@
 mod common;
 mod count_support;
 
-use count_support::{Rng, Shape, brute_distribution, brute_misere_nim, dp_distribution};
+use common::Rng;
+use count_support::{Shape, brute_distribution, brute_misere_nim, dp_distribution};
 use nimcount::Error;
 use nimcount::count::{Counts, Kind, Method, Query};
 use nimcount::game::Game;

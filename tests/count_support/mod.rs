@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-pub use crate::common::Rng;
-
 /// The minimum excludant.
 fn mex(seen: &mut [bool]) -> u32 {
     let m = seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32;
