@@ -6,7 +6,7 @@ mod count_support;
 use common::Rng;
 use count_support::{Shape, brute_distribution, brute_misere_nim, dp_distribution};
 use nimcount::Error;
-use nimcount::count::{Counts, Kind, Method, Query};
+use nimcount::count::{Counts, Kind, Method, Query, Source};
 use nimcount::game::Game;
 use nimcount::grundy::{Certificate, Theorem};
 use nimcount::histogram::Histogram;
@@ -533,6 +533,7 @@ fn empty_positions_and_modulus_one() {
         assert_eq!((counts.losing, counts.winning, counts.total), (1u32.into(), 0u32.into(), 1u32.into()));
         let counts = Query::from_histogram(h.clone()).heaps(3u32).kind(kind).modulus(1u32).count().unwrap();
         assert!(counts.losing.is_zero() && counts.winning.is_zero() && counts.total.is_zero());
+        assert_eq!(counts.report.sizes, BigUint::from(6u32));
         // No heap sizes at all: only the empty position exists, even for huge k.
         let empty = Histogram::from_counts([]).unwrap();
         for k in [BigUint::zero(), BigUint::from(10u32).pow(30)] {
@@ -553,6 +554,20 @@ fn empty_positions_and_modulus_one() {
             assert!(counts.losing.is_zero() && counts.total.is_zero());
         }
     }
+}
+
+#[test]
+fn modulus_one_still_reports_the_query_it_answered() {
+    let hi = BigUint::from(10u32).pow(40);
+    let game = "subtract:1,2".parse::<Game>().unwrap();
+    let query = Query::new(game).sizes(1u32, hi.clone()).heaps(BigUint::from(10u32).pow(30));
+    let counts = query.modulus(1u32).count().unwrap();
+    assert!(counts.losing.is_zero() && counts.winning.is_zero() && counts.total.is_zero());
+    assert_eq!(counts.report.sizes, hi);
+    assert!(matches!(counts.report.source, Source::Period { .. }), "{:?}", counts.report.source);
+    // A range that cannot be counted is refused whatever the modulus.
+    let open = Query::new("octal:0.16".parse::<Game>().unwrap()).sizes(0u32, hi).heaps(2u32).max_heap(1000);
+    assert!(open.modulus(1u32).count().is_err());
 }
 
 #[test]

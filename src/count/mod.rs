@@ -490,16 +490,17 @@ impl<'p> Query<'p> {
     fn run(&self, with_distribution: bool) -> Result<(Counts, Option<Vec<BigUint>>)> {
         self.validate()?;
         let mut stages = Stages::default();
+        let (histogram, source) = self.histogram_timed(&mut stages)?;
         if self.modulus.as_ref().is_some_and(|m| m.is_one()) {
-            // Everything is 0 modulo 1; only the query's shape is reported.
-            let report = Report {
-                source: Source::Histogram,
-                sizes: BigUint::zero(),
-                transform_len: 1,
-                distinct_values: None,
-                stages: Vec::new(),
-            };
+            // Everything is 0 modulo 1: nothing to transform.
             let zero = BigUint::zero();
+            let report = Report {
+                source,
+                sizes: histogram.total().clone(),
+                transform_len: histogram.transform_len(),
+                distinct_values: None,
+                stages: stages.0,
+            };
             let counts = Counts {
                 losing: zero.clone(),
                 winning: zero.clone(),
@@ -507,10 +508,9 @@ impl<'p> Query<'p> {
                 modulus: self.modulus.clone(),
                 report,
             };
-            let distribution = with_distribution.then(|| vec![BigUint::zero()]);
+            let distribution = with_distribution.then(|| vec![BigUint::zero(); histogram.transform_len()]);
             return Ok((counts, distribution));
         }
-        let (histogram, source) = self.histogram_timed(&mut stages)?;
         let mut engine = Engine {
             histogram: &histogram,
             k: &self.heaps,
