@@ -160,13 +160,17 @@ impl Error {
     }
 }
 
-/// A byte count, printed with a binary unit (`4.00 GiB`).
+/// A byte count, printed with a binary unit (`4.00 GiB`); `u64::MAX` stands for any count that
+/// does not fit in 64 bits and prints as `more than 16 EiB`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+        const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+        if self.0 == u64::MAX {
+            return f.write_str("more than 16 EiB");
+        }
         let mut value = self.0 as f64;
         let mut unit = 0;
         while value >= 1024.0 && unit + 1 < UNITS.len() {
@@ -194,5 +198,7 @@ mod tests {
         assert_eq!(Bytes(1023).to_string(), "1023 B");
         assert_eq!(Bytes(4 << 30).to_string(), "4.00 GiB");
         assert_eq!(Bytes(3 << 19).to_string(), "1.50 MiB");
+        assert_eq!(Bytes(1 << 62).to_string(), "4.00 EiB");
+        assert_eq!(Bytes(u64::MAX).to_string(), "more than 16 EiB");
     }
 }
