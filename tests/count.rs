@@ -16,6 +16,14 @@ use num_traits::{One, Zero};
 /// Moduli of every kind: 1, small and word-sized primes, odd composites (3·5, 3², 3^60),
 /// even numbers, powers of two up to 2^100·3, odd numbers beyond 2^63, a prime too large to
 /// factor quickly (2^89 − 1) — and `None` for exact counts.
+/// `query` modulo `modulus`, or exact when it is `None`.
+fn modulo<'p>(query: Query<'p>, modulus: Option<&BigUint>) -> Query<'p> {
+    match modulus {
+        Some(m) => query.modulus(m.clone()),
+        None => query,
+    }
+}
+
 fn moduli() -> Vec<Option<BigUint>> {
     let big = |s: &str| Some(nimcount::number::parse(s).unwrap());
     vec![
@@ -99,11 +107,10 @@ fn counts_match_brute_force_on_random_games() {
             let total = BigUint::from(dist.values().sum::<u64>());
             for modulus in &moduli {
                 for method in [Method::Auto, Method::Classes, Method::Slots] {
-                    let mut query =
-                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method);
-                    if let Some(m) = modulus {
-                        query = query.modulus(m.clone());
-                    }
+                    let query = modulo(
+                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method),
+                        modulus.as_ref(),
+                    );
                     let what = format!(
                         "{game}, sizes {lo}..={hi}, k = {k}, {kind}, {method:?}, modulus {modulus:?}"
                     );
@@ -143,10 +150,7 @@ fn game_queries_match_brute_force() {
                 {
                     let query =
                         Query::new(game.clone()).sizes(lo as u64, hi as u64).heaps(k as u64).kind(kind);
-                    let query = match &modulus {
-                        Some(m) => query.modulus(m.clone()),
-                        None => query,
-                    };
+                    let query = modulo(query, modulus.as_ref());
                     let what = format!("{spec}, sizes {lo}..={hi}, k = {k}, {kind}, {modulus:?}");
                     check(&query.count().unwrap(), &losing, &total, &modulus, &what);
                 }
@@ -199,10 +203,7 @@ fn periodic_histograms_count_like_their_values() {
                 for method in [Method::Auto, Method::Classes] {
                     let count = |h: &Histogram| {
                         let query = Query::from_histogram(h.clone()).heaps(k).kind(kind).method(method);
-                        match modulus {
-                            Some(m) => query.modulus(m.clone()).count().unwrap(),
-                            None => query.count().unwrap(),
-                        }
+                        modulo(query, modulus.as_ref()).count().unwrap()
                     };
                     let (a, b) = (count(&periodic), count(&direct));
                     let what = format!("{certificate:?} {lo}..={hi} k = {k} {kind} {method:?} {modulus:?}");
@@ -228,11 +229,10 @@ fn distributions_match_brute_force() {
             let total: u64 = dist.values().sum();
             for modulus in &moduli {
                 for method in [Method::Auto, Method::Classes] {
-                    let mut query =
-                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method);
-                    if let Some(m) = modulus {
-                        query = query.modulus(m.clone());
-                    }
+                    let query = modulo(
+                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method),
+                        modulus.as_ref(),
+                    );
                     let what = format!(
                         "{game}, sizes {lo}..={hi}, k = {k}, {kind}, {method:?}, modulus {modulus:?}"
                     );
@@ -269,12 +269,14 @@ fn misere_nim_matches_brute_force() {
                 for k in 0..=4usize {
                     let (losing, total) = brute_misere_nim(lo, hi, k, shape_of(kind));
                     for modulus in &moduli {
-                        let mut query =
-                            Query::new(Game::Nim).sizes(lo as u64, hi as u64).heaps(k as u64).kind(kind);
-                        query = query.misere(true);
-                        if let Some(m) = modulus {
-                            query = query.modulus(m.clone());
-                        }
+                        let query = modulo(
+                            Query::new(Game::Nim)
+                                .sizes(lo as u64, hi as u64)
+                                .heaps(k as u64)
+                                .kind(kind)
+                                .misere(true),
+                            modulus.as_ref(),
+                        );
                         let what =
                             format!("misère nim, sizes {lo}..={hi}, k = {k}, {kind}, modulus {modulus:?}");
                         check(&query.count().unwrap(), &losing.into(), &total.into(), modulus, &what);
@@ -461,11 +463,10 @@ fn huge_counts_match_dynamic_programming() {
             let total: BigUint = want.iter().sum();
             for modulus in &moduli {
                 for method in [Method::Auto, Method::Classes] {
-                    let mut query =
-                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method);
-                    if let Some(m) = modulus {
-                        query = query.modulus(m.clone());
-                    }
+                    let query = modulo(
+                        Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind).method(method),
+                        modulus.as_ref(),
+                    );
                     let what = format!("counts {counts:?}, k = {k}, {kind}, {method:?}, modulus {modulus:?}");
                     check(&query.count().unwrap(), &want[0], &total, modulus, &what);
                 }
@@ -486,10 +487,10 @@ fn unordered_counts_with_many_heaps_match_dynamic_programming() {
             let want = dp_distribution(&counts, k, shape_of(kind));
             let total: BigUint = want.iter().sum();
             for modulus in &moduli {
-                let mut query = Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind);
-                if let Some(m) = modulus {
-                    query = query.modulus(m.clone());
-                }
+                let query = modulo(
+                    Query::from_histogram(histogram.clone()).heaps(k as u64).kind(kind),
+                    modulus.as_ref(),
+                );
                 check(
                     &query.count().unwrap(),
                     &want[0],
@@ -515,12 +516,8 @@ fn statement_values() {
     // Splitting a pile into two proper divisors greater than 1, five heaps of 2..=10: 40 085 wins.
     let g = count_support::split_into_divisors(11);
     let h = Histogram::from_values(&g, 2, 10).unwrap();
-    for modulus in [None, Some(1_000_000_007u32), Some(1 << 20)] {
-        let query = Query::from_histogram(h.clone()).heaps(5u32);
-        let counts = match modulus {
-            Some(m) => query.modulus(m).count().unwrap(),
-            None => query.count().unwrap(),
-        };
+    for modulus in [None, Some(1_000_000_007u32), Some(1 << 20)].map(|m| m.map(BigUint::from)) {
+        let counts = modulo(Query::from_histogram(h.clone()).heaps(5u32), modulus.as_ref()).count().unwrap();
         assert_eq!(counts.winning, BigUint::from(40_085u32));
     }
 }
@@ -539,10 +536,10 @@ fn empty_positions_and_modulus_one() {
         for k in [BigUint::zero(), BigUint::from(10u32).pow(30)] {
             let want = BigUint::from(u8::from(k.is_zero()));
             for modulus in [None, Some(BigUint::from(1000u32))] {
-                let mut query = Query::from_histogram(empty.clone()).heaps(k.clone()).kind(kind);
-                if let Some(m) = modulus {
-                    query = query.modulus(m);
-                }
+                let query = modulo(
+                    Query::from_histogram(empty.clone()).heaps(k.clone()).kind(kind),
+                    modulus.as_ref(),
+                );
                 let counts = query.count().unwrap();
                 assert_eq!((&counts.losing, &counts.total), (&want, &want), "{kind}, k = {k}");
             }

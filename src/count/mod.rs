@@ -1079,11 +1079,7 @@ impl SlotRing for Mod32 {
     }
     /// At most 2^32 residues below 2^31: the sum stays below 2^63.
     fn sum(&self, data: &[u32]) -> BigUint {
-        let sum: u64 = if data.len() >= PARALLEL_SUM_MIN {
-            data.par_iter().map(|&x| u64::from(x)).sum()
-        } else {
-            data.iter().map(|&x| u64::from(x)).sum()
-        };
+        let sum = sum_slots(data, 0u64, u64::from, |a, b| a + b);
         (sum % u64::from(self.modulus())).into()
     }
     /// Each product is below 2^31 · 2^40 (a count is at most F <= 2^40); at most 2^40 of them
@@ -1109,11 +1105,7 @@ impl SlotRing for Mod64 {
     }
     /// At most 2^64 residues below 2^63: the sum stays below 2^127.
     fn sum(&self, data: &[u64]) -> BigUint {
-        let sum: u128 = if data.len() >= PARALLEL_SUM_MIN {
-            data.par_iter().map(|&x| u128::from(x)).sum()
-        } else {
-            data.iter().map(|&x| u128::from(x)).sum()
-        };
+        let sum = sum_slots(data, 0u128, u128::from, |a, b| a + b);
         (sum % u128::from(self.modulus())).into()
     }
     /// Each product is reduced below 2^63 before summing: at most 2^40 of them stay below 2^103.
@@ -1139,11 +1131,7 @@ impl SlotRing for Wrap64 {
     }
     /// Modulo 2^64.
     fn sum(&self, data: &[u64]) -> BigUint {
-        if data.len() >= PARALLEL_SUM_MIN {
-            data.par_iter().copied().reduce(|| 0, u64::wrapping_add).into()
-        } else {
-            data.iter().fold(0u64, |a, &x| a.wrapping_add(x)).into()
-        }
+        sum_slots(data, 0u64, |x| x, u64::wrapping_add).into()
     }
     /// Modulo 2^64.
     fn weighted_sum(&self, values: &[u64], counts: &[u64]) -> BigUint {
@@ -1159,6 +1147,21 @@ impl SlotRing for Wrap64 {
 
 /// Buffers shorter than this are summed on the calling thread.
 const PARALLEL_SUM_MIN: usize = 1 << 16;
+
+/// `add` over `widen` of every element, on the thread pool from [`PARALLEL_SUM_MIN`] elements
+/// up (`add` must be associative and commutative, `zero` its identity).
+fn sum_slots<T: Copy + Sync, A: Copy + Send + Sync>(
+    data: &[T],
+    zero: A,
+    widen: impl Fn(T) -> A + Sync + Send,
+    add: impl Fn(A, A) -> A + Sync + Send,
+) -> A {
+    if data.len() >= PARALLEL_SUM_MIN {
+        data.par_iter().map(|&x| widen(x)).reduce(|| zero, &add)
+    } else {
+        data.iter().fold(zero, |a, &x| add(a, widen(x)))
+    }
+}
 
 /// `f` over every item, on the thread pool when `parallel` (the work is worth the threads).
 fn map_work<T: Sync, U: Send>(items: &[T], parallel: bool, f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {

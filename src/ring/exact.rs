@@ -1,7 +1,5 @@
 //! Exact signed integers, with overflow refused before it can happen.
 
-use std::fmt;
-
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
@@ -11,15 +9,7 @@ use crate::fwht::{Backend, Internal};
 
 macro_rules! exact_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $name;
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str($label)
-            }
-        }
+        unit_ring!($(#[$doc])* $name, $label);
 
         impl $name {
             /// The overflow error for `what`.

@@ -1,7 +1,5 @@
 //! IEEE floating point.
 
-use std::fmt;
-
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
@@ -11,15 +9,7 @@ use crate::fwht::{Backend, Internal};
 
 macro_rules! float_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:ty, $label:expr, $dispatch:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $name;
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str($label)
-            }
-        }
+        unit_ring!($(#[$doc])* $name, $label);
 
         impl Ring for $name {
             type Elem = $elem;

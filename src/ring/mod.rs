@@ -19,6 +19,21 @@
 //! Values outside a ring's accepted set (a residue `>= m`) are a logic error: the transform stays
 //! memory-safe but its output is unspecified. [`Ring::validate`] checks untrusted data.
 
+/// A ring without parameters: a unit struct that prints as its command-line name.
+macro_rules! unit_ring {
+    ($(#[$doc:meta])* $name:ident, $label:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str($label)
+            }
+        }
+    };
+}
+
 mod exact;
 mod float;
 mod modular;
