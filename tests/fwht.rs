@@ -305,8 +305,8 @@ fn user_defined_rings_get_the_portable_kernel() {
     assert!(Mod3.validate(&[0, 1, 3]).is_err());
 }
 
-/// Transforms larger than the last-level cache (128 MiB buffers; the portable kernel through
-/// i128), whose top passes stream from memory, against the textbook loop.
+/// Transforms larger than the last-level cache (128 MiB buffers of 4- and 8-byte elements; the
+/// portable kernel through i128), whose top passes stream from memory, against the textbook loop.
 #[test]
 fn transforms_larger_than_the_cache_agree_with_textbook() {
     fn check<R: Ring>(ring: R, log2: u32, backends: &[Backend], random: impl Fn(&mut Rng) -> R::Elem) {
@@ -331,6 +331,8 @@ fn transforms_larger_than_the_cache_agree_with_textbook() {
     let best = [Backend::best()];
     let ring = Mod32::new(998_244_353).unwrap();
     check(ring, 25, &best, |rng| ring.random(rng, 0));
+    let ring = Mod64::new((1 << 63) - 25).unwrap();
+    check(ring, 24, &best, |rng| ring.random(rng, 0));
     check(Float32, 25, &best, |rng| (rng.next_u64() as f64 / u64::MAX as f64 - 0.5) as f32);
     check(Exact128, 23, &[Backend::Scalar], |rng| rng.signed(1 << 40) as i128);
 }
