@@ -337,6 +337,21 @@ fn transforms_larger_than_the_cache_agree_with_textbook() {
     check(Exact128, 23, &[Backend::Scalar], |rng| rng.signed(1 << 40) as i128);
 }
 
+/// A 512 MiB transform, whose top pass runs over rows 64 MiB apart in the staggered memory order,
+/// against the textbook loop, on one thread and on all.
+#[test]
+fn transforms_with_staggered_passes_agree_with_textbook() {
+    let mut rng = Rng::new(0x5a66);
+    let x: Vec<u32> = (0..1usize << 27).map(|_| rng.next_u64() as u32).collect();
+    let mut expected = x.clone();
+    reference::textbook(&Wrap32, &mut expected);
+    for parallel in [false, true] {
+        let mut y = x.clone();
+        Plan::new(Wrap32, x.len()).unwrap().with_parallel(parallel).forward(&mut y).unwrap();
+        assert!(y == expected, "parallel {parallel}");
+    }
+}
+
 /// An element size no built-in ring has (48 bytes, so rows alias in cache at other lengths than
 /// for 4- and 8-byte elements) through a 192 MiB transform, after a large `f64` one on the same
 /// thread, against the textbook loop.

@@ -48,6 +48,12 @@ impl<R: Ring> Butterflies for RingLanes<R> {
         // SAFETY: the shape was checked; scalar code needs no instruction set.
         unsafe { lanes::columns(self, rows) }
     }
+
+    fn staggered(self, rows: &mut [&mut [R::Elem]]) {
+        lanes::assert_rows(rows, 1);
+        // SAFETY: the shape was checked; scalar code needs no instruction set.
+        unsafe { lanes::staggered(self, rows) }
+    }
 }
 
 /// The portable transform of `data` (`2^log2` elements).

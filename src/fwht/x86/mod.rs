@@ -59,6 +59,17 @@ macro_rules! simd_butterflies {
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { columns(self, rows) }
             }
+
+            fn staggered(self, rows: &mut [&mut [$elem]]) {
+                #[target_feature(enable = $feature)]
+                unsafe fn staggered(l: $lanes, rows: &mut [&mut [$elem]]) {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { crate::fwht::lanes::staggered(l, rows) }
+                }
+                crate::fwht::lanes::assert_rows(rows, <$lanes as crate::fwht::lanes::Lanes>::WIDTH);
+                // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
+                unsafe { staggered(self, rows) }
+            }
         }
     };
 }
