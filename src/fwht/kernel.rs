@@ -22,11 +22,40 @@ const SET_ALIAS_BYTES: usize = 4096;
 /// staggered, 128 MiB 117 ms and 58 ms, 256 MiB and more 194 ms and 76 ms.
 pub(crate) const STAGGER_MIN_ROW_BYTES: usize = 64 << 20;
 
-/// The levels one column pass of a node with `upper` levels above the leaves does.
-fn pass_levels<E>(len: usize, upper: u32) -> u32 {
+/// Nodes up to this size may take one level less than they could, so that no single-level pass
+/// is left for the smallest nodes (see [`pass_levels`]).
+const SHORT_PASS_MAX_BYTES: usize = 256 << 10;
+
+/// The most levels one column pass of a node with `upper` levels above the leaves can do: four
+/// (radix 16), or three where the rows alias in cache.
+fn widest_pass<E>(len: usize, upper: u32) -> u32 {
     let levels = upper.min(RADIX_LOG2);
     let row_bytes = (len >> levels) * std::mem::size_of::<E>();
     if levels == RADIX_LOG2 && row_bytes >= SET_ALIAS_BYTES { RADIX_LOG2 - 1 } else { levels }
+}
+
+/// The levels one column pass of a node with `upper` levels above the leaves does.
+///
+/// The widest pass, except where taking the widest at every node below would end in a
+/// single-level pass over the smallest nodes (2^13 and 2^16 `u32` end as 4 + 1 and 3 + 4 + 1):
+/// such a pass costs a whole read and write of the data and a call per 512 elements for one
+/// level. A node of at most [`SHORT_PASS_MAX_BYTES`] then takes one level less itself, and the
+/// levels below come out whole (2^16 becomes 2 + 3 + 3): as many passes, each doing more. Larger
+/// nodes keep their widest pass, above all those that stream from memory.
+fn pass_levels<E>(len: usize, upper: u32) -> u32 {
+    let levels = widest_pass::<E>(len, upper);
+    if levels < 3 || levels == upper || len * std::mem::size_of::<E>() > SHORT_PASS_MAX_BYTES {
+        return levels;
+    }
+    // The widest passes of the nodes below, down to the last.
+    let (mut below_len, mut below) = (len >> levels, upper - levels);
+    let mut last = 0;
+    while below > 0 {
+        last = widest_pass::<E>(below_len, below);
+        below_len >>= last;
+        below -= last;
+    }
+    if last == 1 { levels - 1 } else { levels }
 }
 
 /// The two loops a backend provides for one ring; everything else is shared.
@@ -149,6 +178,39 @@ mod tests {
                 let mut y = x.clone();
                 transform_staggering(b, &mut y, log2, parallel, 0);
                 assert!(y == expected, "log2 {log2}, parallel {parallel}");
+            }
+        }
+    }
+
+    /// The levels of the passes a transform of `2^log2` elements of `E` makes, top first.
+    fn passes<E>(log2: u32, leaf_log2: u32) -> Vec<u32> {
+        let (mut len, mut upper, mut out) = (1usize << log2, log2 - leaf_log2, vec![]);
+        while upper > 0 {
+            let levels = pass_levels::<E>(len, upper);
+            out.push(levels);
+            len >>= levels;
+            upper -= levels;
+        }
+        out
+    }
+
+    #[test]
+    fn plans_leave_no_single_level_pass_to_the_smallest_nodes() {
+        assert_eq!(passes::<u32>(16, 8), [2, 3, 3]);
+        assert_eq!(passes::<u32>(13, 8), [3, 2]);
+        assert_eq!(passes::<u32>(20, 8), [3, 3, 3, 3]);
+        assert_eq!(passes::<u32>(28, 8), [3, 3, 3, 3, 2, 3, 3]);
+        for (size, leaf) in [(4, 8), (8, 7), (16, 6), (48, 4)] {
+            for log2 in leaf + 1..=30 {
+                let p = match size {
+                    4 => passes::<u32>(log2, leaf),
+                    8 => passes::<u64>(log2, leaf),
+                    16 => passes::<u128>(log2, leaf),
+                    _ => passes::<[u64; 6]>(log2, leaf),
+                };
+                assert_eq!(p.iter().sum::<u32>(), log2 - leaf);
+                assert!(p.iter().all(|&l| (1..=RADIX_LOG2).contains(&l)), "{size}-byte 2^{log2}: {p:?}");
+                assert!(p.len() == 1 || *p.last().unwrap() > 1, "{size}-byte 2^{log2}: {p:?}");
             }
         }
     }
