@@ -27,8 +27,10 @@
 //! The kernel recurses depth first: a node transforms its 16 (or fewer) rows, then applies four
 //! butterfly levels across them in one pass over memory (radix 16), so every pass does four
 //! levels and sub-problems that fit in L1 or L2 are finished there. The lowest levels run inside
-//! SIMD registers. Large nodes split their rows and columns across rayon's thread pool; nodes
-//! below [`PARALLEL_MIN`] elements never spawn.
+//! SIMD registers. Passes over rows 64 MiB or more apart stagger their rows in time so that no
+//! two rows stream the same column together (same arithmetic, another memory order). Large nodes
+//! split their rows and columns across rayon's thread pool; nodes below [`PARALLEL_MIN`] elements
+//! never spawn.
 
 pub(crate) mod dispatch;
 pub(crate) mod kernel;
