@@ -117,7 +117,7 @@ const STAGGER_BYTES: usize = 256;
 /// the butterflies, and its results reach memory `r` steps after they are computed (a step being
 /// `16 / R` registers of every row), so no two rows stream the same column at the same time.
 ///
-/// Rows a multiple of 64 MiB apart share every address bit below the 26th, and a plain pass over
+/// Rows a multiple of 64 MiB apart share every address bit below bit 26, and a plain pass over
 /// them runs at a third of the speed of memory on the machines measured; the stagger restores
 /// most of it. Only the order of memory accesses changes, never the arithmetic.
 ///
