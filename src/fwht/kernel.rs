@@ -98,7 +98,8 @@ pub(crate) fn transform_staggering<B: Butterflies>(
 }
 
 /// A node with `upper` levels above the leaves: its rows first (the lower levels), then one
-/// column pass for the top levels. Leftover levels end up in the smallest, cache-resident nodes.
+/// column pass for the top levels. Leftover levels end up in cache-resident nodes (see
+/// [`pass_levels`]).
 fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool, stagger: usize) {
     if upper == 0 {
         b.leaves(data);
