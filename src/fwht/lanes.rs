@@ -1,5 +1,15 @@
 //! Kernel bodies written once over a register type; each backend instantiates them inside its
 //! own `#[target_feature]` functions so the compiler inlines and schedules the whole loop.
+//!
+//! The bodies must compile to the same code whatever the build profile: a dependent crate builds
+//! nimcount with 16 codegen units and no LTO. Two rules keep it so, both measured:
+//! - no closures around intrinsics (`std::array::from_fn`, `for_each`): a closure does not inherit
+//!   the `#[target_feature]`s of the function it is written in, and when it is not inlined every
+//!   vector instruction inside it becomes a call (20–30× slower);
+//! - index loops over the fixed-size register arrays, not iterator adapters (`zip`, `skip`,
+//!   `enumerate`): LLVM unrolls a counted loop over a constant bound in every build, the
+//!   adapters only in some, and a loop left rolled keeps the registers on the stack (1.4× slower).
+#![allow(clippy::needless_range_loop)]
 
 /// One register of ring elements and the butterflies on it.
 ///
@@ -56,15 +66,45 @@ pub(crate) unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
     for chunk in data.chunks_exact_mut(16 * w) {
         let p = chunk.as_mut_ptr();
         // SAFETY: the chunk holds exactly 16 registers.
-        let mut v: [L::V; 16] = std::array::from_fn(|i| l.within(unsafe { l.load(p.add(i * w)) }));
+        let mut v = [l.within(unsafe { l.load(p) }); 16];
+        for i in 1..16 {
+            // SAFETY: as above.
+            v[i] = l.within(unsafe { l.load(p.add(i * w)) });
+        }
         levels::<L, 16>(l, &mut v);
         // Stores by index: moving the array out (`into_iter`) made the compiler copy it through
         // the stack with `memcpy` calls, which halved the speed of the whole kernel.
-        for (i, x) in v.iter().enumerate() {
+        for i in 0..16 {
             // SAFETY: as for the loads.
-            unsafe { l.store(p.add(i * w), *x) };
+            unsafe { l.store(p.add(i * w), v[i]) };
         }
     }
+}
+
+/// The start of each of the `R` rows.
+#[inline(always)]
+fn row_pointers<E, const R: usize>(rows: &mut [&mut [E]]) -> [*mut E; R] {
+    let mut ptrs = [std::ptr::null_mut(); R];
+    for i in 0..R {
+        ptrs[i] = rows[i].as_mut_ptr();
+    }
+    ptrs
+}
+
+/// One register from each row, at element offset `at`.
+///
+/// # Safety
+/// `ptrs[i] + at .. + WIDTH` must be readable for every row; `L`'s instruction set must be
+/// available.
+#[inline(always)]
+unsafe fn load_rows<L: Lanes, const R: usize>(l: L, ptrs: &[*mut L::E; R], at: usize) -> [L::V; R] {
+    // SAFETY: forwarded from the caller.
+    let mut v = [unsafe { l.load(ptrs[0].add(at)) }; R];
+    for i in 1..R {
+        // SAFETY: forwarded from the caller.
+        v[i] = unsafe { l.load(ptrs[i].add(at)) };
+    }
+    v
 }
 
 /// One column pass over 2, 4, 8 or 16 rows.
@@ -93,16 +133,16 @@ unsafe fn columns_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]]) {
     let len = rows[0].len();
     let step = 16 / R * L::WIDTH;
     debug_assert!(rows.iter().all(|r| r.len() == len) && len % step == 0);
-    let ptrs: [*mut L::E; R] = std::array::from_fn(|i| rows[i].as_mut_ptr());
+    let ptrs = row_pointers::<L::E, R>(rows);
     for c in (0..len).step_by(step) {
         for k in 0..16 / R {
             let at = c + k * L::WIDTH;
             // SAFETY: at + WIDTH <= c + step <= len for every row.
-            let mut v: [L::V; R] = std::array::from_fn(|i| unsafe { l.load(ptrs[i].add(at)) });
+            let mut v = unsafe { load_rows::<L, R>(l, &ptrs, at) };
             levels::<L, R>(l, &mut v);
-            for (i, x) in v.iter().enumerate() {
+            for i in 0..R {
                 // SAFETY: as for the loads.
-                unsafe { l.store(ptrs[i].add(at), *x) };
+                unsafe { l.store(ptrs[i].add(at), v[i]) };
             }
         }
     }
@@ -147,7 +187,7 @@ unsafe fn staggered_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]])
     let step = per * L::WIDTH;
     debug_assert!(rows.iter().all(|r| r.len() == len) && len % step == 0);
     let steps = len / step;
-    let ptrs: [*mut L::E; R] = std::array::from_fn(|i| rows[i].as_mut_ptr());
+    let ptrs = row_pointers::<L::E, R>(rows);
     let size = std::mem::size_of::<L::E>().max(1);
     let (lead, line) = ((STAGGER_BYTES / size).max(1), (64 / size).max(1));
     // Row r's results of step t wait in slot (r, t mod R) until step t + r; R rows × R slots ×
@@ -164,7 +204,8 @@ unsafe fn staggered_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]])
     };
     for t in 0..steps {
         let at = t * step;
-        for (r, &p) in ptrs.iter().enumerate() {
+        for r in 0..R {
+            let p = ptrs[r];
             let ahead = at + (R - r) * lead;
             let mut i = 0;
             while i < step && ahead + i < len {
@@ -176,7 +217,7 @@ unsafe fn staggered_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]])
         for k in 0..per {
             let at = at + k * L::WIDTH;
             // SAFETY: at + WIDTH <= (t + 1) · step <= len for every row.
-            let mut v: [L::V; R] = std::array::from_fn(|i| unsafe { l.load(ptrs[i].add(at)) });
+            let mut v = unsafe { load_rows::<L, R>(l, &ptrs, at) };
             levels::<L, R>(l, &mut v);
             // SAFETY: as for the loads.
             unsafe { l.store(ptrs[0].add(at), v[0]) };

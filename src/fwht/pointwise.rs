@@ -71,6 +71,7 @@ pub(crate) fn pow_scalar(ring: &Mod32, data: &mut [u32], e: u64) {
 }
 
 #[cfg(target_arch = "x86_64")]
+#[allow(clippy::needless_range_loop)] // index loops over register arrays: see `lanes`
 mod x86 {
     use std::arch::x86_64::*;
 
@@ -106,23 +107,26 @@ mod x86 {
         for chunk in data[..done].chunks_exact_mut(block) {
             let p = chunk.as_mut_ptr();
             // SAFETY: the chunk holds IN_FLIGHT registers.
-            let x: [L::V; IN_FLIGHT] = std::array::from_fn(|i| unsafe { l.load(p.add(i * L::WIDTH)) });
-            // x · R² · R⁻¹ = x · R: Montgomery form.
-            let base: [L::V; IN_FLIGHT] = std::array::from_fn(|i| l.mul(x[i], r2));
+            // Index loops, no closures (see `lanes`).
+            let mut base = [r2; IN_FLIGHT];
+            for i in 0..IN_FLIGHT {
+                // x · R² · R⁻¹ = x · R: Montgomery form. SAFETY: the chunk holds IN_FLIGHT registers.
+                base[i] = l.mul(unsafe { l.load(p.add(i * L::WIDTH)) }, r2);
+            }
             let mut acc = [one; IN_FLIGHT];
             for bit in (0..bits).rev() {
-                for a in acc.iter_mut() {
-                    *a = l.mul(*a, *a);
+                for i in 0..IN_FLIGHT {
+                    acc[i] = l.mul(acc[i], acc[i]);
                 }
                 if (e >> bit) & 1 == 1 {
-                    for (a, b) in acc.iter_mut().zip(base) {
-                        *a = l.mul(*a, b);
+                    for i in 0..IN_FLIGHT {
+                        acc[i] = l.mul(acc[i], base[i]);
                     }
                 }
             }
-            for (i, a) in acc.into_iter().enumerate() {
+            for i in 0..IN_FLIGHT {
                 // Leaving Montgomery form: a · 1 · R⁻¹. SAFETY: as for the loads.
-                unsafe { l.store(p.add(i * L::WIDTH), l.mul(a, plain_one)) };
+                unsafe { l.store(p.add(i * L::WIDTH), l.mul(acc[i], plain_one)) };
             }
         }
         done
