@@ -42,7 +42,7 @@ fn textbook(histogram: &Histogram) -> u32 {
     }
     reference::textbook(&ring, &mut data);
     let log2 = data.len().trailing_zeros();
-    ring.divide_by_power_of_two(&mut data, log2).unwrap();
+    ring.divide_by_power_of_two(&mut data, log2, false).unwrap();
     data[0]
 }
 

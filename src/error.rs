@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+
 /// Errors reported by nimcount.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -16,6 +18,11 @@ pub enum Error {
         /// The offending length.
         len: usize,
     },
+
+    /// An empty buffer given to a transform, convolution or power (there is nothing to compute,
+    /// which is almost always a mistake upstream).
+    #[error("empty buffer: a transform needs at least one element")]
+    EmptyBuffer,
 
     /// A buffer whose length is not a multiple of the plan's length.
     #[error("buffer of {len} elements is not a multiple of the transform length {plan_len}")]
@@ -86,6 +93,43 @@ pub enum Error {
         backend: &'static str,
     },
 
+    /// A backend name that is not `scalar`, `avx2` or `avx512`.
+    #[error("unknown backend '{name}' (choose scalar, avx2 or avx512)")]
+    UnknownBackend {
+        /// The name as given (shortened when long).
+        name: String,
+    },
+
+    /// A ring name that is none of [`crate::ring::AnyRing::NAMES`].
+    #[error("unknown ring '{name}' (choose one of u32, u64, wrap32, wrap64, i64, i128, f32, f64)")]
+    UnknownRing {
+        /// The name as given (shortened when long).
+        name: String,
+    },
+
+    /// A modular ring named without its modulus.
+    #[error("the ring {ring} needs a modulus (an odd number)")]
+    RingNeedsModulus {
+        /// The ring's name.
+        ring: String,
+    },
+
+    /// A ring without parameters named with a modulus.
+    #[error("the ring {ring} takes no modulus")]
+    RingTakesNoModulus {
+        /// The ring's name.
+        ring: String,
+    },
+
+    /// Two operands whose lengths must agree (an XOR convolution's) and do not.
+    #[error("operands of different lengths, {left} and {right}")]
+    LengthsDiffer {
+        /// The first operand's length.
+        left: usize,
+        /// The second operand's length.
+        right: usize,
+    },
+
     /// A buffer or table that would not fit in memory; refused before allocating.
     #[error("{what} needs {needed} but only {available} of memory is available")]
     OutOfMemory {
@@ -100,7 +144,7 @@ pub enum Error {
     /// A number that does not parse (see [`crate::number`]).
     #[error("invalid number '{input}': {reason}")]
     InvalidNumber {
-        /// The text as given.
+        /// The text as given (shortened when long).
         input: String,
         /// What is wrong with it.
         reason: String,
@@ -109,15 +153,118 @@ pub enum Error {
     /// A game specification that does not parse or makes no sense.
     #[error("invalid game '{spec}': {reason}")]
     InvalidGame {
-        /// The specification as given.
+        /// The specification as given (shortened when long).
         spec: String,
         /// What is wrong with it.
         reason: String,
     },
 
-    /// A query (counting, Grundy computation) whose arguments are inconsistent or out of range.
-    #[error("{0}")]
-    InvalidQuery(String),
+    /// A counting query over a game without its range of heap sizes.
+    #[error("a query over a game needs its heap sizes lo..=hi")]
+    MissingSizes,
+
+    /// Heap sizes given to a query over a histogram.
+    #[error("heap sizes apply to games, not to a histogram")]
+    SizesWithHistogram,
+
+    /// A range of heap sizes `lo..=hi` with `lo > hi`.
+    #[error("empty range of heap sizes {lo}..={hi}: {lo} is above {hi}")]
+    EmptyRange {
+        /// The low end.
+        lo: BigUint,
+        /// The high end.
+        hi: BigUint,
+    },
+
+    /// Misère play asked for a game whose misère theory nimcount does not know.
+    #[error("misère play is supported for nim only, not for {game}")]
+    MisereUnsupported {
+        /// The game.
+        game: String,
+    },
+
+    /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).
+    #[error("misère play needs the game nim and its heap sizes, not a histogram")]
+    MisereNeedsGame,
+
+    /// The XOR distribution asked for misère play.
+    #[error("the XOR distribution is for normal play, not misère play")]
+    MisereDistribution,
+
+    /// A probability over no heap sizes at all.
+    #[error("no heap sizes to draw from: the histogram is empty")]
+    EmptyHistogram,
+
+    /// A probability over sets of more distinct sizes than there are.
+    #[error("no set of {k} distinct heap sizes exists among {n} sizes: the probability is undefined")]
+    NoSets {
+        /// The number of heaps.
+        k: BigUint,
+        /// The number of heap sizes.
+        n: BigUint,
+    },
+
+    /// A computation refused before it starts because of its estimated number of steps.
+    #[error("{what} needs about {steps} steps, more than the limit of {limit}")]
+    TooMuchWork {
+        /// What would have been computed.
+        what: &'static str,
+        /// The estimate (saturated at `u128::MAX`: then "more than" the limit anyway).
+        steps: Estimate,
+        /// The limit.
+        limit: u128,
+    },
+
+    /// An exact answer too large to hold.
+    #[error("the exact answer would have about {bits} bits (more than 2^{limit_log2}); give a modulus")]
+    AnswerTooLarge {
+        /// An estimate of its size.
+        bits: Estimate,
+        /// `log2` of the most bits an exact answer may have.
+        limit_log2: u32,
+    },
+
+    /// A game without a proven period whose query needs more values than may be computed.
+    #[error(
+        "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {reach}"
+    )]
+    NoPeriod {
+        /// The game.
+        game: String,
+        /// The largest heap size whose value the search computed.
+        searched: u64,
+        /// The largest heap size of the range.
+        reach: BigUint,
+    },
+
+    /// More heap sizes than a Grundy computation may handle.
+    #[error("{what}: {count} heap sizes is beyond the limit of {limit}")]
+    TooManyHeaps {
+        /// What was asked.
+        what: &'static str,
+        /// How many heap sizes.
+        count: u128,
+        /// The limit.
+        limit: u64,
+    },
+
+    /// Grundy values that do not reach as far as a histogram needs.
+    #[error("the Grundy values given cover heap sizes 0..{have} but {need} are needed")]
+    ValuesTooShort {
+        /// How many values were given.
+        have: u64,
+        /// How many are needed.
+        need: u128,
+    },
+
+    /// A histogram term too large for the exact transform on words.
+    #[error("a histogram term whose counts sum to {sum} over 2^{log2} values is too large to transform")]
+    TermTooLarge {
+        /// The sum of the term's counts.
+        sum: u128,
+        /// `log2` of the transform length.
+        log2: u32,
+    },
 
     /// A malformed input file.
     #[error("{path}{}: {reason}", at_line(*line))]
@@ -129,10 +276,6 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
-
-    /// A game without a proven period whose query needs more values than may be computed.
-    #[error("{0}")]
-    NoPeriod(String),
 
     /// An I/O error, with the path it concerns.
     #[error("{path}: {source}")]
@@ -157,6 +300,37 @@ impl Error {
     /// Wraps an I/O error together with the path it concerns.
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().display().to_string(), source }
+    }
+}
+
+/// `text` as it may appear in a one-line message: as it is up to 80 characters, else its first 60
+/// characters, "…" and its length.
+///
+/// ```
+/// use nimcount::error::quote;
+/// assert_eq!(quote("10^9+7"), "10^9+7");
+/// assert_eq!(quote(&"9".repeat(300)), format!("{}… (300 characters)", "9".repeat(60)));
+/// ```
+pub fn quote(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= 80 {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(60).collect();
+    format!("{head}… ({count} characters)")
+}
+
+/// An estimate of a count of steps or bits: printed as the number, or as "more than 10^38" when
+/// it does not fit in 128 bits (never as a saturated figure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Estimate(pub Option<u128>);
+
+impl fmt::Display for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("more than 10^38"),
+        }
     }
 }
 

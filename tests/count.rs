@@ -61,6 +61,7 @@ fn shape_of(kind: Kind) -> Shape {
         Kind::Ordered => Shape::Ordered,
         Kind::Multiset => Shape::Multiset,
         Kind::Set => Shape::Set,
+        _ => unreachable!("the kinds tested"),
     }
 }
 

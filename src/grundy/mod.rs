@@ -234,9 +234,9 @@ impl PeriodSearch {
 }
 
 /// Refuses counts beyond [`MAX_HEAP`] or the memory available, before allocating.
-fn check_heaps(count: u64, bytes_per_heap: u64, what: &str) -> Result<()> {
+fn check_heaps(count: u64, bytes_per_heap: u64, what: &'static str) -> Result<()> {
     if count > MAX_HEAP {
-        return Err(Error::InvalidQuery(format!("{what}: {count} heaps is beyond the limit of 2^32")));
+        return Err(Error::TooManyHeaps { what, count: u128::from(count), limit: MAX_HEAP });
     }
     crate::memory::ensure_fits(|| format!("{what} for {count} heaps"), count.saturating_mul(bytes_per_heap))
 }

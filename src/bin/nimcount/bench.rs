@@ -5,12 +5,12 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use nimcount::fwht::{Backend, Plan};
+use nimcount::memory;
 use nimcount::progress::Progress;
-use nimcount::ring::Ring;
-use nimcount::{Error, Result, memory};
+use nimcount::ring::{AnyRing, Ring};
 
-use crate::common::{self, TerminalProgress};
-use crate::rings::{AnyRing, CliRing, with_ring};
+use crate::common::{self, Result, TerminalProgress, usage};
+use crate::rings::{self, CliRing, with_ring};
 
 /// Arguments of `nimcount bench`.
 #[derive(Debug, clap::Args)]
@@ -57,29 +57,26 @@ struct Timing {
 
 /// Runs `nimcount bench`.
 pub fn run(args: Args) -> Result<()> {
-    let ring = AnyRing::parse(&args.ring, args.modulus.as_deref())?;
+    let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
     if args.log2 > 40 {
-        return Err(Error::InvalidQuery(format!("--log2 {} is beyond any memory (at most 40)", args.log2)));
+        return Err(usage(format!("--log2 {} is beyond any memory (at most 40)", args.log2)));
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 || threads > 1024 {
-        return Err(Error::InvalidQuery(format!("--threads {threads} is out of range (1 to 1024)")));
+        return Err(usage(format!("--threads {threads} is out of range (1 to 1024)")));
     }
-    let backend = match args.backend {
-        Some(b) => b,
-        None => Backend::from_env()?,
-    };
+    let backend = common::backend(args.backend)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::InvalidQuery(format!("cannot start {threads} threads: {e}")))?;
+        .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))?;
     pool.install(|| with_ring!(ring, |r| measure(r, &ring, &args, threads, backend)))
 }
 
 fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, backend: Backend) -> Result<()> {
     let n = 1usize << args.log2;
     let bytes = memory::bytes_for::<R::Elem>(|| format!("a transform of 2^{}", args.log2), n as u128)?;
-    let plan = Plan::new(ring, n)?.with_backend(backend)?.with_parallel(threads > 1);
+    let plan = Plan::new(ring.clone(), n)?.with_backend(backend)?.with_parallel(threads > 1);
 
     let progress = TerminalProgress::new();
     progress.start("filling", 0);
@@ -87,7 +84,7 @@ fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, back
         memory::LargeBuffer::zeroed(|| format!("a transform of 2^{} {} elements", args.log2, any.name()), n)?;
     fill_random(&ring, &mut data);
     progress.start("nimcount", 0);
-    let fast = time_runs(args.runs, &mut data, |d| plan.forward(d), |d| restore(&plan, d))?;
+    let fast = time_runs(args.runs, &mut data, |d| Ok(plan.forward(d)?), |d| restore(&plan, d))?;
     let textbook = if args.no_textbook {
         None
     } else {
@@ -120,8 +117,8 @@ fn fill_random<R: CliRing>(ring: &R, data: &mut [R::Elem]) {
 }
 
 /// Brings transformed data back to the kind of values the benchmark started from.
-fn restore<R: Ring>(plan: &Plan<R>, data: &mut [R::Elem]) -> Result<()> {
-    if plan.ring().can_halve() { plan.inverse(data) } else { Ok(()) }
+fn restore<R: Ring<Elem: Copy>>(plan: &Plan<R>, data: &mut [R::Elem]) -> Result<()> {
+    if plan.ring().can_halve() { Ok(plan.inverse(data)?) } else { Ok(()) }
 }
 
 /// One warm-up, then timed runs of `method`, each followed by an untimed `restore`: `runs`

@@ -9,8 +9,51 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nimcount::Error;
+use nimcount::fwht::Backend;
 use nimcount::progress::Progress;
-use nimcount::{Error, Result};
+
+/// Why a command failed: the library refused or failed, or the command line makes no sense.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// An error from the library, printed as it is.
+    #[error(transparent)]
+    Library(#[from] Error),
+    /// A command-line mistake the library cannot see (flags that do not go together).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// The result of a subcommand.
+pub type Result<T, E = Failure> = std::result::Result<T, E>;
+
+/// A command-line mistake.
+pub fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
+}
+
+/// The environment variable that forces a backend for every transform and power: `scalar`,
+/// `avx2` or `avx512`.
+pub const BACKEND_VARIABLE: &str = "NIMCOUNT_BACKEND";
+
+/// The backend to use: `flag` when given, else the one [`BACKEND_VARIABLE`] names, else the widest
+/// this CPU runs. An unknown or unavailable name is an error, never a silent fallback.
+pub fn backend(flag: Option<Backend>) -> Result<Backend> {
+    let chosen = match (flag, std::env::var(BACKEND_VARIABLE)) {
+        (Some(b), _) => b,
+        (None, Ok(name)) => name.parse::<Backend>().map_err(|_| {
+            usage(format!(
+                "{BACKEND_VARIABLE}={} names no backend (choose scalar, avx2 or avx512)",
+                nimcount::error::quote(&name)
+            ))
+        })?,
+        (None, Err(_)) => Backend::best(),
+    };
+    chosen.available().map_err(|_| match flag {
+        Some(_) => Failure::Library(Error::BackendUnavailable { backend: chosen.name() }),
+        None => usage(format!("{BACKEND_VARIABLE}={chosen} names a backend this CPU does not run")),
+    })
+}
 
 /// Exit code for every refused input or failed run; 0 is success.
 pub const EXIT_FAILURE: u8 = 2;
@@ -48,7 +91,9 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed the pipe early (`| head`) got what it wanted.
-        Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Library(Error::Io { source, .. })) if source.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_FAILURE)
@@ -62,8 +107,8 @@ pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
 }
 
 /// Wraps a failure to write standard output.
-pub fn stdout_error(source: io::Error) -> Error {
-    Error::Io { path: "<stdout>".into(), source }
+pub fn stdout_error(source: io::Error) -> Failure {
+    Failure::Library(Error::Io { path: "<stdout>".into(), source })
 }
 
 /// Writes `path` all at once or not at all: the content goes to a temporary file in the same
@@ -81,7 +126,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) ->
         write(&mut out)?;
         let file = out.into_inner().map_err(|e| Error::io(&temp, e.into_error()))?;
         file.sync_all().map_err(|e| Error::io(&temp, e))?;
-        std::fs::rename(&temp, path).map_err(|e| Error::io(path, e))
+        std::fs::rename(&temp, path).map_err(|e| Failure::Library(Error::io(path, e)))
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);

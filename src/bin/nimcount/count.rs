@@ -7,13 +7,12 @@ use std::time::{Duration, Instant};
 use nimcount::count::{Kind, Query, Report, Source};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
+use nimcount::num_bigint::BigUint;
 use nimcount::number;
 use nimcount::progress::Progress;
-use nimcount::{Error, Result};
-use num_bigint::BigUint;
 use serde_json::{Map, Value, json};
 
-use crate::common::{TerminalProgress, stdout, stdout_error};
+use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage};
 
 /// Arguments of `nimcount count`.
 #[derive(Debug, clap::Args)]
@@ -84,7 +83,7 @@ pub fn run(args: Args) -> Result<()> {
         }
         (None, Some(path)) => {
             if args.sizes.is_some() {
-                return Err(Error::InvalidQuery("--sizes applies to --game, not to --histogram".into()));
+                return Err(usage("--sizes applies to --game, not to --histogram"));
             }
             let read = Instant::now();
             let histogram = Histogram::read(path)?;
@@ -92,10 +91,15 @@ pub fn run(args: Args) -> Result<()> {
             (Query::from_histogram(histogram), input)
         }
         (None, None) => {
-            return Err(Error::InvalidQuery("give --game SPEC --sizes LO..=HI, or --histogram FILE".into()));
+            return Err(usage("give --game SPEC --sizes LO..=HI, or --histogram FILE"));
         }
     };
-    let mut query = query.heaps(heaps.clone()).kind(kind).misere(args.misere).progress(&progress);
+    let mut query = query
+        .heaps(heaps.clone())
+        .kind(kind)
+        .misere(args.misere)
+        .backend(common::backend(None)?)?
+        .progress(&progress);
     if let Some(m) = &modulus {
         query = query.modulus(m.clone());
     }
@@ -110,13 +114,8 @@ pub fn run(args: Args) -> Result<()> {
     } else if args.distribution {
         let d = query.distribution()?;
         progress.finish();
-        let losing = d.counts[0].clone();
-        let winning = match &d.modulus {
-            Some(m) => (&d.total + m - &losing % m) % m,
-            None => &d.total - &losing,
-        };
         summary.print_counts(
-            [&losing, &winning, &d.total],
+            [&d.losing, &d.winning, &d.total],
             Some(&d.counts),
             &d.report,
             args.json,
@@ -140,11 +139,14 @@ pub fn run(args: Args) -> Result<()> {
 /// `LO..=HI`, each side a number of any size.
 fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
     let (lo, hi) = text.split_once("..=").ok_or_else(|| {
-        Error::InvalidQuery(format!("--sizes '{text}' must be LO..=HI, for example 1..=10^12"))
+        usage(format!("--sizes '{}' must be LO..=HI, for example 1..=10^12", nimcount::error::quote(text)))
     })?;
     let (lo, hi) = (number::parse(lo)?, number::parse(hi)?);
     if lo > hi {
-        return Err(Error::InvalidQuery(format!("--sizes {text}: empty range, {lo} is above {hi}")));
+        return Err(usage(format!(
+            "--sizes {}: empty range, {lo} is above {hi}",
+            nimcount::error::quote(text)
+        )));
     }
     Ok((lo, hi))
 }
@@ -329,7 +331,7 @@ impl Summary {
                 "grundy",
                 format!("computed directly (no period needed; values computed: {values_computed})"),
             )),
-            Source::Histogram => {}
+            _ => {}
         }
         let distinct =
             report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));

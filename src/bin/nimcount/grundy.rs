@@ -2,12 +2,11 @@
 
 use std::io::Write;
 
-use nimcount::Result;
 use nimcount::game::Game;
 use nimcount::grundy::{self, Certificate, PeriodSearch};
 use serde_json::{Value, json};
 
-use crate::common::{self, TerminalProgress};
+use crate::common::{self, Result, TerminalProgress};
 
 /// Arguments of `nimcount grundy`.
 #[derive(Debug, clap::Args)]

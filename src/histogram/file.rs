@@ -1,0 +1,88 @@
+//! Histogram files: one `value count` pair a line.
+
+use std::path::Path;
+
+use super::Histogram;
+use crate::error::{Error, Result};
+
+impl Histogram {
+    /// Reads a histogram file: one `value count` pair a line, `#` starts a comment, blank lines
+    /// are ignored. Values are Grundy values (non-negative integers); counts may have any size
+    /// and use the notations of [`crate::number::parse`] (`10^12`, `2^64`, `1_000`).
+    ///
+    /// A line that does not parse, or a value given twice, is an [`Error::Malformed`] naming the
+    /// line.
+    pub fn read(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Histogram::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses the text of a histogram file (see [`read`](Self::read)); `path` names it in
+    /// errors.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// let h = Histogram::parse("# value count\n0 10^20\n3 7 # three\n\n", "example.txt")?;
+    /// assert_eq!(h.count(3).to_string(), "7");
+    /// let err = Histogram::parse("0 1\n0 2\n", "dup.txt").unwrap_err();
+    /// assert_eq!(err.to_string(), "dup.txt, line 2: value 0 is already given on line 1");
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn parse(text: &str, path: &str) -> Result<Self> {
+        let malformed =
+            |line: usize, reason: String| Error::Malformed { path: path.to_string(), line, reason };
+        let mut first_line = std::collections::HashMap::new();
+        let mut pairs = Vec::new();
+        for (index, raw) in text.lines().enumerate() {
+            let line = index + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = content.split_whitespace().collect();
+            if fields.len() != 2 {
+                return Err(malformed(
+                    line,
+                    format!("expected 'value count', found {} field(s): '{content}'", fields.len()),
+                ));
+            }
+            let value = crate::number::parse_u64(fields[0])
+                .map_err(|e| malformed(line, format!("bad Grundy value: {e}")))?;
+            let count =
+                crate::number::parse(fields[1]).map_err(|e| malformed(line, format!("bad count: {e}")))?;
+            if let Some(previous) = first_line.insert(value, line) {
+                return Err(malformed(line, format!("value {value} is already given on line {previous}")));
+            }
+            pairs.push((value, count));
+        }
+        Histogram::from_counts(pairs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_traits::Zero;
+
+    #[test]
+    fn malformed_files_name_the_line() {
+        for (text, line, reason) in [
+            ("0 1\nx 2\n", 2, "bad Grundy value"),
+            ("0 1 2\n", 1, "expected 'value count'"),
+            ("# c\n\n5\n", 3, "expected 'value count'"),
+            ("1 -3\n", 1, "bad count"),
+            ("1 2\n1 3\n", 2, "already given on line 1"),
+        ] {
+            match Histogram::parse(text, "h.txt").unwrap_err() {
+                Error::Malformed { path, line: l, reason: r } => {
+                    assert_eq!((path.as_str(), l), ("h.txt", line), "{text:?}");
+                    assert!(r.contains(reason), "{text:?}: {r}");
+                }
+                other => panic!("{text:?}: {other}"),
+            }
+        }
+        let h = Histogram::parse("", "empty").unwrap();
+        assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
+    }
+}
