@@ -42,11 +42,11 @@ where
 /// use nimcount::{convolve::xor_power, ring::Mod32};
 /// let ring = Mod32::new(1_000_000_007)?;
 /// // Heaps of Nim with 0..=3 stones; 3 heaps: 16 of the 64 triples have XOR 0.
-/// let triples = xor_power(ring, &[1, 1, 1, 1], &3u32.into())?;
+/// let triples = xor_power(ring, &[1, 1, 1, 1], 3u32)?;
 /// assert_eq!(triples, [16, 16, 16, 16]);
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-pub fn xor_power<R: Ring>(ring: R, a: &[R::Elem], k: &BigUint) -> Result<Vec<R::Elem>>
+pub fn xor_power<R: Ring>(ring: R, a: &[R::Elem], k: impl Into<BigUint>) -> Result<Vec<R::Elem>>
 where
     R::Elem: Copy,
 {
@@ -69,10 +69,10 @@ where
 /// ```
 /// use nimcount::{convolve::pow_each, ring::Mod32};
 /// let mut x = vec![2, 3, 0, 1];
-/// pow_each(&Mod32::new(7)?, &mut x, &"1000000000000000000000".parse().unwrap())?;
+/// pow_each(&Mod32::new(7)?, &mut x, "1000000000000000000000".parse::<nimcount::num_bigint::BigUint>().unwrap())?;
 /// assert_eq!(x, [2, 4, 0, 1]); // λ(7) = 6 and 10^21 = 4 mod 6
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-pub fn pow_each<R: Ring>(ring: &R, data: &mut [R::Elem], k: &BigUint) -> Result<()> {
-    ring.pow_each(data, k, crate::simd::Backend::best(), true, crate::ring::Internal(()))
+pub fn pow_each<R: Ring>(ring: &R, data: &mut [R::Elem], k: impl Into<BigUint>) -> Result<()> {
+    ring.pow_each(data, &k.into(), crate::simd::Backend::best(), true, crate::ring::Internal(()))
 }

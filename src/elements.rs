@@ -105,6 +105,13 @@ float_element!(Float64, f64, u64);
 /// Reads every element from `reader` (called `name` in errors): a truncated binary file, a line
 /// that does not parse or a value the ring does not accept is [`Error::Malformed`] naming the
 /// line (text) or the element (binary).
+///
+/// ```
+/// use nimcount::elements::{Format, read};
+/// use nimcount::ring::Exact64;
+/// let err = read(&Exact64, "1\n2\nthree\n".as_bytes(), "x.txt", Format::Text).unwrap_err();
+/// assert_eq!(err.to_string(), "x.txt, line 3: invalid number 'three': not an integer in -2^63..2^63");
+/// ```
 pub fn read<R: Element>(ring: &R, reader: impl Read, name: &str, format: Format) -> Result<Vec<R::Elem>> {
     match format {
         Format::Binary => read_binary(ring, reader, name),

@@ -9,6 +9,16 @@ use std::fmt;
 use num_bigint::BigUint;
 
 /// Errors reported by nimcount.
+///
+/// ```
+/// use nimcount::Error;
+/// use nimcount::count::Query;
+/// use nimcount::game::Game;
+/// match Query::new(Game::Nim).sizes(5u32, 3u32).count() {
+///     Err(Error::EmptyRange { lo, hi }) => assert_eq!((lo, hi), (5u32.into(), 3u32.into())),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -36,6 +36,13 @@ pub fn parse(input: &str) -> Result<BigUint> {
 }
 
 /// Parses like [`parse`] and requires the value to fit in a `u64`.
+///
+/// ```
+/// use nimcount::number::parse_u64;
+/// assert_eq!(parse_u64("2^64-1")?, u64::MAX);
+/// assert!(parse_u64("2^64").is_err());
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub fn parse_u64(input: &str) -> Result<u64> {
     parse(input)?.to_u64().ok_or_else(|| Error::InvalidNumber {
         input: input.to_string(),

@@ -195,7 +195,7 @@ fn periodic_histograms_count_like_their_values() {
             Certificate { preperiod: n0, period: p, saltus: u64::from(saltus), theorem: Theorem::Nim };
         let lo = rng.below(20);
         let hi = lo + rng.below(25);
-        let periodic = Histogram::from_period(values.clone(), &certificate, &lo.into(), &hi.into()).unwrap();
+        let periodic = Histogram::from_period(values.clone(), &certificate, lo, hi).unwrap();
         let direct = Histogram::from_values(&values, lo, hi).unwrap();
         assert_eq!(periodic.total(), direct.total());
         for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {

@@ -4,6 +4,12 @@
 ///
 /// With `mu = ⌊2^64 / m⌋` (or `2^64 − 1` for `m = 1`), `q = ⌊x · mu / 2^64⌋` is at most one short
 /// of `⌊x / m⌋` for `x < 2^64`, so `x − q·m` lies in `0..2m` and one subtraction finishes.
+///
+/// ```
+/// let r = nimcount::arith::Barrett64::new(1_000_000_007);
+/// assert_eq!(r.reduce(u64::MAX), u64::MAX % 1_000_000_007);
+/// assert_eq!(r.mul(1_000_000_006, 1_000_000_006), 1);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Barrett64 {
     m: u64,

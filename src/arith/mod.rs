@@ -49,6 +49,12 @@ pub fn inv_mod(a: u64, m: u64) -> Option<u64> {
 
 /// Deterministic Miller–Rabin for every `u64` (the first twelve primes are a sufficient base set
 /// below 3.3 · 10^24).
+///
+/// ```
+/// use nimcount::arith::is_prime;
+/// assert!(is_prime(998_244_353) && is_prime(u64::MAX - 58));
+/// assert!(!is_prime(561)); // a Carmichael number
+/// ```
 pub fn is_prime(n: u64) -> bool {
     const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
     if n < 2 {
@@ -79,6 +85,10 @@ pub fn is_prime(n: u64) -> bool {
 
 /// The prime factorisation of `n >= 1` as `(prime, exponent)` pairs in increasing order
 /// (empty for 1). Trial division by small primes, then Pollard's rho (Brent's variant).
+///
+/// ```
+/// assert_eq!(nimcount::arith::factor(1_234_567_890), [(2, 1), (3, 2), (5, 1), (3607, 1), (3803, 1)]);
+/// ```
 pub fn factor(mut n: u64) -> Vec<(u64, u32)> {
     assert!(n >= 1, "factor(0) is undefined");
     let mut primes = Vec::new();
@@ -189,6 +199,13 @@ pub fn factor_big(m: &BigUint) -> Option<Vec<(BigUint, u32)>> {
 }
 
 /// `x mod m1·m2` from `x mod m1` and `x mod m2`, for coprime `m1` and `m2`.
+///
+/// ```
+/// use nimcount::arith::crt;
+/// use nimcount::num_bigint::BigUint;
+/// let x = crt(&2u32.into(), &3u32.into(), &3u32.into(), &5u32.into());
+/// assert_eq!(x, BigUint::from(8u32));
+/// ```
 pub fn crt(r1: &BigUint, m1: &BigUint, r2: &BigUint, m2: &BigUint) -> BigUint {
     let (a, b) = (BigInt::from(m1.clone()), BigInt::from(m2.clone()));
     let e = a.extended_gcd(&b);
@@ -206,6 +223,15 @@ pub fn crt(r1: &BigUint, m1: &BigUint, r2: &BigUint, m2: &BigUint) -> BigUint {
 /// The rule holds for bases that share factors with `m` (unlike `k mod φ(m)`): modulo each prime
 /// power `q^e`, a base divisible by `q` has `a^k ≡ 0` once `k >= e`, and a unit has order dividing
 /// `λ(q^e)`, which divides `λ(m)`. Exponents below `t` are kept as they are.
+///
+/// ```
+/// use nimcount::arith::{ExponentRule, pow_mod};
+/// // Modulo 12 = 2^2 · 3: λ = 2, threshold 2. 2^(10^20) = 2^(2 + (10^20 - 2) mod 2) = 2^2 = 4.
+/// let rule = ExponentRule::for_modulus(12);
+/// let k: nimcount::num_bigint::BigUint = "100000000000000000000".parse().unwrap();
+/// let e = rule.reduce_u64(&k).unwrap();
+/// assert_eq!((e, pow_mod(2, e, 12)), (2, 4));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExponentRule {
     /// Exponents below this are never reduced (the largest prime exponent of `m`).

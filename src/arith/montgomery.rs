@@ -27,6 +27,14 @@ pub(crate) fn inverse_mod_2_64(m: u64) -> u64 {
 }
 
 /// Montgomery arithmetic modulo an odd `m < 2^31`, `R = 2^32`.
+///
+/// ```
+/// use nimcount::arith::Montgomery32;
+/// let mont = Montgomery32::new(998_244_353);
+/// let (a, b) = (mont.enter(123_456_789), mont.enter(987_654_321));
+/// assert_eq!(mont.leave(mont.mul(a, b)), (123_456_789u64 * 987_654_321 % 998_244_353) as u32);
+/// assert_eq!(mont.pow(3, 998_244_352), 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Montgomery32 {
     m: u32,

@@ -6,6 +6,11 @@
 //! conditional subtraction finishes.
 
 /// Multiplication by a fixed `w < m` modulo `m < 2^31`.
+///
+/// ```
+/// let times_7 = nimcount::arith::Shoup32::new(7, 998_244_353);
+/// assert_eq!(times_7.mul(u32::MAX), ((u32::MAX as u64) * 7 % 998_244_353) as u32);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Shoup32 {
     w: u32,

@@ -8,6 +8,17 @@ use num_bigint::BigUint;
 use crate::grundy::Certificate;
 
 /// Which positions are counted.
+///
+/// ```
+/// use nimcount::count::{Kind, Query};
+/// use nimcount::histogram::Histogram;
+/// // Two Nim heaps of 1..=3 stones: (1,1), (2,2), (3,3) are the losing pairs.
+/// let h = || Histogram::from_values(&[0, 1, 2, 3], 1, 3).unwrap();
+/// let count = |kind| Query::from_histogram(h()).heaps(2u32).kind(kind).count().unwrap();
+/// assert_eq!((count(Kind::Ordered).losing, count(Kind::Ordered).total), (3u32.into(), 9u32.into()));
+/// assert_eq!((count(Kind::Multiset).losing, count(Kind::Multiset).total), (3u32.into(), 6u32.into()));
+/// assert_eq!((count(Kind::Set).losing, count(Kind::Set).total), (0u32.into(), 3u32.into()));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Kind {

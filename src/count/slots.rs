@@ -145,12 +145,12 @@ impl Engine<'_> {
                 let keys: Vec<R::Elem> = entries.iter().map(|&(key, _)| ring.element(key)).collect();
                 let counts: Vec<u64> = entries.iter().map(|&(_, count)| count).collect();
                 let mut powers = keys.clone();
-                plan.pow_each(&mut powers, k)?;
+                plan.pow_each(&mut powers, k.clone())?;
                 let zero_slot = keys.iter().position(|&x| x == data[0]).expect("slot 0 is tallied");
                 Ok((ring.weighted_sum(&powers, &counts), ring.to_biguint(&powers[zero_slot])))
             })?,
             None => {
-                self.stages.time("power", || plan.pow_each(&mut data, k))?;
+                self.stages.time("power", || plan.pow_each(&mut data, k.clone()))?;
                 let total = ring.to_biguint(&data[0]);
                 (self.stages.time("sum", || ring.sum(&data, options.parallel)), total)
             }

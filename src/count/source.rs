@@ -28,8 +28,9 @@ pub(super) fn game_histogram(
         stages.time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), progress))?;
     if let Some(certificate) = search.certificate {
         let values_computed = search.values.len();
-        let histogram =
-            stages.time("histogram", || Histogram::from_period(search.values, &certificate, lo, hi))?;
+        let histogram = stages.time("histogram", || {
+            Histogram::from_period(search.values, &certificate, lo.clone(), hi.clone())
+        })?;
         return Ok((histogram, Source::Period { certificate, values_computed }));
     }
     let Some(needed) = needed else {

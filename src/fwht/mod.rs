@@ -164,13 +164,13 @@ where
     /// use nimcount::ring::Mod32;
     /// let plan = Plan::new(Mod32::new(7)?, 4)?;
     /// let mut x = vec![0, 1, 3, 6];
-    /// plan.pow_each(&mut x, &"1000000000000000000000".parse().unwrap())?;
+    /// plan.pow_each(&mut x, "1000000000000000000000".parse::<nimcount::num_bigint::BigUint>().unwrap())?;
     /// // λ(7) = 6 and 10^21 = 4 mod 6: 3^(10^21) = 3^4 = 4 and 6^(10^21) = (−1)^4 = 1 (mod 7).
     /// assert_eq!(x, [0, 1, 4, 1]);
     /// # Ok::<(), nimcount::Error>(())
     /// ```
-    pub fn pow_each(&self, data: &mut [R::Elem], k: &num_bigint::BigUint) -> Result<()> {
-        self.ring.pow_each(data, k, self.backend, self.parallel, Internal(()))
+    pub fn pow_each(&self, data: &mut [R::Elem], k: impl Into<num_bigint::BigUint>) -> Result<()> {
+        self.ring.pow_each(data, &k.into(), self.backend, self.parallel, Internal(()))
     }
 
     /// The XOR convolution `a ← a *ₓ b` (`a[x] = Σ_{i ^ j = x} a[i] · b[j]`), in place, with `b`

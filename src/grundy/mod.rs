@@ -312,6 +312,16 @@ impl Engine {
 /// for nim and single-interval subtraction sets, a sliding-window mex for subtraction and
 /// all-but games (O(number of runs of moves) per heap), the sparse-space method for octal
 /// games, a plain mex for subtract-a-square.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::values;
+/// use nimcount::progress::Silent;
+/// // Dawson's chess (0.137): the values of OEIS A002187.
+/// let dawson = Game::parse("octal:0.137")?;
+/// assert_eq!(values(&dawson, 10, &Silent)?, [0, 1, 1, 2, 0, 3, 1, 1, 0, 3]);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub fn values(game: &Game, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
     check_heaps(count, 8, "Grundy values")?;
     let mut values = Vec::new();
@@ -366,6 +376,17 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
 /// `max_heap` also bounds the period that can be reported: a certificate needs the values of
 /// at least one preperiod and one period. Fails when `max_heap` exceeds [`MAX_HEAP`] or the
 /// memory the search could need is not available (checked before allocating).
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::{Theorem, find_period};
+/// use nimcount::progress::Silent;
+/// let search = find_period(&Game::parse("subtract:1,3,4")?, 1000, &Silent)?;
+/// let c = search.certificate.expect("proven");
+/// assert_eq!((c.preperiod, c.period, c.saltus), (0, 7, 0));
+/// assert_eq!(c.theorem, Theorem::SubtractionWindow { largest_move: 4 });
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub fn find_period(game: &Game, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
     search(game, max_heap, progress, true)
 }

@@ -12,6 +12,15 @@ impl Histogram {
     ///
     /// A line that does not parse, or a value given twice, is an [`Error::Malformed`] naming the
     /// line.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("nimcount-doc-{}.txt", std::process::id()));
+    /// std::fs::write(&path, "0 5\n1 2^70\n")?;
+    /// let h = nimcount::histogram::Histogram::read(&path)?;
+    /// assert_eq!(h.count(1), nimcount::number::parse("2^70")?);
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;

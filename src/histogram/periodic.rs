@@ -26,7 +26,7 @@ impl Histogram {
     /// use nimcount::histogram::Histogram;
     /// // Nim: G(n) = n, period 1 with saltus 1.
     /// let nim = Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim };
-    /// let h = Histogram::from_period(vec![0], &nim, &3u32.into(), &6u32.into())?;
+    /// let h = Histogram::from_period(vec![0], &nim, 3u32, 6u32)?;
     /// assert_eq!(h.transform_len(), 8);
     /// assert_eq!(h.count(2), 0u32.into());
     /// assert_eq!(h.count(5), 1u32.into());
@@ -35,9 +35,10 @@ impl Histogram {
     pub fn from_period(
         values: Vec<u32>,
         certificate: &Certificate,
-        lo: &BigUint,
-        hi: &BigUint,
+        lo: impl Into<BigUint>,
+        hi: impl Into<BigUint>,
     ) -> Result<Self> {
+        let (lo, hi) = (&lo.into(), &hi.into());
         let (n0, p, s) = (certificate.preperiod, certificate.period, certificate.saltus);
         if p == 0 || u128::from(n0) + u128::from(p) > values.len() as u128 {
             return Err(Error::ValuesTooShort {
@@ -213,7 +214,7 @@ mod tests {
             let c = certificate(n0, p, s);
             for lo in 0..25u64 {
                 for hi in lo.saturating_sub(1)..30 {
-                    let h = Histogram::from_period(values.to_vec(), &c, &lo.into(), &hi.into()).unwrap();
+                    let h = Histogram::from_period(values.to_vec(), &c, lo, hi).unwrap();
                     let mut expected = std::collections::BTreeMap::new();
                     for n in lo..=hi {
                         *expected.entry(value_at(&values, &c, n)).or_insert(0u64) += 1;
@@ -236,7 +237,7 @@ mod tests {
         let values = [0u32, 1, 2];
         let c = certificate(0, 3, 0);
         let hi = BigUint::from(10u8).pow(30u32);
-        let h = Histogram::from_period(values.to_vec(), &c, &BigUint::from(1u8), &hi).unwrap();
+        let h = Histogram::from_period(values.to_vec(), &c, 1u8, hi.clone()).unwrap();
         assert_eq!(h.terms().len(), 2);
         assert_eq!(*h.total(), hi.clone());
         // 1..=10^30: value 1 at 1, 4, …: (10^30 + 2) / 3 of them.
@@ -247,8 +248,7 @@ mod tests {
     #[test]
     fn saltus_growing_past_the_limit_is_refused() {
         let c = certificate(0, 1, 1);
-        let err =
-            Histogram::from_period(vec![0], &c, &0u32.into(), &BigUint::from(10u8).pow(15)).unwrap_err();
+        let err = Histogram::from_period(vec![0], &c, 0u32, BigUint::from(10u8).pow(15)).unwrap_err();
         assert!(matches!(err, Error::OutOfMemory { .. }), "{err}");
         assert!(err.to_string().contains("Grundy values up to"), "{err}");
     }

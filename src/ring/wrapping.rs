@@ -61,6 +61,20 @@ wrapping_ring!(
     ///
     /// Two is not invertible: the forward and the unnormalised inverse transforms exist, the
     /// normalised inverse is refused with [`Error::NoInverseOfTwo`](crate::Error::NoInverseOfTwo).
+    ///
+    /// ```
+    /// use nimcount::ring::{Ring, Wrap32};
+    /// let mut x = vec![u32::MAX, 1];
+    /// nimcount::fwht::forward(Wrap32, &mut x)?;
+    /// assert_eq!(x, [0, u32::MAX - 1]); // (-1 + 1, -1 - 1) modulo 2^32
+    /// assert!(nimcount::fwht::inverse(Wrap32, &mut x).is_err());
+    /// // Huge exponents are reduced with λ(2^32) = 2^30.
+    /// use nimcount::num_bigint::BigUint;
+    /// let k: BigUint = "100000000000000000000".parse().unwrap();
+    /// let direct = BigUint::from(3u8).modpow(&k, &(BigUint::from(1u8) << 32u32));
+    /// assert_eq!(BigUint::from(Wrap32.pow(3, &k)), direct);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
     Wrap32, u32, 32, "wrap32", wrap32
 );
 

@@ -25,6 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+#[cfg(target_arch = "x86_64")]
 use kernel::Butterflies;
 
 /// Transforms (or column ranges) smaller than this many elements are never split across threads.
@@ -108,6 +109,7 @@ impl FromStr for Backend {
 
 /// Runs the SIMD kernel `b` when it exists and its leaf fits; false when the caller must use the
 /// portable kernel instead.
+#[cfg(target_arch = "x86_64")]
 fn run<B: Butterflies>(b: Option<B>, data: &mut [B::Elem], log2: u32, parallel: bool) -> bool {
     match b {
         Some(b) if log2 >= B::LEAF_LOG2 => {

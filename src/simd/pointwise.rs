@@ -10,6 +10,7 @@ use super::Backend;
 
 /// The constants of Montgomery arithmetic modulo an odd `m < 2^31` with `R = 2^32`.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read by the x86 kernels only
 pub(crate) struct Montgomery32 {
     /// The modulus.
     pub m: u32,
