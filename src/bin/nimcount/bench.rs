@@ -24,7 +24,8 @@ restored with the inverse transform (not timed), so every run sees the same kind
 --modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot."
 )]
 pub struct Args {
-    /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64.
+    /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
+    /// --sweep, several (repeated or comma-separated).
     #[arg(long, required = true, value_delimiter = ',')]
     ring: Vec<String>,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
