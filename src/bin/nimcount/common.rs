@@ -146,6 +146,15 @@ impl TerminalProgress {
     }
 }
 
+impl TerminalProgress {
+    /// Replaces the message of the bar being drawn, if any.
+    pub fn set_message(&self, message: String) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            bar.set_message(message);
+        }
+    }
+}
+
 impl Progress for TerminalProgress {
     fn start(&self, what: &str, total: u64) {
         let bar = if total > 0 {

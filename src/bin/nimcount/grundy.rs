@@ -1,6 +1,7 @@
 //! `nimcount grundy`: Grundy values of a heap game and its certified period.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use nimcount::game::Game;
 use nimcount::grundy::{self, Certificate, PeriodSearch};
@@ -15,7 +16,10 @@ Games: nim | subtract:1,3,4 | subtract:1-1000000 | subtract:1-3,7,10-12 | allbut
        octal:0.07 | octal:4.007 | squares
 
 Without --first, --period is implied. Periods are proven, never guessed: the output names the
-theorem. \"No period found\" (null in JSON) is an answer, with exit code 0.")]
+theorem. \"No period found\" (null in JSON) is an answer, with exit code 0.
+
+--plot FILE.svg draws G(0) … G(N-1) (N from --first, else the values the period search computed)
+with the proven period over them, and prints the period instead of the values.")]
 pub struct Args {
     /// The game, e.g. octal:0.16 or subtract:1-1000000.
     #[arg(long, value_name = "SPEC")]
@@ -40,6 +44,11 @@ pub struct Args {
     #[arg(long)]
     no_closed_form: bool,
 
+    /// Draw G(n) against n into FILE.svg: points, or a density view beyond 4096 values; the
+    /// preperiod, period boundaries and saltus lines when a period is proven.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -53,11 +62,14 @@ fn parse_count(text: &str) -> std::result::Result<u64, String> {
 /// Runs `nimcount grundy`.
 pub fn run(args: Args) -> Result<()> {
     let game = Game::parse(&args.game)?;
-    let want_period = args.period || args.first.is_none();
+    if let Some(path) = &args.plot {
+        crate::plot::check_path(path)?;
+    }
+    let want_period = args.period || args.first.is_none() || args.plot.is_some();
     let progress = TerminalProgress::new();
     let values = match args.first {
-        Some(count) => Some(grundy::values(&game, count, &progress)?),
-        None => None,
+        Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
+        _ => None,
     };
     let search = if want_period {
         let max_heap = args.max_heap.unwrap_or_else(|| grundy::default_max_heap(&game));
@@ -70,6 +82,10 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         None
     };
+    if let (Some(path), Some((search, max_heap))) = (&args.plot, &search) {
+        let values = crate::plot::grundy::sequence(&game, args.first, search, &progress)?;
+        crate::plot::grundy::draw(path, &values, search, *max_heap)?;
+    }
     drop(progress);
 
     let mut out = common::stdout();

@@ -4,7 +4,10 @@ mod bench;
 mod common;
 mod count;
 mod grundy;
+mod machine;
+mod plot;
 mod rings;
+mod sweep;
 mod transform;
 
 use std::process::ExitCode;
@@ -28,7 +31,7 @@ enum Command {
     Grundy(grundy::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
     Transform(transform::Args),
-    /// Time the forward transform of 2^N random elements against a textbook loop.
+    /// Time the forward transform of 2^N random elements against a textbook loop, at one size or a sweep.
     Bench(bench::Args),
 }
 
