@@ -14,4 +14,5 @@ pub mod fwht;
 pub mod game;
 pub mod grundy;
 pub mod histogram;
+pub mod play;
 pub mod ring;
