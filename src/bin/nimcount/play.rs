@@ -260,7 +260,10 @@ fn print_text(r: &Report) -> Result<()> {
         (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
         (Verdict::Won, [only]) if !r.all => line("move", &describe(only))?,
         (Verdict::Won, moves) => {
-            line("moves", &format!("{} winning moves", moves.len()))?;
+            line(
+                "moves",
+                &format!("{} winning move{}", moves.len(), if moves.len() == 1 { "" } else { "s" }),
+            )?;
             for m in moves {
                 line("", &describe(m))?;
             }
