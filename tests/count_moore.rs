@@ -29,7 +29,8 @@ fn lost_by_extremes(k: usize, kk: u64) -> Vec<Vec<u128>> {
     let factorial = |m: usize| (1..=m as u128).product::<u128>();
     let mut tuple = vec![0u64; k];
     loop {
-        let lost = (0..6).all(|c| tuple.iter().filter(|&&h| h >> c & 1 == 1).count() as u64 % (kk + 1) == 0);
+        let lost = (0..6)
+            .all(|c| (tuple.iter().filter(|&&h| h >> c & 1 == 1).count() as u64).is_multiple_of(kk + 1));
         if lost && k > 0 {
             let mut orderings = factorial(k);
             let mut run = 1;

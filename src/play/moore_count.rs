@@ -32,8 +32,9 @@ use crate::count::EXACT_MAX_BITS;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 
-/// The most work a count may take, in word operations (about ten seconds on one core).
-pub const MAX_WORK: u64 = 20_000_000_000;
+/// The most work a count may take, in word operations ([`Moore::count`]): 10 to 20 seconds on
+/// the 2-core machine this was measured on.
+pub const MAX_WORK: u64 = 4_000_000_000;
 
 /// The lost, won and total positions of Moore's Nim-K over a range ([`Moore::count`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,6 +147,9 @@ impl Moore {
         let losing = match modulus {
             Some(m) => match m.to_u64() {
                 Some(m) => BigUint::from(count_lost(&Word::new(m), lo, hi, k, q, progress)),
+                None if m.bits() == 65 && m.count_ones() == 1 => {
+                    BigUint::from(count_lost(&Wrapping, lo, hi, k, q, progress))
+                }
                 None => count_lost(&BigMod(m.clone()), lo, hi, k, q, progress),
             },
             None => count_lost(&Exact, lo, hi, k, q, progress),
@@ -171,9 +175,10 @@ fn estimate(lo: &BigUint, hi: &BigUint, k: usize, q: usize, modulus: Option<&Big
     }
     let words = |bits: u64| u128::from(bits / 64 + 1);
     let cost = match modulus {
-        Some(m) if m.bits() <= 32 => 1,
-        Some(m) if m.bits() <= 64 => 3,
-        Some(m) => 2 * words(m.bits()) * words(m.bits()),
+        Some(m) if m.bits() <= 32 || m.bits() == 65 && m.count_ones() == 1 => 1,
+        Some(m) if m.bits() <= 64 => 2,
+        // Big residues allocate at every step: about 100 times a word operation for 2 words.
+        Some(m) => 25 * words(m.bits()) * words(m.bits()),
         // Values grow to k · log2(N) bits, coefficients to k bits.
         None => 2 * words(k as u64 * (hi - lo + 1u32).bits() / 2) * words(k as u64),
     };
@@ -194,11 +199,14 @@ trait Arith: Sync {
 /// Residues modulo `m < 2^64` (`m >= 2`).
 struct Word {
     m: u64,
+    /// `2^128 mod m`, to fold the carries out of a 128-bit sum.
+    carry: u128,
 }
 
 impl Word {
     fn new(m: u64) -> Word {
-        Word { m }
+        let m128 = u128::from(m);
+        Word { m, carry: (u128::MAX % m128 + 1) % m128 }
     }
 }
 
@@ -221,10 +229,38 @@ impl Arith for Word {
         if self.m <= 1 << 32 {
             // Residues below 2^32: every product fits in 64 bits, and 2^64 of them in 128.
             let sum: u128 = a.iter().zip(b).map(|(&x, &y)| u128::from(x * y)).sum();
-            (sum % m) as u64
-        } else {
-            a.iter().zip(b).fold(0u128, |acc, (&x, &y)| (acc + u128::from(x) * u128::from(y)) % m) as u64
+            return (sum % m) as u64;
         }
+        // The exact sum as carries · 2^128 + low (fewer than 2^64 terms), reduced once.
+        let (mut low, mut carries) = (0u128, 0u64);
+        for (&x, &y) in a.iter().zip(b) {
+            let (sum, over) = low.overflowing_add(u128::from(x) * u128::from(y));
+            low = sum;
+            carries += u64::from(over);
+        }
+        ((u128::from(carries) * self.carry % m + low % m) % m) as u64
+    }
+}
+
+/// Residues modulo 2^64: wrapping arithmetic.
+struct Wrapping;
+
+impl Arith for Wrapping {
+    type E = u64;
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn one(&self) -> u64 {
+        1
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a.wrapping_add(*b)
+    }
+    fn mul(&self, a: &u64, b: &u64) -> u64 {
+        a.wrapping_mul(*b)
+    }
+    fn dot(&self, a: &[u64], b: &[u64]) -> u64 {
+        a.iter().zip(b).fold(0u64, |sum, (&x, &y)| sum.wrapping_add(x.wrapping_mul(y)))
     }
 }
 
@@ -304,7 +340,7 @@ fn count_lost<A: Arith>(
     // Above the first difference (or everywhere when lo = hi) every heap repeats the prefix.
     let d = (hi ^ lo).bits();
     for c in d..hi.bits() {
-        if hi.bit(c) && k % q != 0 {
+        if hi.bit(c) && !k.is_multiple_of(q) {
             return ar.zero();
         }
     }
@@ -338,8 +374,7 @@ fn count_lost<A: Arith>(
         progress.set_position(top - c);
     }
     progress.finish();
-    let total = state.v.iter().fold(ar.zero(), |sum, x| ar.add(&sum, x));
-    total
+    state.v.iter().fold(ar.zero(), |sum, x| ar.add(&sum, x))
 }
 
 impl<A: Arith> Columns<'_, A> {
@@ -410,13 +445,15 @@ impl<A: Arith> Columns<'_, A> {
                 next.par_chunks_mut(n).enumerate().for_each(|(a2, row)| {
                     let block = &u[a2 * q * n..(a2 + 1) * q * n];
                     let mut gathered = Vec::with_capacity(n);
-                    for b2 in 0..=k - a2 {
+                    for (b2, cell) in row.iter_mut().enumerate().take(k - a2 + 1) {
                         gathered.clear();
+                        // ρ = −(a' + b − b') mod q, one less for each b.
+                        let mut rho = (q - a2 % q) % q;
                         for b in b2..=k - a2 {
-                            let rho = (-((a2 + b - b2) as isize)).rem_euclid(q as isize) as usize;
                             gathered.push(block[rho * n + b].clone());
+                            rho = if rho == 0 { q - 1 } else { rho - 1 };
                         }
-                        row[b2] = ar.dot(this.binomials(b2, b2, k - a2), &gathered);
+                        *cell = ar.dot(this.binomials(b2, b2, k - a2), &gathered);
                     }
                 });
             }
@@ -457,7 +494,8 @@ mod tests {
         let mut count = 0;
         let mut tuple = vec![lo; k];
         loop {
-            let lost = (0..64).all(|c| tuple.iter().filter(|&&h| h >> c & 1 == 1).count() as u64 % q == 0);
+            let lost = (0..64)
+                .all(|c| (tuple.iter().filter(|&&h| h >> c & 1 == 1).count() as u64).is_multiple_of(q));
             count += u64::from(lost);
             let mut i = 0;
             loop {

@@ -118,7 +118,7 @@ impl<'r> Staircase<'r> {
             changes.push(Change { heap: j, from: coins.clone(), to: super::non_empty([coins - &k]) });
             Move { changes }
         };
-        if j % 2 == 0 {
+        if j.is_multiple_of(2) {
             // An odd step: its value must become G ⊕ xor.
             let target = &self.grundy[j] ^ &self.xor;
             self.rules

@@ -269,7 +269,6 @@ fn print_text(r: &Report) -> Result<()> {
             }
         }
     }
-    drop(line);
     out.flush().map_err(stdout_error)
 }
 
