@@ -32,10 +32,6 @@ use crate::count::EXACT_MAX_BITS;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 
-/// The most work a count may take, in word operations ([`Moore::count`]): 10 to 20 seconds on
-/// the 2-core machine this was measured on.
-pub const MAX_WORK: u64 = 4_000_000_000;
-
 /// The lost, won and total positions of Moore's Nim-K over a range ([`Moore::count`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MooreCounts {
@@ -54,10 +50,14 @@ pub struct MooreCounts {
 }
 
 impl Moore {
+    /// The most work a count may take, in word operations ([`Moore::count`]): 10 to 20 seconds
+    /// on the 2-core machine this was measured on.
+    pub const MAX_WORK: u64 = 4_000_000_000;
+
     /// Counts the ordered `heaps`-tuples of heap sizes in `lo..=hi` that are lost for the player
     /// to move, modulo `modulus` (any number `>= 1`) or exactly.
     ///
-    /// Refused before any work when the estimated work exceeds [`MAX_WORK`] word operations
+    /// Refused before any work when the estimated work exceeds [`Moore::MAX_WORK`] word operations
     /// (about `k³/6 · (q + 1)` per column of the range, `q = K + 1`, times the size of the
     /// numbers: exact counts of many heaps are the expensive ones), when an exact answer would
     /// exceed 2^26 bits, or when `heaps` does not fit in 64 bits.
@@ -129,14 +129,14 @@ impl Moore {
         let q = self.k() as usize + 1;
         let k = k as usize;
         let work = estimate(lo, hi, k, q, modulus);
-        if work > u128::from(MAX_WORK) {
+        if work > u128::from(Moore::MAX_WORK) {
             return Err(Error::InvalidQuery(format!(
                 "counting {} with {k} heaps over {columns} binary columns {} takes about {:.1e} word \
                  operations, more than the limit of {:.0e}; {}",
                 self.spec(),
                 if modulus.is_some() { "modulo this number" } else { "exactly" },
                 work as f64,
-                MAX_WORK as f64,
+                Moore::MAX_WORK as f64,
                 if modulus.is_some() {
                     "ask for fewer heaps or a smaller range"
                 } else {

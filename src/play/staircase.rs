@@ -23,8 +23,11 @@ use crate::progress::Progress;
 /// A staircase position: `steps[0]` coins on step 1, `steps[1]` on step 2, …
 ///
 /// The base game must take stones (Nim, `subtract:…`, `allbut:…`, `squares`, or a game of your
-/// own whose allowed numbers of stones do not depend on the heap); see the
-/// [module documentation](self) for the theory.
+/// own whose allowed numbers of stones do not depend on the heap). Only the odd steps matter:
+/// coins moved from an odd step to an even one act like a move of the base game on the odd step's
+/// heap, and a move from an even step `i` to the odd step `i − 1` can be undone by moving the same
+/// coins on to `i − 2`. So a position is lost exactly when the XOR of the base game's values over
+/// the odd steps is 0.
 ///
 /// ```
 /// use nimcount::play::{Rules, Staircase, Verdict};

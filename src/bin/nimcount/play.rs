@@ -187,7 +187,9 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
         notes.push((
             "rule",
             if large {
-                "a heap has two stones or more: lost when the XOR is 0, as in normal play".to_string()
+                "a heap has two stones or more: lost when the XOR is 0; play as in normal play, but a \
+                 move that leaves only 0- and 1-heaps must leave an odd number of 1-heaps"
+                    .to_string()
             } else {
                 "no heap has two stones: lost when the number of 1-heaps is odd".to_string()
             },
