@@ -23,12 +23,12 @@ nimcount count --game subtract:1-1000000 --sizes 1..=12983567378251 --heaps 9867
 nimcount count --histogram values.txt --heaps 3 --probability\n  \
 nimcount count --game moore:8 --sizes 1..=10^18 --heaps 200 --modulus 10^9+7\n  \
 nimcount count --game subtract:1-2 --staircase --sizes 0..=100 --heaps 7\n\n\
-moore:K (take from up to K heaps) counts ordered heaps digit by digit over the bits of HI: about \
-k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10^9 word operations is \
-refused before computing (exact counts and moduli above 2^64 cost more per operation): 200 heaps \
-with K = 8 and HI = 10^18 take about a second modulo 10^9+7, exact counts about 60 heaps there. \
---staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; \
-ordered, normal play).")]
+moore:K (take from up to K heaps) counts ordered heaps digit by digit over the bits of HI,\n\
+about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10^9 word\n\
+operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
+operation): 200 heaps with K = 8 and HI = 10^18 take about a second modulo 10^9+7; exact counts\n\
+reach about 60 heaps there.\n\
+--staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
