@@ -206,6 +206,10 @@ fn edge_cases() {
     let huge = nimcount::number::parse("10^30").unwrap();
     let err = moore(2).count(&0u32.into(), &9u32.into(), &huge, Some(&7u32.into()), &Silent).unwrap_err();
     assert!(err.to_string().contains("at most 2^64 - 1 heaps"), "{err}");
+    // Few operations (sizes 0 and 1 have one column) but tables of 60001² entries: refused.
+    let err = moore(8).count(&0u32.into(), &1u32.into(), &60_000u32.into(), Some(&7u32.into()), &Silent);
+    let err = err.unwrap_err().to_string();
+    assert!(err.contains("memory is available"), "{err}");
     let exact_too_big = count(2, 1, u64::MAX, 10_000_000).unwrap_err().to_string();
     assert!(exact_too_big.contains("2^26 bits"), "{exact_too_big}");
     // The brute-force table is not empty: the checks above compare real numbers.

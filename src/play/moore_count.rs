@@ -144,6 +144,14 @@ impl Moore {
                 },
             )));
         }
+        // The tables: binomials, two states, and the q-fold weighted states of a column.
+        let elements = (3 + 2 * q as u128) * (k as u128 + 1).pow(2);
+        let element_bytes = if modulus.is_some_and(|m| m.bits() <= 65) { 8 } else { 32 };
+        let bytes = u64::try_from(elements * element_bytes).unwrap_or(u64::MAX);
+        crate::memory::ensure_fits(
+            || format!("the tables for counting {} with {k} heaps", self.spec()),
+            bytes,
+        )?;
         let losing = match modulus {
             Some(m) => match m.to_u64() {
                 Some(m) => BigUint::from(count_lost(&Word::new(m), lo, hi, k, q, progress)),
@@ -164,7 +172,8 @@ fn estimate(lo: &BigUint, hi: &BigUint, k: usize, q: usize, modulus: Option<&Big
     let s = k as u128 + 1;
     let q = q as u128;
     let (square, cube) = (s * s / 2, s * s * s / 6);
-    let mut ops = 0u128;
+    // The binomials and the weights of the free heaps.
+    let mut ops = s * s + q * s;
     let d = (hi ^ lo).bits();
     for c in 0..d.saturating_sub(1) {
         ops += match (hi.bit(c), lo.bit(c)) {
