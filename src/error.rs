@@ -215,7 +215,7 @@ pub enum Error {
     },
 
     /// A computation refused before it starts because of its estimated number of steps.
-    #[error("{what} needs about {steps} steps, more than the limit of {limit}")]
+    #[error("{what} needs {steps} steps, more than the limit of {limit}")]
     TooMuchWork {
         /// What would have been computed.
         what: &'static str,
@@ -226,7 +226,7 @@ pub enum Error {
     },
 
     /// An exact answer too large to hold.
-    #[error("the exact answer would have about {bits} bits (more than 2^{limit_log2}); give a modulus")]
+    #[error("the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus")]
     AnswerTooLarge {
         /// An estimate of its size.
         bits: Estimate,
@@ -274,6 +274,28 @@ pub enum Error {
         sum: u128,
         /// `log2` of the transform length.
         log2: u32,
+    },
+
+    /// A staircase over a game whose moves are not "take k stones" alike from every heap.
+    #[error("a staircase moves coins one step down, so its game must take stones: {game} {why}")]
+    NotTakeAway {
+        /// The game.
+        game: String,
+        /// Why its moves do not qualify.
+        why: String,
+    },
+
+    /// A heap larger than the Grundy values known for its game reach (and no period proven).
+    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}{})", if *.proven { "" } else { ", no period proven within them" })]
+    HeapBeyondValues {
+        /// The heap, printed (shortened when long).
+        heap: String,
+        /// The game.
+        game: String,
+        /// Values are known for heaps below this.
+        limit: u64,
+        /// Whether a period is proven (then every heap has a value; unused today).
+        proven: bool,
     },
 
     /// A malformed input file.
@@ -330,15 +352,15 @@ pub fn quote(text: &str) -> String {
     format!("{head}… ({count} characters)")
 }
 
-/// An estimate of a count of steps or bits: printed as the number, or as "more than 10^38" when
-/// it does not fit in 128 bits (never as a saturated figure).
+/// An estimate of a count of steps or bits: printed as "about N", or as "more than 10^38" when it
+/// does not fit in 128 bits (never as a saturated figure).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Estimate(pub Option<u128>);
 
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(n) => write!(f, "{n}"),
+            Some(n) => write!(f, "about {n}"),
             None => f.write_str("more than 10^38"),
         }
     }

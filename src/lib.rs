@@ -2,7 +2,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// Layers, bottom to top; each module imports only from the ones above it in this list.
+// Layers, bottom to top: each module imports only from the ones listed before it.
 mod simd;
 
 pub mod error;
@@ -25,6 +25,8 @@ pub mod grundy;
 pub mod histogram;
 
 pub mod count;
+
+pub mod play;
 
 pub use error::{Error, Result};
 /// The big integers of the API (heap counts, moduli, exponents, answers).

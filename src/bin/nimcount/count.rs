@@ -19,9 +19,17 @@ use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage}
 #[command(after_help = "Numbers accept `_` separators and expressions such as 10^12, 2^64, 10^9+7.\n\
 Examples:\n  \
 nimcount count --game subtract:1-1000000 --sizes 1..=12983567378251 --heaps 98670634123 --modulus 10^9+7\n  \
-nimcount count --histogram values.txt --heaps 3 --probability")]
+nimcount count --histogram values.txt --heaps 3 --probability\n  \
+nimcount count --game moore:8 --sizes 1..=10^18 --heaps 200 --modulus 10^9+7\n  \
+nimcount count --game subtract:1-2 --staircase --sizes 0..=100 --heaps 7\n\n\
+moore:K (take from up to K heaps) counts ordered heaps digit by digit over the bits of HI,\n\
+about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10^9 word\n\
+operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
+operation): 200 heaps with K = 8 and HI = 10^18 take about a second modulo 10^9+7; exact counts\n\
+reach about 60 heaps there.\n\
+--staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).")]
 pub struct Args {
-    /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, …
+    /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
     game: Option<String>,
     /// A histogram of Grundy values instead of a game: lines `value count` (`#` comments).
@@ -60,10 +68,31 @@ pub struct Args {
     /// The most Grundy values the period search may compute.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
+    /// Staircase positions of K steps, each with LO..=HI coins (only the odd steps count).
+    #[arg(long)]
+    staircase: bool,
 }
 
 /// Runs `nimcount count`.
 pub fn run(args: Args) -> Result<()> {
+    if args.staircase || args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
+        return crate::count_variants::run(&crate::count_variants::Request {
+            game: args.game.as_deref(),
+            histogram: args.histogram.is_some(),
+            sizes: args.sizes.as_deref(),
+            heaps: &args.heaps,
+            modulus: args.modulus.as_deref(),
+            unordered: args.unordered,
+            distinct: args.distinct,
+            misere: args.misere,
+            distribution: args.distribution,
+            probability: args.probability,
+            json: args.json,
+            verbose: args.verbose,
+            max_heap: args.max_heap.as_deref(),
+            staircase: args.staircase,
+        });
+    }
     let start = Instant::now();
     let progress = TerminalProgress::new();
     let heaps = number::parse(&args.heaps)?;
@@ -137,7 +166,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `LO..=HI`, each side a number of any size.
-fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
+pub fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
     let (lo, hi) = text.split_once("..=").ok_or_else(|| {
         usage(format!("--sizes '{}' must be LO..=HI, for example 1..=10^12", nimcount::error::quote(text)))
     })?;

@@ -3,8 +3,10 @@
 mod bench;
 mod common;
 mod count;
+mod count_variants;
 mod grundy;
 mod machine;
+mod play;
 mod plot;
 mod rings;
 mod sweep;
@@ -29,6 +31,8 @@ enum Command {
     Count(count::Args),
     /// Grundy values of a heap game and its certified period.
     Grundy(grundy::Args),
+    /// Who wins one position, and the winning moves.
+    Play(play::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
     Transform(transform::Args),
     /// Time the forward transform of 2^N random elements against a textbook loop, at one size or a sweep.
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
+        Command::Play(args) => play::run(args),
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) => bench::run(args),
     };
