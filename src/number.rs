@@ -10,8 +10,9 @@ use num_traits::{ToPrimitive, Zero};
 
 use crate::error::{Error, Result};
 
-/// The largest number of bits a parsed value may have (about 300 000 decimal digits).
-pub const MAX_BITS: u64 = 1 << 20;
+/// The largest number of bits a parsed value may have (2^26 bits, 8 MiB: about 20 million
+/// decimal digits), so that `2^10000000-1` parses.
+pub const MAX_BITS: u64 = 1 << 26;
 
 /// Parses a non-negative integer expression such as `10^100`, `2^64` or `1_000_000_007`.
 ///

@@ -38,16 +38,10 @@ impl Engine<'_> {
                 })
             }
         };
-        let scale = (-f64::from(log2) * std::f64::consts::LN_2).exp();
-        let losing: f64 = distinct
-            .class_value
-            .iter()
-            .zip(&spectrum.multiplicity)
-            .map(|(&i, &multiplicity)| per_value[i] * multiplicity as f64)
-            .sum::<f64>()
-            * scale;
+        let losing: f64 =
+            distinct.class_value.iter().enumerate().map(|(c, &i)| per_value[i] * spectrum.share(c, log2)).sum();
         let distribution = if with_distribution {
-            let slots = spectrum.slot_class.as_ref().expect("kept");
+            let slots = spectrum.slot_class().expect("kept");
             let mut data: Vec<f64> =
                 slots.iter().map(|&c| per_value[distinct.class_value[c as usize]]).collect();
             Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;

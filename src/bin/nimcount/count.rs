@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use nimcount::count::{Kind, Query, Report, Source};
+use nimcount::count::{Kind, Query, Report, Source, SpectrumPath};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
@@ -27,7 +27,13 @@ about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10
 operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
 operation): 200 heaps with K = 8 and HI = 10^18 take about a second modulo 10^9+7; exact counts\n\
 reach about 60 heaps there.\n\
---staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).")]
+--staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).\n\n\
+nim, one-interval subtraction games (subtract:A-B), games whose values grow by a power of two\n\
+(allbut:2) and histogram files of value ranges (lines `A..=B COUNT`) are counted from the\n\
+structured spectrum, without one slot per Grundy value: sizes like 1..=2^10000000-1 work\n\
+wherever the answer is modular. --unordered and --distinct take K steps per distinct\n\
+transformed value; a query beyond 4*10^8 such steps is refused before computing (Project\n\
+Euler 409, --sizes 1..=2^n-1 --heaps n --distinct, has two values: n up to 10^7 runs).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
@@ -71,6 +77,10 @@ pub struct Args {
     /// Staircase positions of K steps, each with LO..=HI coins (only the odd steps count).
     #[arg(long)]
     staircase: bool,
+    /// The spectrum: structured (closed form of value intervals, no array), array (one slot per
+    /// Grundy value), or auto (structured whenever it applies and is cheaper).
+    #[arg(long, value_name = "PATH", default_value = "auto", value_parser = ["auto", "array", "structured"])]
+    spectrum: String,
 }
 
 /// Runs `nimcount count`.
@@ -123,9 +133,15 @@ pub fn run(args: Args) -> Result<()> {
             return Err(usage("give --game SPEC --sizes LO..=HI, or --histogram FILE"));
         }
     };
+    let spectrum = match args.spectrum.as_str() {
+        "array" => SpectrumPath::Array,
+        "structured" => SpectrumPath::Structured,
+        _ => SpectrumPath::Auto,
+    };
     let mut query = query
         .heaps(heaps.clone())
         .kind(kind)
+        .spectrum(spectrum)
         .misere(args.misere)
         .backend(common::backend(None)?)?
         .progress(&progress);
@@ -226,7 +242,11 @@ impl Summary {
         fields.insert("kind".into(), json!(self.kind.to_string()));
         fields.insert("play".into(), json!(self.play()));
         fields.insert("number_of_sizes".into(), json!(report.sizes.to_string()));
-        fields.insert("transform_size".into(), json!(report.transform_len));
+        // A number up to 2^63, null beyond (see transform_log2).
+        let size = 1u64.checked_shl(report.log2_len).filter(|_| report.log2_len < 64);
+        fields.insert("transform_size".into(), json!(size));
+        fields.insert("transform_log2".into(), json!(report.log2_len));
+        fields.insert("spectrum".into(), json!(report.spectrum.to_string()));
         fields.insert("distinct_values".into(), json!(report.distinct_values));
         let period = match &report.source {
             Source::Period { certificate, .. } => json!({
@@ -363,8 +383,8 @@ impl Summary {
             _ => {}
         }
         let distinct =
-            report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
-        lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
+            report.distinct_values.map_or(String::new(), |n| format!(": {n} distinct transformed values"));
+        lines.push(("transform", format!("2^{} slots, {} spectrum{distinct}", report.log2_len, report.spectrum)));
         if verbose {
             let stages: Vec<String> = self
                 .stages(report)
