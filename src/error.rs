@@ -226,7 +226,9 @@ pub enum Error {
     },
 
     /// An exact answer too large to hold.
-    #[error("the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus")]
+    #[error(
+        "the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus"
+    )]
     AnswerTooLarge {
         /// An estimate of its size.
         bits: Estimate,
@@ -285,8 +287,8 @@ pub enum Error {
         why: String,
     },
 
-    /// A heap larger than the Grundy values known for its game reach (and no period proven).
-    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}{})", if *.proven { "" } else { ", no period proven within them" })]
+    /// A heap larger than the Grundy values known for its game reach.
+    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}){why}")]
     HeapBeyondValues {
         /// The heap, printed (shortened when long).
         heap: String,
@@ -294,8 +296,8 @@ pub enum Error {
         game: String,
         /// Values are known for heaps below this.
         limit: u64,
-        /// Whether a period is proven (then every heap has a value; unused today).
-        proven: bool,
+        /// What else would be needed, or empty.
+        why: String,
     },
 
     /// A malformed input file.

@@ -54,7 +54,12 @@ pub(crate) struct Binomials<'r, R: Residues> {
 /// factorials (and, while they are built, the units), and per thread one stored sequence of
 /// residues with their exponents.
 fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
-    let threads = rayon::current_num_threads() as u128;
+    // At most the threads of the pool this runs in; outside any pool, those of the machine (asking
+    // rayon would start its global pool, even for a query that must not touch it).
+    let threads = match rayon::current_thread_index() {
+        Some(_) => rayon::current_num_threads(),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    } as u128;
     let per_entry = residue_bytes as u128 * (2 + threads) + 4 * primes as u128 * threads;
     let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
     memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)

@@ -47,7 +47,10 @@ pub fn run(r: &Request) -> Result<()> {
         );
     }
     if r.misere {
-        return refuse("--misere", "misère play is supported for plain nim only");
+        return refuse(
+            "--misere",
+            "misère play is counted for plain nim heaps only, not for Moore's Nim or staircases",
+        );
     }
     if r.distribution || r.probability {
         return refuse(
@@ -78,7 +81,8 @@ pub fn run(r: &Request) -> Result<()> {
         fields.insert("game".into(), json!(moore.spec()));
         fields.insert("heaps".into(), json!(heaps.to_string()));
         fields.insert("columns".into(), json!(c.columns));
-        lines.push(("game", format!("{} (take from up to {} heaps)", moore.spec(), moore.k())));
+        let plural = if moore.k() == 1 { "" } else { "s" };
+        lines.push(("game", format!("{} (take from up to {} heap{plural})", moore.spec(), moore.k())));
         lines.push(("sizes", format!("{lo}..={hi} ({} sizes)", c.sizes)));
         lines.push(("heaps", format!("{heaps}, ordered, normal play")));
         lines.push((

@@ -99,7 +99,14 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
         let progress = TerminalProgress::new();
-        let rules = Rules::for_game(&game, &largest, max_heap, &progress)?;
+        let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
+            nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
+                "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
+                 the step above can send down), beyond those known (heaps below {limit}){why}",
+                nimcount::error::quote(&largest.to_string())
+            )),
+            other => other.into(),
+        })?;
         drop(progress);
         if args.staircase {
             staircase(&args, &game, &rules, heaps)?
@@ -161,7 +168,12 @@ fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
     };
     Ok(Report {
         spec: moore.spec(),
-        game: format!("{} (take from up to {} heaps)", moore.spec(), moore.k()),
+        game: format!(
+            "{} (take from up to {} heap{})",
+            moore.spec(),
+            moore.k(),
+            if moore.k() == 1 { "" } else { "s" }
+        ),
         all: args.all,
         play: "normal",
         staircase: false,
