@@ -65,7 +65,7 @@ pub enum Error {
 
     /// The normalised inverse needs 1/2, which the ring lacks (wrapping rings).
     #[error(
-        "the ring {ring} has no inverse of 2: only the forward and unnormalised inverse transforms exist there"
+        "the ring {ring} provides no inverse of 2: only the forward and unnormalised inverse transforms exist there"
     )]
     NoInverseOfTwo {
         /// The ring, printed.

@@ -62,7 +62,11 @@ use crate::simd::{Backend, portable};
 /// `Copy`). The transform needs `Copy` elements; rings of big integers serve the exact and
 /// big-modulus counts. A ring of your own implements the five operations and gets a portable,
 /// cache-blocked transform built from [`add`](Ring::add) and [`sub`](Ring::sub); every other
-/// method has a default.
+/// method has a default. The defaults assume the least: every value is valid, and there is no
+/// `1/2` — so the normalised inverse transform and XOR convolutions are refused until the ring
+/// implements [`can_halve`](Ring::can_halve) and
+/// [`divide_by_power_of_two`](Ring::divide_by_power_of_two) (the forward and the unnormalised
+/// inverse transforms always work).
 ///
 /// ```
 /// use nimcount::fwht::Plan;
