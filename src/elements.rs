@@ -122,12 +122,7 @@ float_element!(Float64, f64, u64);
 /// let err = read(&Exact64, "1\n2\nthree\n".as_bytes(), "x.txt", Format::Text).unwrap_err();
 /// assert_eq!(err.to_string(), "x.txt, line 3: invalid number 'three': not an integer in -2^63..2^63");
 /// ```
-pub fn read<R: Element>(
-    ring: &R,
-    reader: impl Read,
-    name: &str,
-    format: Format,
-) -> Result<Vec<R::Elem>> {
+pub fn read<R: Element>(ring: &R, reader: impl Read, name: &str, format: Format) -> Result<Vec<R::Elem>> {
     let limit = crate::memory::available().unwrap_or(u64::MAX);
     read_input(ring, &mut Input::from_reader(reader, name, limit), format)
 }
@@ -220,7 +215,8 @@ fn read_binary<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Ele
     let mut filled = 0; // bytes
     loop {
         if filled == data.len() * size {
-            let grown = (2 * data.len()).max(1 << 12).min(usize::try_from(most).unwrap_or(usize::MAX) / size + 1);
+            let grown =
+                (2 * data.len()).max(1 << 12).min(usize::try_from(most).unwrap_or(usize::MAX) / size + 1);
             data.resize(grown, bytemuck::Zeroable::zeroed());
         }
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut data);
@@ -263,7 +259,8 @@ fn looks_like_text(bytes: &[u8]) -> bool {
     head.contains(&b'\n')
         && head.iter().any(u8::is_ascii_digit)
         && head.iter().all(|&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'\n' | b'\r' | b'\t' | b' ' | b'#' | b'+' | b'-' | b'.' | b'_')
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'\n' | b'\r' | b'\t' | b' ' | b'#' | b'+' | b'-' | b'.' | b'_')
         })
 }
 

@@ -232,7 +232,9 @@ pub enum Error {
     },
 
     /// An exact answer too large to hold.
-    #[error("the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus")]
+    #[error(
+        "the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus"
+    )]
     AnswerTooLarge {
         /// An estimate of its size.
         bits: Estimate,
@@ -435,7 +437,10 @@ mod tests {
         assert_eq!(Estimate(None).to_string(), "more than 10^38");
         let huge = crate::number::parse("10^300000").unwrap();
         let msg = Error::EmptyRange { lo: huge.clone(), hi: 1u32.into() }.to_string();
-        assert_eq!(msg, "empty range of heap sizes: a number of 996579 bits (about 300000 digits) is above 1");
+        assert_eq!(
+            msg,
+            "empty range of heap sizes: a number of 996579 bits (about 300001 digits) is above 1"
+        );
         let msg = Error::NoSets { k: huge, n: 5u32.into() }.to_string();
         assert!(msg.len() < 150, "{msg}");
     }

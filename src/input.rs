@@ -56,7 +56,11 @@ impl Input<'static> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
         let metadata = file.metadata().map_err(|e| Error::io(&name, e))?;
         if metadata.is_dir() {
-            return Err(Error::Malformed { path: name, line: 0, reason: "is a directory, not a file".into() });
+            return Err(Error::Malformed {
+                path: name,
+                line: 0,
+                reason: "is a directory, not a file".into(),
+            });
         }
         let mut input = Input::from_reader(file, &name, stream_limit);
         if metadata.is_file() {

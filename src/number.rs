@@ -67,10 +67,9 @@ pub fn parse(input: &str) -> Result<BigUint> {
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn parse_u64(input: &str) -> Result<u64> {
-    parse(input)?.to_u64().ok_or_else(|| Error::InvalidNumber {
-        input: quote(input),
-        reason: "larger than 2^64 - 1".into(),
-    })
+    parse(input)?
+        .to_u64()
+        .ok_or_else(|| Error::InvalidNumber { input: quote(input), reason: "larger than 2^64 - 1".into() })
 }
 
 /// Parses a range `LO..=HI` of two numbers in the syntax of [`parse`] (`LO > HI` is left to the
@@ -97,7 +96,7 @@ pub fn parse_range(input: &str) -> Result<(BigUint, BigUint)> {
 /// ```
 /// use nimcount::number::{parse, short};
 /// assert_eq!(short(&parse("10^9+7")?), "1000000007");
-/// assert_eq!(short(&parse("10^300000")?), "a number of 996579 bits (about 300000 digits)");
+/// assert_eq!(short(&parse("10^300000")?), "a number of 996579 bits (about 300001 digits)");
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn short(x: &BigUint) -> String {
@@ -285,7 +284,10 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
 /// more than 2^26 bits, 8 MiB, is checked against it with room for two intermediates).
 fn check_bits(bits: u64, limit: u64, what: &str) -> std::result::Result<(), String> {
     if bits > limit {
-        return Err(format!("{what} has about {bits} bits, more than the 2^{} bits it may have", limit.ilog2()));
+        return Err(format!(
+            "{what} has about {bits} bits, more than the 2^{} bits it may have",
+            limit.ilog2()
+        ));
     }
     if bits > 1 << 26 {
         crate::memory::ensure_fits(|| format!("{what} of {bits} bits"), 3 * (bits / 8))
@@ -333,8 +335,27 @@ mod tests {
     #[test]
     fn malformed_inputs_are_refused_with_a_reason() {
         for bad in [
-            "", " ", "-3", "1-2", "abc", "1e9", "10^", "^2", "1__", "_1", "1_", "2^-1", "1.5", "3+",
-            "10^10^10", "1__0", "1_0__0", "2^-1", "-2^64", "--3", "\u{feff}5",
+            "",
+            " ",
+            "-3",
+            "1-2",
+            "abc",
+            "1e9",
+            "10^",
+            "^2",
+            "1__",
+            "_1",
+            "1_",
+            "2^-1",
+            "1.5",
+            "3+",
+            "10^10^10",
+            "1__0",
+            "1_0__0",
+            "2^-1",
+            "-2^64",
+            "--3",
+            "\u{feff}5",
         ] {
             let err = parse(bad).unwrap_err();
             let msg = err.to_string();

@@ -61,20 +61,23 @@ impl Engine<'_> {
             None => {
                 let exponent = r.reduce_exponent(k);
                 // Square-and-multiply: at most two multiplications per bit of the exponent.
-                let steps = (spectrum.len() as u128 * 2 * u128::from(exponent.bits()))
-                    .saturating_mul(r.mul_steps());
-                super::engine::check_steps("the powers modulo this modulus", steps, limit)?;
+                let steps =
+                    (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
+                super::engine::check_steps(
+                    "raising the transformed values to the power k modulo this modulus",
+                    steps,
+                    limit,
+                )?;
                 stages.time("power", || {
-                let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
-                let classes: Vec<usize> = (0..spectrum.len()).collect();
-                parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
-                    let base = spectrum
-                        .class(c)
-                        .iter()
-                        .zip(&weights)
-                        .fold(r.zero(), |acc, (&x, w)| r.add(acc, r.mul(w.clone(), r.residue_i64(x))));
-                    pow_reduced(r, base, &exponent)
-                })
+                    let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
+                    let classes: Vec<usize> = (0..spectrum.len()).collect();
+                    parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
+                        let base =
+                            spectrum.class(c).iter().zip(&weights).fold(r.zero(), |acc, (&x, w)| {
+                                r.add(acc, r.mul(w.clone(), r.residue_i64(x)))
+                            });
+                        pow_reduced(r, base, &exponent)
+                    })
                 })
             }
             Some(unordered) => {

@@ -285,7 +285,11 @@ impl<'a> Engine<'a> {
         let mut stages = Stages::default();
         let per_value: Vec<BigInt> = match unordered {
             None => {
-                check_steps("the exact powers", exact_power_steps(distinct.len(), bits), limit)?;
+                check_steps(
+                    "raising the transformed values to the power k exactly",
+                    exact_power_steps(distinct.len(), bits),
+                    limit,
+                )?;
                 let small_k = k.to_u64();
                 stages.time("power", || {
                     parallel::map(&distinct.values, parallel && distinct.len() >= 64, |h| {
@@ -295,7 +299,8 @@ impl<'a> Engine<'a> {
             }
             Some(unordered) => {
                 let words = (bits / 64 + 1) as u64;
-                let k = coefficients::check_work(distinct.len(), k, words, "the exact unordered count", limit)?;
+                let k =
+                    coefficients::check_work(distinct.len(), k, words, "the exact unordered count", limit)?;
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || {

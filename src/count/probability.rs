@@ -21,8 +21,10 @@ use crate::ring::Float64;
 const EXACT_STEPS: u128 = 1 << 22;
 
 impl Engine<'_> {
-    /// Probability of losing (and of every XOR value, when asked), with the misère `correction`
-    /// of the losing count when there is one, and whether it is exact.
+    /// Probabilities of losing and of winning (and of every XOR value, when asked), with the
+    /// misère `correction` of the losing count when there is one, and whether they are exact.
+    /// Winning is computed on its own, not as `1 − losing`, so that a tiny probability of
+    /// winning survives too.
     ///
     /// Small queries take the exact counts and divide (correctly rounded, so values down to
     /// 1e-300 and below survive). Others evaluate `(Ĥ/N)^k` in floating point: ordered heaps
@@ -33,7 +35,7 @@ impl Engine<'_> {
         &mut self,
         with_distribution: bool,
         correction: Option<i64>,
-    ) -> Result<(f64, Option<Vec<f64>>, bool)> {
+    ) -> Result<(f64, f64, Option<Vec<f64>>, bool)> {
         let n = self.histogram.total().clone();
         let k = self.k;
         let kind = self.unordered();
@@ -50,12 +52,13 @@ impl Engine<'_> {
                 None => outcome.losing,
             };
             let losing_probability = big_ratio(&losing, &outcome.total);
+            let winning_probability = big_ratio(&(&outcome.total - &losing), &outcome.total);
             let distribution = outcome.distribution.map(|d| {
                 let mut d: Vec<f64> = d.iter().map(|c| big_ratio(c, &outcome.total)).collect();
                 d[0] = losing_probability;
                 d
             });
-            return Ok((losing_probability, distribution, true));
+            return Ok((losing_probability, winning_probability, distribution, true));
         }
         let spectrum = self.spectrum.as_ref().expect("computed above");
         let n_float = big_to_f64(&n);
@@ -82,10 +85,28 @@ impl Engine<'_> {
                     * scale
             }
         };
+        // Ordered: P(win) = F⁻¹ Σ_j m_j (1 − (Ĥ_j/N)^k), every term in [0, 2] and computed
+        // without cancellation. Unordered: 1 − P(lose).
+        let mut winning = match kind {
+            None => {
+                let terms = distinct.values.iter().map(|h| one_minus_power_ratio(h, &n, k));
+                let terms: Vec<f64> = terms.collect();
+                distinct
+                    .class_value
+                    .iter()
+                    .zip(&spectrum.multiplicity)
+                    .map(|(&i, &multiplicity)| terms[i] * multiplicity as f64)
+                    .sum::<f64>()
+                    * scale
+            }
+            Some(_) => 1.0 - losing,
+        };
         if let Some(c) = correction {
-            losing = super::misere::correct_probability(losing, c, self.kind, &n, k)?;
+            let corrected = super::misere::correct_probability(losing, c, self.kind, &n, k)?;
+            winning -= corrected - losing;
+            losing = corrected;
         }
-        let losing = losing.clamp(0.0, 1.0);
+        let (losing, winning) = (losing.clamp(0.0, 1.0), winning.clamp(0.0, 1.0));
         let distribution = if with_distribution {
             let slots = spectrum.slot_class.as_ref().expect("kept");
             let mut data: Vec<f64> =
@@ -98,7 +119,7 @@ impl Engine<'_> {
         } else {
             None
         };
-        Ok((losing, distribution, false))
+        Ok((losing, winning, distribution, false))
     }
 
     /// Whether the exact counts cost at most [`EXACT_STEPS`]: the powers (or coefficient
@@ -146,7 +167,8 @@ fn ordered_sum(distinct: &Distinct, multiplicity: &[u64], n: &BigUint, k: &BigUi
     if k.is_zero() {
         return by_magnitude.values().sum::<i128>() as f64;
     }
-    let terms: Vec<(BigUint, i128)> = by_magnitude.into_iter().rev().filter(|(g, c)| *c != 0 && !g.is_zero()).collect();
+    let terms: Vec<(BigUint, i128)> =
+        by_magnitude.into_iter().rev().filter(|(g, c)| *c != 0 && !g.is_zero()).collect();
     let k_float = big_to_f64(k);
     let mut partial = 0i128;
     let mut sum = 0.0;
@@ -173,11 +195,8 @@ fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
         return 0.0;
     }
     let shift = i64::try_from(b.bits()).unwrap_or(i64::MAX) - i64::try_from(a.bits()).unwrap_or(0) + 65;
-    let (numerator, denominator) = if shift >= 0 {
-        (a << shift as u64, b.clone())
-    } else {
-        (a.clone(), b << shift.unsigned_abs())
-    };
+    let (numerator, denominator) =
+        if shift >= 0 { (a << shift as u64, b.clone()) } else { (a.clone(), b << shift.unsigned_abs()) };
     let (q, r) = numerator.div_rem(&denominator);
     let q = if r.is_zero() { q } else { q | BigUint::from(1u8) };
     // q has 65 or 66 bits: to_f64 rounds it to nearest (the sticky bit breaks ties correctly).
@@ -219,6 +238,22 @@ fn power_ratio(h: &BigInt, n: &BigUint, k: &BigUint) -> f64 {
     }
     let log = (-big_ratio(&gap, n)).ln_1p();
     sign * (big_to_f64(k) * log).exp()
+}
+
+/// `1 − (Ĥ / N)^k` in floating point without cancellation: `−expm1(k · ln(1 − δ))` for a
+/// positive power, `1 + |Ĥ/N|^k` for a negative one.
+fn one_minus_power_ratio(h: &BigInt, n: &BigUint, k: &BigUint) -> f64 {
+    if k.is_zero() {
+        return 0.0;
+    }
+    if h.is_negative() && k.bit(0) {
+        return 1.0 - power_ratio(h, n, k);
+    }
+    let gap = n - h.magnitude();
+    if gap.is_zero() {
+        return 0.0;
+    }
+    -(big_to_f64(k) * (-big_ratio(&gap, n)).ln_1p()).exp_m1()
 }
 
 /// `ln` of the number of positions: `k ln N`, `ln C(N+k−1, k)` or `ln C(N, k)`.

@@ -314,9 +314,9 @@ impl<'p> Query<'p> {
         }
         let correction = self.misere_correction()?;
         let mut engine = self.engine(&histogram, stages);
-        let (losing, distribution, exact) = engine.probability(with_distribution, correction)?;
+        let (losing, winning, distribution, exact) = engine.probability(with_distribution, correction)?;
         let report = engine.report(source);
-        Ok(Probability { losing, winning: 1.0 - losing, distribution, exact, report })
+        Ok(Probability { losing, winning, distribution, exact, report })
     }
 
     /// Validates, builds the histogram, and counts (with the distribution when asked).

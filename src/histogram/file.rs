@@ -79,7 +79,11 @@ impl Histogram {
             if fields.len() != 2 {
                 return Err(malformed(
                     line,
-                    format!("expected 'value count', found {} field(s): '{}'", fields.len(), crate::error::quote(content)),
+                    format!(
+                        "expected 'value count', found {} field(s): '{}'",
+                        fields.len(),
+                        crate::error::quote(content)
+                    ),
                 ));
             }
             let value = crate::number::parse_u64(fields[0])

@@ -8,9 +8,9 @@ use nimcount::count::{Kind, Query, Report, Source};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
-use num_traits::ToPrimitive;
 use nimcount::number;
 use nimcount::progress::Progress;
+use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
 use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage};
@@ -28,7 +28,11 @@ about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10
 operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
 operation): 200 heaps with K = 8 and HI = 10^18 take about a second modulo 10^9+7; exact counts\n\
 reach about 60 heaps there.\n\
---staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).")]
+--staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).\n\n\
+Every count estimates its work before the expensive stage (powers modulo huge moduli, exact\n\
+answers of millions of digits, the recurrences of --unordered and --distinct, O(k) per distinct\n\
+transformed value) and refuses above --max-work, by default 4*10^8 steps of about 25 ns (about\n\
+10 s). --histogram - reads standard input, up to --max-input bytes (default 2^29).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
@@ -404,7 +408,9 @@ impl Summary {
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
         let modulus = match &self.modulus {
             Some(m) => m.to_string(),
-            None if exact == Some(true) => "none (probabilities: exact ratios of counts, rounded)".to_string(),
+            None if exact == Some(true) => {
+                "none (probabilities: exact ratios of counts, rounded)".to_string()
+            }
             None if self.probability => "none (probabilities in floating point)".to_string(),
             None => "none (exact)".to_string(),
         };
@@ -426,9 +432,9 @@ impl Summary {
             )),
             _ => {}
         }
-        let distinct = report
-            .distinct_values
-            .map_or(String::new(), |n| format!(", {}", plural(n, "distinct transformed value", "distinct transformed values")));
+        let distinct = report.distinct_values.map_or(String::new(), |n| {
+            format!(", {}", plural(n, "distinct transformed value", "distinct transformed values"))
+        });
         lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
         if verbose {
             let stages: Vec<String> = self

@@ -115,7 +115,10 @@ pub fn run(r: &Request) -> Result<()> {
         fields.insert("steps".into(), json!(heaps.to_string()));
         fields.insert("odd_steps".into(), json!(odd.to_string()));
         lines.push(("game", format!("{game} staircase (coins move one step down; only odd steps count)")));
-        lines.push(("sizes", format!("{lo}..={hi} coins per step ({})", plural(&c.report.sizes, "size", "sizes"))));
+        lines.push((
+            "sizes",
+            format!("{lo}..={hi} coins per step ({})", plural(&c.report.sizes, "size", "sizes")),
+        ));
         lines.push((
             "steps",
             format!(

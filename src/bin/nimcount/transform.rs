@@ -84,7 +84,12 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
     let n = data.len();
     if !n.is_power_of_two() {
         let count = if n == 1 { "1 element".to_string() } else { format!("{n} elements") };
-        return Err(Error::Malformed { path: name, line: 0, reason: format!("{count} is not a power of two") }.into());
+        return Err(Error::Malformed {
+            path: name,
+            line: 0,
+            reason: format!("{count} is not a power of two"),
+        }
+        .into());
     }
     let plan = Plan::new(ring.clone(), n)?.with_backend(backend)?;
     let progress = TerminalProgress::new();
@@ -96,5 +101,7 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         plan.forward(&mut data)?;
     }
     progress.finish();
-    output.write(|out| elements::write(&ring, out, &data, format).map_err(|e| Error::io(&args.output, e).into()))
+    output.write(|out| {
+        elements::write(&ring, out, &data, format).map_err(|e| Error::io(&args.output, e).into())
+    })
 }
