@@ -266,9 +266,10 @@ fn output_to_a_fifo_streams_without_a_temporary_file() {
         .arg(&fifo)
         .assert()
         .success();
-    assert_eq!(reader.join().unwrap(), words(&[10, u32::MAX - 1, u32::MAX - 3, 0]));
+    // Checked before waiting for the reader, which would wait forever if the FIFO were replaced.
     let meta = std::fs::symlink_metadata(&fifo).unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()), "the FIFO stays a FIFO");
+    assert_eq!(reader.join().unwrap(), words(&[10, u32::MAX - 1, u32::MAX - 3, 0]));
     let names: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
