@@ -203,7 +203,7 @@ impl<'p> Query<'p> {
     /// use nimcount::count::Query;
     /// use nimcount::game::Game;
     /// use nimcount::number::parse;
-    /// let query = Query::new(Game::Nim).sizes(1u32, 1000u32).heaps(10u32.pow(9)).modulus(parse("10^30000")?);
+    /// let query = Query::new(Game::Nim).sizes(1u32, 1000u32).heaps(10u32.pow(9)).modulus(parse("10^300000")?);
     /// assert!(matches!(query.count(), Err(nimcount::Error::TooMuchWork { .. })));
     /// # Ok::<(), nimcount::Error>(())
     /// ```
