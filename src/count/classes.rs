@@ -54,13 +54,20 @@ impl Engine<'_> {
         let k = self.k;
         let kind = self.unordered();
         let n = self.histogram.total().clone();
-        let (parallel, progress) = (self.parallel(), self.progress);
+        let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
         let spectrum = self.spectrum(with_distribution)?;
         let mut stages = Stages::default();
         let values = match kind {
             None => {
                 let exponent = r.reduce_exponent(k);
-                coefficients::check_powers(spectrum.len(), &exponent, r.word_cost())?;
+                // Square-and-multiply: at most two multiplications per bit of the exponent.
+                let steps =
+                    (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
+                super::engine::check_steps(
+                    "raising the transformed values to the power k modulo this modulus",
+                    steps,
+                    limit,
+                )?;
                 stages.time("power", || {
                     let bases = spectrum.residues(r);
                     parallel::map(&bases, parallel && bases.len() >= 64, |base| {
@@ -70,7 +77,8 @@ impl Engine<'_> {
             }
             Some(unordered) => {
                 let distinct = Distinct::of(spectrum);
-                let k = coefficients::check_work(distinct.len(), k, r.word_cost(), "the unordered count")?;
+                let cost = u64::try_from(r.mul_steps()).unwrap_or(u64::MAX);
+                let k = coefficients::check_work(distinct.len(), k, cost, "the unordered count", limit)?;
                 let binomials = Binomials::new(r, k, &(&n + k))?;
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);

@@ -57,7 +57,12 @@ const POWER_TABLE: usize = 1 << 12;
 /// factorials (and, while they are built, the units), and per thread one stored sequence of
 /// residues with their exponents.
 fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
-    let threads = rayon::current_num_threads() as u128;
+    // At most the threads of the pool this runs in; outside any pool, those of the machine (asking
+    // rayon would start its global pool, even for a query that must not touch it).
+    let threads = match rayon::current_thread_index() {
+        Some(_) => rayon::current_num_threads(),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    } as u128;
     let per_entry = residue_bytes as u128 * (2 + threads) + 4 * primes as u128 * threads;
     let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
     memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)
@@ -248,8 +253,14 @@ struct Huge {
 }
 
 enum Reduced {
-    Word { start: u128, modulus: u128 },
-    Big { start: BigUint, modulus: BigUint },
+    Word {
+        start: u128,
+        modulus: u128,
+    },
+    Big {
+        start: BigUint,
+        modulus: BigUint,
+    },
     /// No bad prime: the residue modulo `m` is all there is to know.
     None,
 }
@@ -279,7 +290,9 @@ impl<'s, R: Residues> Walker<'s, R> {
                     }
                     let start = x % &w;
                     match (start.to_u128(), w.to_u128()) {
-                        (Some(start), Some(modulus)) if modulus < 1 << 127 => Reduced::Word { start, modulus },
+                        (Some(start), Some(modulus)) if modulus < 1 << 127 => {
+                            Reduced::Word { start, modulus }
+                        }
                         _ => Reduced::Big { start, modulus: w },
                     }
                 };
@@ -333,7 +346,14 @@ impl<'s, R: Residues> Walker<'s, R> {
 
 impl Huge {
     /// The unit part of the factor `X ± steps` (divisible by some bad prime) and its exponents.
-    fn unit<R: Residues>(&self, r: &R, bad: &[u64], residues: &[u64], up: bool, exponents: &mut [u32]) -> R::Elem {
+    fn unit<R: Residues>(
+        &self,
+        r: &R,
+        bad: &[u64],
+        residues: &[u64],
+        up: bool,
+        exponents: &mut [u32],
+    ) -> R::Elem {
         let reduced = match &self.reduced {
             Reduced::Word { start, modulus } => {
                 let i = u128::from(self.steps) % modulus;
@@ -359,11 +379,17 @@ impl Huge {
 
 /// `y` without its factors from the bad primes that divide it (`residues[s] == 0`), their
 /// exponents added to `exponents`; `None` when some exponent reaches its limit.
-fn strip_word(mut y: u128, bad: &[u64], residues: &[u64], limits: Option<&[u32]>, exponents: &mut [u32]) -> Option<u128> {
+fn strip_word(
+    mut y: u128,
+    bad: &[u64],
+    residues: &[u64],
+    limits: Option<&[u32]>,
+    exponents: &mut [u32],
+) -> Option<u128> {
     for (s, &p) in bad.iter().enumerate() {
         if residues[s] == 0 {
             let p = u128::from(p);
-            while y % p == 0 {
+            while y.is_multiple_of(p) {
                 y /= p;
                 exponents[s] += 1;
                 if limits.is_some_and(|l| exponents[s] >= l[s]) {
@@ -376,7 +402,13 @@ fn strip_word(mut y: u128, bad: &[u64], residues: &[u64], limits: Option<&[u32]>
 }
 
 /// [`strip_word`] for big integers.
-fn strip_big(mut y: BigUint, bad: &[u64], residues: &[u64], limits: Option<&[u32]>, exponents: &mut [u32]) -> Option<BigUint> {
+fn strip_big(
+    mut y: BigUint,
+    bad: &[u64],
+    residues: &[u64],
+    limits: Option<&[u32]>,
+    exponents: &mut [u32],
+) -> Option<BigUint> {
     for (s, &p) in bad.iter().enumerate() {
         if residues[s] == 0 {
             let p = BigUint::from(p);
@@ -465,30 +497,27 @@ pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
     current
 }
 
-/// The most coefficient steps a query may take: about ten seconds on one core.
+/// The most work steps a query may take unless it says otherwise
+/// ([`Query::max_work`](crate::count::Query::max_work)): about ten seconds on one core of the
+/// development machine, a step being about 25 ns (one coefficient step modulo a word).
 pub const MAX_STEPS: u128 = 400_000_000;
 
-/// Refuses raising `values` distinct transformed values to the power `exponent` (about two
-/// multiplications per bit, of `word_cost` steps each) beyond [`MAX_STEPS`].
-pub(crate) fn check_powers(values: usize, exponent: &BigUint, word_cost: u64) -> Result<()> {
-    let steps = (values as u128)
-        .checked_mul(2 * u128::from(exponent.bits()) + 1)
-        .and_then(|s| s.checked_mul(u128::from(word_cost)));
-    match steps {
-        Some(steps) if steps <= MAX_STEPS => Ok(()),
-        _ => Err(Error::TooMuchWork { what: "the powers", steps: crate::error::Estimate(steps), limit: MAX_STEPS }),
-    }
-}
-
 /// Refuses an O(k)-per-value computation whose estimated work (`values` distinct transformed
-/// values × (k + 1) steps × `word_cost`) exceeds [`MAX_STEPS`]; `k` otherwise.
-pub(crate) fn check_work(values: usize, k: &BigUint, word_cost: u64, what: &'static str) -> Result<u64> {
+/// values × (k + 1) steps × `word_cost`) exceeds `limit` ([`MAX_STEPS`] unless the query says
+/// otherwise); `k` otherwise.
+pub(crate) fn check_work(
+    values: usize,
+    k: &BigUint,
+    word_cost: u64,
+    what: &'static str,
+    limit: u128,
+) -> Result<u64> {
     let steps = k.to_u64().and_then(|k| {
         (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
     });
     match (k.to_u64(), steps) {
-        (Some(k), Some(steps)) if steps <= MAX_STEPS => Ok(k),
-        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit: MAX_STEPS }),
+        (Some(k), Some(steps)) if steps <= limit => Ok(k),
+        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit }),
     }
 }
 

@@ -27,8 +27,7 @@ pub(super) fn game_histogram(
     {
         // G(n) = ⌊(n mod (a + b)) / a⌋: the histogram in closed form, no value computed.
         let (a, b) = (*a, *b);
-        let histogram =
-            stages.time("histogram", || crate::histogram::subtraction_interval(a, b, lo, hi))?;
+        let histogram = stages.time("histogram", || crate::histogram::subtraction_interval(a, b, lo, hi))?;
         let theorem = grundy::Theorem::SubtractionInterval { first: a, last: b };
         let certificate = grundy::Certificate { preperiod: 0, period: a + b, saltus: 0, theorem };
         return Ok((histogram, Source::Period { certificate, values_computed: 0 }));

@@ -294,6 +294,7 @@ mod tests {
         backend: crate::simd::Backend::Scalar,
         parallel: true,
         spectrum: crate::count::SpectrumPath::Auto,
+        work_limit: crate::count::MAX_STEPS,
     };
 
     #[test]

@@ -486,30 +486,36 @@ mod tests {
         out
     }
 
-    #[test]
-    fn every_interval_below_2_12_matches_the_array_transform() {
-        // T_m = transform of 1[0 <= v < m] over 2^12 slots, for every m, by adding one row of
-        // characters at a time (the definition; no closed form). Then every interval [a, b] of
-        // [0, 2^12) is T_{b+1} − T_a, and its multiset of values must be the structured one,
-        // over the same 2^12 slots.
-        const D: u32 = 12;
-        const F: usize = 1 << D;
-        let mut table = vec![0i16; (F + 1) * F];
-        for m in 0..F {
-            let (previous, next) = table.split_at_mut((m + 1) * F);
-            for j in 0..F {
+    /// Checks the classes of every interval `[a, b]` of `[0, 2^d)` with `a` in `starts` against
+    /// the array transform over `2^d` slots; the number of intervals checked.
+    ///
+    /// `T_m` = transform of `1[0 <= v < m]`, for every `m`, by adding one row of characters at a
+    /// time (the definition; no closed form). Then `[a, b]` is `T_{b+1} − T_a`, and its multiset
+    /// of values must be the structured one.
+    fn check_intervals(d: u32, starts: &[usize]) -> usize {
+        let f = 1usize << d;
+        let mut table = vec![0i16; (f + 1) * f];
+        for m in 0..f {
+            let (previous, next) = table.split_at_mut((m + 1) * f);
+            for j in 0..f {
                 let character = if (m & j).count_ones() % 2 == 0 { 1 } else { -1 };
-                next[j] = previous[m * F + j] + character;
+                next[j] = previous[m * f + j] + character;
             }
         }
-        let row = |m: usize| &table[m * F..(m + 1) * F];
-        let checked: usize = (0..F)
-            .into_par_iter()
-            .map(|a| {
-                for b in a..F {
-                    // Σ w · 1[v < m]: +1 at b + 1 (dropped at 2^12), −1 at a (dropped at 0).
+        let row = |m: usize| &table[m * f..(m + 1) * f];
+        starts
+            .par_iter()
+            .map(|&a| {
+                // How many slots have each value v, at bins[v + f]; every bin is back to 0 once
+                // an interval's classes have all been matched.
+                let mut bins = vec![0u32; 2 * f + 1];
+                for b in a..f {
+                    for (&x, &y) in row(b + 1).iter().zip(row(a)) {
+                        bins[(i32::from(x - y) + f as i32) as usize] += 1;
+                    }
+                    // Σ w · 1[v < m]: +1 at b + 1 (dropped at 2^d), −1 at a (dropped at 0).
                     let (mut ends, mut weights) = (Vec::new(), Vec::new());
-                    if b + 1 < F {
+                    if b + 1 < f {
                         ends.push((b + 1) as i128);
                         weights.push(1i128);
                     }
@@ -519,23 +525,51 @@ mod tests {
                     }
                     let mut sink = Sink::default();
                     sink.add((b + 1 - a) as i128, (0, 0));
-                    interval_classes(D, &ends, &weights, &mut sink);
-                    // Distinct values whose multiplicities add up to F, each taken by exactly
+                    interval_classes(d, &ends, &weights, &mut sink);
+                    // Distinct values whose multiplicities add up to f, each taken by exactly
                     // that many slots of the array: the multisets are equal.
                     let mut total = 0;
                     for (value, ranges) in &sink.classes {
                         let m: u64 = ranges.iter().map(|&(lo, hi)| (2u64 << hi) - (1u64 << lo)).sum();
-                        let value = i16::try_from(*value).unwrap();
-                        let slots = row(b + 1).iter().zip(row(a)).filter(|&(&x, &y)| x - y == value).count();
-                        assert_eq!(slots as u64, m, "[{a}, {b}], value {value}");
+                        let bin = usize::try_from(*value + f as i128).expect("|value| <= f");
+                        assert_eq!(u64::from(bins[bin]), m, "[{a}, {b}], value {value}");
+                        bins[bin] = 0;
                         total += m;
                     }
-                    assert_eq!(total, F as u64, "[{a}, {b}]");
+                    assert_eq!(total, f as u64, "[{a}, {b}]");
                 }
-                F - a
+                f - a
             })
-            .sum();
-        assert_eq!(checked, F * (F + 1) / 2);
+            .sum()
+    }
+
+    #[test]
+    fn every_interval_below_2_10_matches_the_array_transform() {
+        let starts: Vec<usize> = (0..1 << 10).collect();
+        assert_eq!(check_intervals(10, &starts), (1 << 10) * ((1 << 10) + 1) / 2);
+    }
+
+    #[test]
+    fn intervals_below_2_12_match_the_array_transform() {
+        // Every interval starting at the first and last 8 values, at powers of two and their
+        // neighbours, and at fixed pseudo-random values.
+        let mut starts: Vec<usize> = (0..8).chain(4088..4096).collect();
+        for i in 3..12 {
+            starts.extend([(1 << i) - 1, 1 << i, (1 << i) + 1]);
+        }
+        starts.extend((1..=16).map(|i| (i * 2654435761usize) % 4096));
+        starts.sort_unstable();
+        starts.dedup();
+        let want: usize = starts.iter().map(|a| 4096 - a).sum();
+        assert_eq!(check_intervals(12, &starts), want);
+    }
+
+    /// Every interval of `[0, 2^12)` (about two CPU minutes): `cargo test --release -- --ignored`.
+    #[test]
+    #[ignore]
+    fn every_interval_below_2_12_matches_the_array_transform() {
+        let starts: Vec<usize> = (0..1 << 12).collect();
+        assert_eq!(check_intervals(12, &starts), (1 << 12) * ((1 << 12) + 1) / 2);
     }
 
     #[test]
@@ -573,7 +607,11 @@ mod tests {
         // 1..=2^n − 1 over 2^n slots: N once, −1 on every other slot.
         for n in [1u32, 2, 5, 64, 1000, 100_000] {
             let top = (BigUint::one() << n) - 1u8;
-            let classes = classes_of(n, 0, &[Progression { residue: 0, lo: 1u8.into(), hi: top.clone(), weight: 1u8.into() }]);
+            let classes = classes_of(
+                n,
+                0,
+                &[Progression { residue: 0, lo: 1u8.into(), hi: top.clone(), weight: 1u8.into() }],
+            );
             let want: Vec<(BigInt, BigUint)> = if n == 1 {
                 vec![(1.into(), 1u8.into()), (BigInt::from(-1), 1u8.into())]
             } else {

@@ -221,7 +221,8 @@ mod tests {
 
     #[test]
     fn bad_lists_are_refused() {
-        for bad in ["", "0", "5-1", "1,,2", "1-", "-3", "x", "1-2-3", "1-5-1", "2^63", "1,2^41", "1-3,5-2^41"] {
+        for bad in ["", "0", "5-1", "1,,2", "1-", "-3", "x", "1-2-3", "1-5-1", "2^63", "1,2^41", "1-3,5-2^41"]
+        {
             let err = bad.parse::<MoveSet>().unwrap_err();
             assert!(!err.to_string().contains('\n'), "{bad}: {err}");
         }

@@ -6,6 +6,11 @@ use num_bigint::BigUint;
 
 use super::Histogram;
 use crate::error::{Error, Result, quote};
+use crate::input::Input;
+
+/// Memory per byte of a histogram file once parsed, at most: a line `0 1` (4 bytes) becomes a
+/// value, a big-integer count and a table entry, about 64 bytes.
+const BYTES_PER_TEXT_BYTE: u64 = 16;
 
 impl Histogram {
     /// Reads a histogram file: one `value count` pair a line, `#` starts a comment, blank lines
@@ -18,6 +23,9 @@ impl Histogram {
     ///
     /// A line that does not parse, a range with `lo > hi`, or a value given twice (alone or in
     /// overlapping ranges) is an [`Error::Malformed`] naming the line.
+    /// A file without any line is an [`Error::Malformed`] too (an empty histogram has no heap
+    /// sizes to count, which is almost always a mistake). A byte-order mark and CRLF line ends
+    /// are accepted; `-` is standard input.
     ///
     /// ```
     /// let path = std::env::temp_dir().join(format!("nimcount-doc-{}.txt", std::process::id()));
@@ -28,9 +36,27 @@ impl Histogram {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read(path: impl AsRef<Path>) -> Result<Self> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        Histogram::parse(&text, &path.display().to_string())
+        let limit = crate::memory::available().unwrap_or(u64::MAX) / BYTES_PER_TEXT_BYTE;
+        Histogram::read_input(&mut Input::open(path.as_ref(), limit)?)
+    }
+
+    /// Reads a histogram file from `input` (a file of known size, refused before reading when
+    /// its parsed lines could not fit in memory, or a stream read up to its limit; see
+    /// [`Input`]). A binary stream stops at its first line that is not text.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// use nimcount::input::Input;
+    /// let mut input = Input::from_reader("\u{feff}0 5\r\n1 2^70\r\n".as_bytes(), "pipe", 1 << 20);
+    /// assert_eq!(Histogram::read_input(&mut input)?.total(), &nimcount::number::parse("2^70+5")?);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn read_input(input: &mut Input<'_>) -> Result<Self> {
+        if let Some(size) = input.size() {
+            input.ensure_fits("its parsed lines", size.saturating_mul(BYTES_PER_TEXT_BYTE))?;
+        }
+        let text = input.read_text()?;
+        Histogram::parse(&text, input.name())
     }
 
     /// Parses the text of a histogram file (see [`read`](Self::read)); `path` names it in
@@ -50,6 +76,7 @@ impl Histogram {
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn parse(text: &str, path: &str) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let malformed =
             |line: usize, reason: String| Error::Malformed { path: path.to_string(), line, reason };
         let mut first_line = std::collections::HashMap::new();
@@ -65,19 +92,27 @@ impl Histogram {
             if fields.len() != 2 {
                 return Err(malformed(
                     line,
-                    format!("expected 'value count', found {} field(s): '{content}'", fields.len()),
+                    format!(
+                        "expected 'value count', found {} field(s): '{}'",
+                        fields.len(),
+                        crate::error::quote(content)
+                    ),
                 ));
             }
             let count =
                 crate::number::parse(fields[1]).map_err(|e| malformed(line, format!("bad count: {e}")))?;
             if let Some((lo, hi)) = fields[0].split_once("..=") {
                 let bound = |text: &str| {
-                    crate::number::parse(text).map_err(|e| malformed(line, format!("bad range of values: {e}")))
+                    crate::number::parse(text)
+                        .map_err(|e| malformed(line, format!("bad range of values: {e}")))
                 };
                 let (lo, hi) = (bound(lo)?, bound(hi)?);
                 if lo > hi {
                     let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
-                    return Err(malformed(line, format!("empty range of values {lo}..={hi}: {lo} is above {hi}")));
+                    return Err(malformed(
+                        line,
+                        format!("empty range of values {lo}..={hi}: {lo} is above {hi}"),
+                    ));
                 }
                 ranges.push((lo, hi, count, line));
                 continue;
@@ -88,6 +123,9 @@ impl Histogram {
                 return Err(malformed(line, format!("value {value} is already given on line {previous}")));
             }
             pairs.push((value, count));
+        }
+        if pairs.is_empty() && ranges.is_empty() {
+            return Err(malformed(0, "no 'value count' line: the histogram is empty".into()));
         }
         if ranges.is_empty() {
             return Histogram::from_counts(pairs);
@@ -101,7 +139,8 @@ impl Histogram {
             if pair[1].0 > pair[0].1 {
                 continue;
             }
-            let (earlier, later) = if pair[0].3 < pair[1].3 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
+            let (earlier, later) =
+                if pair[0].3 < pair[1].3 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
             let values = |lo: &BigUint, hi: &BigUint| {
                 let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
                 if lo == hi { lo } else { format!("{lo}..={hi}") }
@@ -151,16 +190,30 @@ mod tests {
                 other => panic!("{text:?}: {other}"),
             }
         }
-        let h = Histogram::parse("", "empty").unwrap();
+        for empty in ["", "\u{feff}", "# nothing\n\n"] {
+            let err = Histogram::parse(empty, "h.txt").unwrap_err().to_string();
+            assert_eq!(err, "h.txt: no 'value count' line: the histogram is empty");
+        }
+        let h = Histogram::parse("\u{feff}0 0\r\n", "zero").unwrap();
         assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
     }
 
     #[test]
     fn ranges_and_values_make_one_histogram() {
-        let h = Histogram::parse("# ranges\n3..=5 2\n0 7\n6..=6 1 # one value\n10..=2^65 10^20\n", "r.txt").unwrap();
+        let h = Histogram::parse("# ranges\n3..=5 2\n0 7\n6..=6 1 # one value\n10..=2^65 10^20\n", "r.txt")
+            .unwrap();
         assert!(h.is_structured());
         let big = BigUint::from(10u8).pow(20);
-        for (v, want) in [(0u64, 7u8.into()), (1, 0u8.into()), (3, 2u8.into()), (5, 2u8.into()), (6, 1u8.into()), (9, BigUint::zero()), (10, big.clone()), (u64::MAX, big.clone())] {
+        for (v, want) in [
+            (0u64, 7u8.into()),
+            (1, 0u8.into()),
+            (3, 2u8.into()),
+            (5, 2u8.into()),
+            (6, 1u8.into()),
+            (9, BigUint::zero()),
+            (10, big.clone()),
+            (u64::MAX, big.clone()),
+        ] {
             assert_eq!(h.count(v), want, "value {v}");
         }
         assert_eq!(h.log2_len(), 66);

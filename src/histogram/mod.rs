@@ -39,9 +39,9 @@ use num_traits::{One, Zero};
 
 use crate::error::{Error, Result};
 use crate::memory;
-pub(crate) use structured::subtraction_interval;
 pub use structured::Progression;
 use structured::Structured;
+pub(crate) use structured::subtraction_interval;
 
 /// The largest transform the engine accepts, `2^40` slots, before even asking how much memory
 /// there is (at 4 bytes a slot that is already 4 TiB).

@@ -177,7 +177,8 @@ fn saltus_histogram(
     };
     for (v, jl, jh) in saltus_classes(base, periodic) {
         let last = BigUint::from(v) + &jh * s;
-        let last = last.to_u64().filter(|&l| l >> MAX_LOG2_LEN == 0).ok_or_else(|| too_large(last.clone()))?;
+        let last =
+            last.to_u64().filter(|&l| l >> MAX_LOG2_LEN == 0).ok_or_else(|| too_large(last.clone()))?;
         let first = u64::from(v) + (jl.to_u64().expect("jl <= jh")) * s;
         max_value = max_value.max(Some(last));
         ranges.push((first, last));

@@ -21,7 +21,9 @@ impl Histogram {
             let weights: Vec<u64> =
                 structured.progressions.iter().map(|p| (&p.weight % m).to_u64().expect("below m")).collect();
             // Two residues below m < 2^64 sum below 2^65 < 2^128.
-            structured.for_each_value(|i, g| out[g] = reducer.reduce_wide(u128::from(out[g]) + u128::from(weights[i])));
+            structured.for_each_value(|i, g| {
+                out[g] = reducer.reduce_wide(u128::from(out[g]) + u128::from(weights[i]))
+            });
         }
         for term in &self.terms {
             let w = (&term.weight % m).to_u64().expect("below m");

@@ -160,7 +160,8 @@ impl Histogram {
         let len = 1usize << log2_len;
         reserve(2 * len as u128, || format!("a histogram of 2^{log2_len} counts"))?;
         let step = 1usize << structured.shift;
-        let limbs = structured.progressions.iter().map(|p| p.weight.iter_u32_digits().len()).max().unwrap_or(0);
+        let limbs =
+            structured.progressions.iter().map(|p| p.weight.iter_u32_digits().len()).max().unwrap_or(0);
         let mut terms = Vec::new();
         for limb in 0..limbs {
             // Limb `limb` of every weight, spread over its progression by a difference array
