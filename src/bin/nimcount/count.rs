@@ -250,6 +250,20 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
 }
 
 /// `count` and a noun, singular for 1.
+/// The most bits of a number shown in decimal (about 20 000 digits): converting millions of
+/// bits to decimal takes seconds.
+const DECIMAL_BITS: u64 = 1 << 16;
+
+/// A number in decimal, `None` (JSON null) beyond [`DECIMAL_BITS`].
+fn decimal(x: &BigUint) -> Option<String> {
+    (x.bits() <= DECIMAL_BITS).then(|| x.to_string())
+}
+
+/// A number in decimal up to [`DECIMAL_BITS`], else its size in bits.
+fn shown(x: &BigUint) -> String {
+    if x.bits() <= DECIMAL_BITS { x.to_string() } else { nimcount::number::short(x) }
+}
+
 pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
     let count = count.to_string();
     format!("{count} {}", if count == "1" { singular } else { plural })
@@ -297,7 +311,7 @@ impl Summary {
         match &self.input {
             Input::Game { spec, lo, hi } => {
                 fields.insert("game".into(), json!(spec));
-                fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
+                fields.insert("sizes".into(), json!({ "lo": decimal(lo), "hi": decimal(hi) }));
             }
             Input::Histogram { path, .. } => {
                 fields.insert("histogram".into(), json!(path));
@@ -306,7 +320,8 @@ impl Summary {
         fields.insert("heaps".into(), json!(self.heaps.to_string()));
         fields.insert("kind".into(), json!(self.kind.to_string()));
         fields.insert("play".into(), json!(self.play()));
-        fields.insert("number_of_sizes".into(), json!(report.sizes.to_string()));
+        fields.insert("number_of_sizes".into(), json!(decimal(&report.sizes)));
+        fields.insert("number_of_sizes_bits".into(), json!(report.sizes.bits()));
         // A number up to 2^63, null beyond (see transform_log2).
         let size = 1u64.checked_shl(report.log2_len).filter(|_| report.log2_len < 64);
         fields.insert("transform_size".into(), json!(size));
@@ -419,11 +434,11 @@ impl Summary {
         match &self.input {
             Input::Game { spec, lo, hi } => {
                 lines.push(("game", spec.clone()));
-                lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&report.sizes, "size", "sizes"))));
+                let sizes = plural(shown(&report.sizes), "size", "sizes");
+                lines.push(("sizes", format!("{}..={} ({sizes})", shown(lo), shown(hi))));
             }
-            Input::Histogram { path, .. } => {
-                lines.push(("histogram", format!("{path} ({})", plural(&report.sizes, "size", "sizes"))))
-            }
+            Input::Histogram { path, .. } => lines
+                .push(("histogram", format!("{path} ({})", plural(shown(&report.sizes), "size", "sizes")))),
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
         let modulus = match &self.modulus {
