@@ -259,9 +259,15 @@ fn decimal(x: &BigUint) -> Option<String> {
     (x.bits() <= DECIMAL_BITS).then(|| x.to_string())
 }
 
-/// A number in decimal up to [`DECIMAL_BITS`], else its size in bits.
+/// A number in decimal up to [`DECIMAL_BITS`], else as a power of two (`about 2^10000000.000`).
 fn shown(x: &BigUint) -> String {
-    if x.bits() <= DECIMAL_BITS { x.to_string() } else { nimcount::number::short(x) }
+    if x.bits() <= DECIMAL_BITS {
+        return x.to_string();
+    }
+    // log2 x from the top 64 bits: bits − 64 + log2(top).
+    let shift = x.bits() - 64;
+    let top = (x >> shift).to_u64().unwrap_or(u64::MAX) as f64;
+    format!("about 2^{:.3}", shift as f64 + top.log2())
 }
 
 pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
