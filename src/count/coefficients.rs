@@ -373,18 +373,27 @@ pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
     current
 }
 
-/// The most coefficient steps a query may take: about ten seconds on one core.
+/// The most work steps a query may take unless it says otherwise
+/// ([`Query::max_work`](crate::count::Query::max_work)): about ten seconds on one core of the
+/// development machine, a step being about 25 ns (one coefficient step modulo a word).
 pub const MAX_STEPS: u128 = 400_000_000;
 
 /// Refuses an O(k)-per-value computation whose estimated work (`values` distinct transformed
-/// values × (k + 1) steps × `word_cost`) exceeds [`MAX_STEPS`]; `k` otherwise.
-pub(crate) fn check_work(values: usize, k: &BigUint, word_cost: u64, what: &'static str) -> Result<u64> {
+/// values × (k + 1) steps × `word_cost`) exceeds `limit` ([`MAX_STEPS`] unless the query says
+/// otherwise); `k` otherwise.
+pub(crate) fn check_work(
+    values: usize,
+    k: &BigUint,
+    word_cost: u64,
+    what: &'static str,
+    limit: u128,
+) -> Result<u64> {
     let steps = k.to_u64().and_then(|k| {
         (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
     });
     match (k.to_u64(), steps) {
-        (Some(k), Some(steps)) if steps <= MAX_STEPS => Ok(k),
-        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit: MAX_STEPS }),
+        (Some(k), Some(steps)) if steps <= limit => Ok(k),
+        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit }),
     }
 }
 

@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The most Grundy values computed [default: as for `grundy --period`].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 }
 
@@ -86,6 +86,9 @@ pub fn run(args: Args) -> Result<()> {
             return Err(usage(format!(
                 "misère play is known exactly for nim only; refusing to guess for {game}"
             )));
+        }
+        if game == Game::Nim && args.max_heap.is_some() {
+            return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
         }
         let max_heap = match &args.max_heap {
             Some(text) => number::parse_u64(text)?,
