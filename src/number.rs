@@ -267,7 +267,9 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
         // The size printed is e·log2(base), not the lower bound the refusal used.
         let log2_base = log2(&base);
         let size = match exponent.to_u64() {
-            Some(e) if (e as f64) * log2_base < 1e18 => format!("about {:.0} bits", (e as f64 * log2_base).floor()),
+            Some(e) if (e as f64) * log2_base < 1e18 => {
+                format!("about {:.0} bits", (e as f64 * log2_base).floor())
+            }
             _ => format!("about 2^{:.0} bits", log2(&exponent) + log2_base.log2()),
         };
         return Err(format!("the power has {size}, more than the 2^{} bits it may have", limit.ilog2()));
