@@ -47,7 +47,7 @@ impl Histogram {
     /// use nimcount::histogram::Histogram;
     /// use num_bigint::BigUint;
     /// // Nim over the heap sizes 1..=2^100: one interval of values.
-    /// let top = BigUint::from(1u8) << 100;
+    /// let top: BigUint = BigUint::from(1u8) << 100;
     /// let h = Histogram::from_intervals([(1u8.into(), top.clone(), 1u8.into())])?;
     /// assert_eq!(h.log2_len(), 101);
     /// assert_eq!(*h.total(), top);
