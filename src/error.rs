@@ -231,6 +231,21 @@ pub enum Error {
         limit: u128,
     },
 
+    /// The structured spectrum asked for a histogram that has counts per value.
+    #[error(
+        "the structured spectrum needs a histogram of value intervals or power-of-two progressions, not counts per value"
+    )]
+    NotStructured,
+
+    /// The XOR distribution of a histogram whose values reach beyond any array.
+    #[error(
+        "the distribution has one count per XOR value, 2^{log2} of them: too many to hold (the counts without it need no array)"
+    )]
+    DistributionTooLarge {
+        /// `log2` of the number of XOR values.
+        log2: u32,
+    },
+
     /// An exact answer too large to hold.
     #[error(
         "the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus"

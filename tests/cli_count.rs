@@ -191,8 +191,10 @@ fn game_queries() {
         &["--game", "nim", "--sizes", "0..=3", "--heaps", "5", "--distinct", "--probability"],
         "no set of 5",
     );
-    // Nim over 0..=10^15 needs a transform of 2^50 slots.
-    refused(&["--game", "nim", "--sizes", "0..=10^15", "--heaps", "2"], "2^50 slots");
+    // Nim over 0..=10^15 needs no array, but its distribution would have 2^50 counts; a saltus
+    // of 3 (allbut:3) needs the array.
+    refused(&["--game", "nim", "--sizes", "0..=10^15", "--heaps", "2", "--distribution"], "2^50 of them");
+    refused(&["--game", "allbut:3", "--sizes", "0..=10^15", "--heaps", "2"], "power-of-two saltus");
     // Subtract a square: no period, a range far beyond what may be computed.
     refused(&["--game", "squares", "--sizes", "1..=10^13", "--heaps", "2", "--max-heap", "10^4"], "period");
     refused(&["--game", "squares", "--sizes", "1..=10^13", "--heaps", "2"], "no proven period");

@@ -577,8 +577,12 @@ fn bad_queries_are_refused_with_one_line() {
         Query::new(Game::Nim).heaps(2u32).count().unwrap_err(),
         Query::from_histogram(h.clone()).heaps(2u32).misere(true).count().unwrap_err(),
         Query::from_histogram(h.clone()).sizes(0u32, 3u32).count().unwrap_err(),
-        // The transform of Nim over 0..=10^15 needs 2^50 slots.
-        Query::new(Game::Nim).sizes(0u32, BigUint::from(10u32).pow(15)).heaps(2u32).count().unwrap_err(),
+        // The transform of allbut:3 (saltus 3) over 0..=10^15 needs 2^49 slots.
+        Query::new("allbut:3".parse::<Game>().unwrap())
+            .sizes(0u32, BigUint::from(10u32).pow(15))
+            .heaps(2u32)
+            .count()
+            .unwrap_err(),
         // Exact answers beyond 2^26 bits.
         Query::from_histogram(h.clone()).heaps(BigUint::from(10u32).pow(9)).count().unwrap_err(),
         // O(k) per distinct value, beyond the work limit.
@@ -594,6 +598,11 @@ fn bad_queries_are_refused_with_one_line() {
         assert!(!message.contains('\n') && !message.is_empty(), "{message}");
     }
     assert!(matches!(errors[5], Error::OutOfMemory { .. }), "{}", errors[5]);
+    // Nim over 0..=10^15 is counted without arrays, but its distribution would need 2^50 counts.
+    let nim = Query::new(Game::Nim).sizes(0u32, BigUint::from(10u32).pow(15)).heaps(2u32);
+    assert_eq!(nim.count().unwrap().losing, BigUint::from(10u32).pow(15) + 1u32);
+    let err = nim.distribution().unwrap_err();
+    assert!(matches!(err, Error::DistributionTooLarge { log2: 50 }), "{err}");
     assert!(errors[0].to_string().contains("modulus 0"), "{}", errors[0]);
     assert!(errors[1].to_string().contains("5 is above 3"), "{}", errors[1]);
     assert!(errors[7].to_string().contains("steps"), "{}", errors[7]);

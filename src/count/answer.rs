@@ -57,6 +57,43 @@ pub enum Method {
     Classes,
 }
 
+/// Which spectrum a query evaluates: the transform of the array of slots, one per Grundy value,
+/// or the closed form of a structured histogram (intervals and power-of-two progressions of
+/// values, see [`Histogram::is_structured`](crate::histogram::Histogram::is_structured)), which
+/// needs no array and reaches values of any number of bits. Both give the same answers.
+///
+/// ```
+/// use nimcount::count::{Query, SpectrumPath};
+/// use nimcount::game::Game;
+/// let nim = |path| Query::new(Game::Nim).sizes(1u32, 1000u32).heaps(3u32).spectrum(path).count().unwrap();
+/// let (array, structured) = (nim(SpectrumPath::Array), nim(SpectrumPath::Structured));
+/// assert_eq!(array.losing, structured.losing);
+/// assert_eq!((array.report.spectrum, structured.report.spectrum), (SpectrumPath::Array, SpectrumPath::Structured));
+/// assert_eq!(nim(SpectrumPath::Auto).report.spectrum, SpectrumPath::Structured);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SpectrumPath {
+    /// The structured spectrum when the histogram is structured and that is cheaper than the
+    /// array (or the array cannot fit), else the array. The distribution always needs the array.
+    #[default]
+    Auto,
+    /// The array of slots.
+    Array,
+    /// The closed form of a structured histogram (an error for other histograms).
+    Structured,
+}
+
+impl fmt::Display for SpectrumPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SpectrumPath::Auto => "auto",
+            SpectrumPath::Array => "array",
+            SpectrumPath::Structured => "structured",
+        })
+    }
+}
+
 /// Where the histogram came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -85,8 +122,10 @@ pub struct Report {
     pub source: Source,
     /// The number of heap sizes `N`.
     pub sizes: BigUint,
-    /// The transform length `F`.
-    pub transform_len: usize,
+    /// `log2` of the transform length `F` (which may be far beyond `usize`).
+    pub log2_len: u32,
+    /// The spectrum evaluated: [`SpectrumPath::Array`] or [`SpectrumPath::Structured`].
+    pub spectrum: SpectrumPath,
     /// The number of distinct transformed values, when they were grouped.
     pub distinct_values: Option<usize>,
     /// The stages, in order, with their wall-clock times.

@@ -27,11 +27,11 @@ impl Engine<'_> {
         let spectrum = self.spectrum.as_ref().expect("computed by class_values");
         let d = self.log2();
         let mut sum = r.zero();
-        for (value, &multiplicity) in values.iter().zip(&spectrum.multiplicity) {
-            sum = r.add(sum, r.mul(value.clone(), r.residue_u128(u128::from(multiplicity))));
+        for (c, value) in values.iter().enumerate() {
+            sum = r.add(sum, r.mul(value.clone(), spectrum.multiplicity_residue(r, c)));
         }
         let losing = part.losing(r.to_biguint(&sum), d);
-        let total = r.to_biguint(&values[spectrum.zero_class]) % part.modulus();
+        let total = r.to_biguint(&values[spectrum.zero_class()]) % part.modulus();
         let distribution = if with_distribution {
             let bits = match part {
                 Part::Odd(_) => None,
@@ -69,14 +69,9 @@ impl Engine<'_> {
                     limit,
                 )?;
                 stages.time("power", || {
-                    let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
-                    let classes: Vec<usize> = (0..spectrum.len()).collect();
-                    parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
-                        let base =
-                            spectrum.class(c).iter().zip(&weights).fold(r.zero(), |acc, (&x, w)| {
-                                r.add(acc, r.mul(w.clone(), r.residue_i64(x)))
-                            });
-                        pow_reduced(r, base, &exponent)
+                    let bases = spectrum.residues(r);
+                    parallel::map(&bases, parallel && bases.len() >= 64, |base| {
+                        pow_reduced(r, base.clone(), &exponent)
                     })
                 })
             }
@@ -112,7 +107,7 @@ fn inverse_odd<R: Residues>(
     spectrum: &Spectrum,
     d: u32,
 ) -> Result<Vec<BigUint>> {
-    let slots = spectrum.slot_class.as_ref().expect("kept for the distribution");
+    let slots = spectrum.slot_class().expect("kept for the distribution");
     if let Some(m) = m.to_u64().filter(|&m| m < 1 << 63) {
         let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below m")).collect();
         let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();
@@ -135,7 +130,7 @@ fn inverse_two<R: Residues>(
     spectrum: &Spectrum,
     d: u32,
 ) -> Result<Vec<BigUint>> {
-    let slots = spectrum.slot_class.as_ref().expect("kept for the distribution");
+    let slots = spectrum.slot_class().expect("kept for the distribution");
     if bits <= 64 {
         let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below 2^64")).collect();
         let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();

@@ -46,9 +46,12 @@ pub(crate) struct Binomials<'r, R: Residues> {
     bad: Vec<u64>,
     /// The inverse of the unit part of `t!` for `t = 0..=k`.
     inverse_factorial_units: Vec<R::Elem>,
-    /// `powers[s][e] = bad[s]^e mod m`.
+    /// `powers[s][e] = bad[s]^e mod m` for `e <= POWER_TABLE` (beyond, by square-and-multiply).
     powers: Vec<Vec<R::Elem>>,
 }
+
+/// The most powers of each bad prime kept in a table.
+const POWER_TABLE: usize = 1 << 12;
 
 /// Memory for the tables of `k + 1` entries, refused when it cannot fit: the shared inverse
 /// factorials (and, while they are built, the units), and per thread one stored sequence of
@@ -89,7 +92,9 @@ impl<'r, R: Residues> Binomials<'r, R> {
         }
         // Kummer: v_r(C(n, i)) is the number of carries adding i and n − i in base r, at most
         // the number of base-r digits of n <= max_factor; a product of two binomials at most twice.
-        let max_exponent = 2 * (max_factor.bits() as usize + 1);
+        // Factors of millions of bits would make that table huge: larger exponents are rare
+        // (each needs as many carries) and are raised when they come.
+        let max_exponent = (2 * (max_factor.bits() as usize + 1)).min(POWER_TABLE);
         let powers = bad
             .iter()
             .map(|&p| {
@@ -128,7 +133,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
                 for s in 0..width {
                     let e = a_exponents[i * width + s] as usize + b_exponents[s] as usize;
                     if e > 0 {
-                        term = r.mul(term, self.powers[s][e].clone());
+                        term = r.mul(term, self.power(s, e));
                     }
                 }
                 sum = if j % 2 == 0 { r.add(sum, term) } else { r.sub(sum, term) };
@@ -138,13 +143,21 @@ impl<'r, R: Residues> Binomials<'r, R> {
         sum
     }
 
+    /// `bad[s]^e mod m`.
+    fn power(&self, s: usize, e: usize) -> R::Elem {
+        match self.powers[s].get(e) {
+            Some(p) => p.clone(),
+            None => super::residue::pow_reduced(self.r, self.powers[s][1].clone(), &BigUint::from(e)),
+        }
+    }
+
     /// The binomials `C(X + i − 1, i)` (multisets) or `C(X, i)` (sets) for `i = 0..=k`, until
     /// they turn zero, as (unit residue, exponents of the bad primes).
     fn sequence<'s>(&'s self, kind: Unordered, x: &BigUint) -> Sequence<'s, 'r, R> {
         let width = self.bad.len();
         Sequence {
             b: self,
-            numerator: Walker::new(self.r, &self.bad, x, kind == Unordered::Multiset),
+            numerator: Walker::new(self.r, &self.bad, x, kind == Unordered::Multiset, self.k),
             i: 0,
             unit: self.r.one(),
             exponents: vec![0; width],
@@ -204,6 +217,14 @@ impl<R: Residues> Sequence<'_, '_, R> {
 
 /// The numerator factors `X, X + 1, …` (multisets) or `X, X − 1, …` (sets): for each, its unit
 /// part modulo `m` and the exponents of the bad primes.
+///
+/// The factors are words while the walk stays below `2^127`. Larger ones (`X >= 2^126`, of
+/// millions of bits for huge ranges) are never zero within `k <= 2^64` steps and are never
+/// touched as big integers step by step: only their residues move. When a bad prime `p`
+/// divides the factor, its unit part comes from the factor modulo `W = m · Π p^(L_p)`, with
+/// `p^(L_p)` the smallest power above `k`: while `v_p(x) < L_p` for every bad `p`,
+/// `x / Π p^(v_p) ≡ y / Π p^(v_p)` modulo a multiple of `m` for `y = x mod W`. Among `k + 1`
+/// consecutive factors at most one is divisible by `p^(L_p)`: that one is divided exactly.
 struct Walker<'s, R: Residues> {
     r: &'s R,
     bad: &'s [u64],
@@ -215,18 +236,68 @@ struct Walker<'s, R: Residues> {
     bad_residues: Vec<u64>,
 }
 
-/// A numerator factor: a word while it fits, else a big integer.
+/// A numerator factor: a word while it fits, else its start and the steps taken.
 enum Value {
     Word(u128),
-    Big(BigUint),
+    Huge(Huge),
+}
+
+/// A factor `X ± steps` with `X >= 2^126`.
+struct Huge {
+    start: BigUint,
+    steps: u64,
+    /// `L_p` for each bad prime.
+    limits: Vec<u32>,
+    /// `X mod W` and `W`, as words when `W < 2^127`, else as big integers.
+    reduced: Reduced,
+}
+
+enum Reduced {
+    Word {
+        start: u128,
+        modulus: u128,
+    },
+    Big {
+        start: BigUint,
+        modulus: BigUint,
+    },
+    /// No bad prime: the residue modulo `m` is all there is to know.
+    None,
 }
 
 impl<'s, R: Residues> Walker<'s, R> {
-    fn new(r: &'s R, bad: &'s [u64], x: &BigUint, up: bool) -> Self {
-        // Words while every factor stays below 2^127 (the walk moves at most 2^64 steps).
+    fn new(r: &'s R, bad: &'s [u64], x: &BigUint, up: bool, k: u64) -> Self {
         let x_value = match x.to_u128() {
             Some(w) if w < 1 << 126 => Value::Word(w),
-            _ => Value::Big(x.clone()),
+            _ => {
+                let limits: Vec<u32> = bad
+                    .iter()
+                    .map(|&p| {
+                        let (mut power, mut l) = (BigUint::one(), 0);
+                        while power <= BigUint::from(k) {
+                            power *= p;
+                            l += 1;
+                        }
+                        l
+                    })
+                    .collect();
+                let reduced = if bad.is_empty() {
+                    Reduced::None
+                } else {
+                    let mut w = r.modulus();
+                    for (&p, &l) in bad.iter().zip(&limits) {
+                        w *= BigUint::from(p).pow(l);
+                    }
+                    let start = x % &w;
+                    match (start.to_u128(), w.to_u128()) {
+                        (Some(start), Some(modulus)) if modulus < 1 << 127 => {
+                            Reduced::Word { start, modulus }
+                        }
+                        _ => Reduced::Big { start, modulus: w },
+                    }
+                };
+                Value::Huge(Huge { start: x.clone(), steps: 0, limits, reduced })
+            }
         };
         let bad_residues = bad.iter().map(|&p| (x % p).to_u64().expect("below p")).collect();
         Walker { r, bad, x: x_value, up, residue: r.residue_big(x), bad_residues }
@@ -235,11 +306,7 @@ impl<'s, R: Residues> Walker<'s, R> {
     /// The unit part of the current factor and its exponents (into `exponents`), then steps;
     /// `None` when the factor is zero.
     fn next(&mut self, exponents: &mut [u32]) -> Option<R::Elem> {
-        let zero = match &self.x {
-            Value::Word(w) => *w == 0,
-            Value::Big(b) => b.is_zero(),
-        };
-        if zero {
+        if matches!(self.x, Value::Word(0)) {
             return None;
         }
         exponents.iter_mut().for_each(|e| *e = 0);
@@ -249,59 +316,116 @@ impl<'s, R: Residues> Walker<'s, R> {
         } else {
             match &self.x {
                 Value::Word(w) => {
-                    let mut y = *w;
-                    for (s, &p) in self.bad.iter().enumerate() {
-                        if self.bad_residues[s] == 0 {
-                            let p = u128::from(p);
-                            while y % p == 0 {
-                                y /= p;
-                                exponents[s] += 1;
-                            }
-                        }
-                    }
+                    let y = strip_word(*w, self.bad, &self.bad_residues, None, exponents).expect("no limit");
                     self.r.residue_u128(y)
                 }
-                Value::Big(b) => {
-                    let mut y = b.clone();
-                    for (s, &p) in self.bad.iter().enumerate() {
-                        if self.bad_residues[s] == 0 {
-                            loop {
-                                let (q, rem) = y.div_rem(&BigUint::from(p));
-                                if !rem.is_zero() {
-                                    break;
-                                }
-                                y = q;
-                                exponents[s] += 1;
-                            }
-                        }
-                    }
-                    self.r.residue_big(&y)
-                }
+                Value::Huge(huge) => huge.unit(self.r, self.bad, &self.bad_residues, self.up, exponents),
             }
         };
         // Step to the next factor.
         let one = self.r.one();
         if self.up {
             self.residue = self.r.add(self.residue.clone(), one);
-            match &mut self.x {
-                Value::Word(w) => *w += 1,
-                Value::Big(b) => *b += 1u32,
-            }
             for (res, &p) in self.bad_residues.iter_mut().zip(self.bad) {
                 *res = if *res + 1 == p { 0 } else { *res + 1 };
             }
         } else {
             self.residue = self.r.sub(self.residue.clone(), one);
-            match &mut self.x {
-                Value::Word(w) => *w -= 1,
-                Value::Big(b) => *b -= 1u32,
-            }
             for (res, &p) in self.bad_residues.iter_mut().zip(self.bad) {
                 *res = if *res == 0 { p - 1 } else { *res - 1 };
             }
         }
+        match &mut self.x {
+            Value::Word(w) if self.up => *w += 1,
+            Value::Word(w) => *w -= 1,
+            Value::Huge(huge) => huge.steps += 1,
+        }
         Some(unit)
     }
+}
+
+impl Huge {
+    /// The unit part of the factor `X ± steps` (divisible by some bad prime) and its exponents.
+    fn unit<R: Residues>(
+        &self,
+        r: &R,
+        bad: &[u64],
+        residues: &[u64],
+        up: bool,
+        exponents: &mut [u32],
+    ) -> R::Elem {
+        let reduced = match &self.reduced {
+            Reduced::Word { start, modulus } => {
+                let i = u128::from(self.steps) % modulus;
+                let y = if up { (start + i) % modulus } else { (start + modulus - i) % modulus };
+                strip_word(y, bad, residues, Some(&self.limits), exponents).map(|y| r.residue_u128(y))
+            }
+            Reduced::Big { start, modulus } => {
+                let i = BigUint::from(self.steps) % modulus;
+                let y = if up { (start + i) % modulus } else { (start + modulus - i) % modulus };
+                strip_big(y, bad, residues, Some(&self.limits), exponents).map(|y| r.residue_big(&y))
+            }
+            Reduced::None => unreachable!("no bad prime divides"),
+        };
+        reduced.unwrap_or_else(|| {
+            // A factor divisible by some p^(L_p): at most one per prime in the walk.
+            exponents.iter_mut().for_each(|e| *e = 0);
+            let x = if up { &self.start + self.steps } else { &self.start - self.steps };
+            let y = strip_big(x, bad, residues, None, exponents).expect("no limit");
+            r.residue_big(&y)
+        })
+    }
+}
+
+/// `y` without its factors from the bad primes that divide it (`residues[s] == 0`), their
+/// exponents added to `exponents`; `None` when some exponent reaches its limit.
+fn strip_word(
+    mut y: u128,
+    bad: &[u64],
+    residues: &[u64],
+    limits: Option<&[u32]>,
+    exponents: &mut [u32],
+) -> Option<u128> {
+    for (s, &p) in bad.iter().enumerate() {
+        if residues[s] == 0 {
+            let p = u128::from(p);
+            while y.is_multiple_of(p) {
+                y /= p;
+                exponents[s] += 1;
+                if limits.is_some_and(|l| exponents[s] >= l[s]) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(y)
+}
+
+/// [`strip_word`] for big integers.
+fn strip_big(
+    mut y: BigUint,
+    bad: &[u64],
+    residues: &[u64],
+    limits: Option<&[u32]>,
+    exponents: &mut [u32],
+) -> Option<BigUint> {
+    for (s, &p) in bad.iter().enumerate() {
+        if residues[s] == 0 {
+            let p = BigUint::from(p);
+            loop {
+                let (q, rem) = y.div_rem(&p);
+                if !rem.is_zero() {
+                    break;
+                }
+                y = q;
+                exponents[s] += 1;
+                if limits.is_some_and(|l| exponents[s] >= l[s]) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(y)
 }
 
 /// `t` without its factors from `bad`.

@@ -4,19 +4,21 @@
 //! the SIMD kernels), [`classes`](super::classes) (exact transform, one value per class) and
 //! [`probability`](super::probability).
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::answer::{Kind, Method, Report, Source};
+use super::answer::{Kind, Method, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered};
 use super::residue::{Big, OddWord, TwoWord};
-use super::spectrum::Spectrum;
+use super::spectrum::{ArraySpectrum, Spectrum};
+use super::structured::{self, StructuredSpectrum};
 use crate::arith::crt;
 use crate::error::{Error, Estimate, Result};
-use crate::histogram::Histogram;
+use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
 use crate::progress::Progress;
 use crate::ring::{Mod32, Mod64, Wrap64};
@@ -31,8 +33,54 @@ pub(super) struct Options {
     pub method: Method,
     pub backend: Backend,
     pub parallel: bool,
+    pub spectrum: SpectrumPath,
     /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
     pub work_limit: u128,
+}
+
+/// Word operations per slot that an array spectrum costs at least (residues, transform, tally):
+/// the structured spectrum is taken when its estimate is below this many per slot.
+const ARRAY_WORK_PER_SLOT: u128 = 8;
+
+/// The histogram the engine evaluates: a structured histogram stays structured when its
+/// spectrum is chosen (asked for, or by [`SpectrumPath::Auto`] when cheaper than the array or when
+/// the array cannot fit), and becomes an array otherwise; the distribution always needs the
+/// array.
+pub(super) fn prepare<'h>(
+    histogram: Cow<'h, Histogram>,
+    path: SpectrumPath,
+    with_distribution: bool,
+) -> Result<Cow<'h, Histogram>> {
+    if !histogram.is_structured() {
+        return match path {
+            SpectrumPath::Structured => Err(Error::NotStructured),
+            _ => Ok(histogram),
+        };
+    }
+    let log2 = histogram.log2_len();
+    let array_fits = log2 <= MAX_LOG2_LEN;
+    if with_distribution {
+        if !array_fits {
+            return Err(Error::DistributionTooLarge { log2 });
+        }
+        return histogram.to_array().map(Cow::Owned);
+    }
+    let structured = match path {
+        SpectrumPath::Array => false,
+        SpectrumPath::Structured => true,
+        _ => match structured::estimate(&histogram) {
+            Some(work) => !array_fits || work <= ARRAY_WORK_PER_SLOT << log2,
+            None => !array_fits,
+        },
+    };
+    if structured {
+        if structured::estimate(&histogram).is_none() {
+            return Err(structured::too_much(u128::MAX));
+        }
+        Ok(histogram)
+    } else {
+        histogram.to_array().map(Cow::Owned)
+    }
 }
 
 /// Stage timings.
@@ -56,12 +104,12 @@ pub(super) struct Outcome {
 }
 
 impl Outcome {
-    /// Every count zero.
-    fn zero(len: usize, with_distribution: bool) -> Self {
+    /// Every count zero (the distribution has one per slot of `histogram`).
+    fn zero(histogram: &Histogram, with_distribution: bool) -> Self {
         Outcome {
             losing: BigUint::zero(),
             total: BigUint::zero(),
-            distribution: with_distribution.then(|| vec![BigUint::zero(); len]),
+            distribution: with_distribution.then(|| vec![BigUint::zero(); histogram.transform_len()]),
         }
     }
 }
@@ -99,6 +147,7 @@ pub(super) struct Engine<'a> {
     pub kind: Kind,
     pub options: Options,
     pub progress: &'a dyn Progress,
+    /// The spectrum, once computed: structured for a structured histogram, else the array's.
     pub spectrum: Option<Spectrum>,
     /// The number of distinct transformed residues, when they were tallied.
     pub distinct: Option<usize>,
@@ -122,10 +171,16 @@ impl<'a> Engine<'a> {
         Report {
             source,
             sizes: self.histogram.total().clone(),
-            transform_len: self.histogram.transform_len(),
+            log2_len: self.histogram.log2_len(),
+            spectrum: self.path(),
             distinct_values: self.distinct.or(self.spectrum.as_ref().map(Spectrum::len)),
             stages: self.stages.0,
         }
+    }
+
+    /// The spectrum this engine evaluates.
+    pub fn path(&self) -> SpectrumPath {
+        if self.histogram.is_structured() { SpectrumPath::Structured } else { SpectrumPath::Array }
     }
 
     pub fn log2(&self) -> u32 {
@@ -149,16 +204,26 @@ impl<'a> Engine<'a> {
         self.kind == Kind::Set && self.k > self.histogram.total()
     }
 
-    /// The exact spectrum, computed once.
+    /// The exact spectrum, computed once: in closed form for a structured histogram, else from
+    /// the array (keeping every slot's class when `keep_slots`).
     pub fn spectrum(&mut self, keep_slots: bool) -> Result<&Spectrum> {
-        if self.spectrum.as_ref().is_some_and(|s| s.slot_class.is_some() || !keep_slots) {
+        let kept = |s: &Spectrum| !keep_slots || s.slot_class().is_some();
+        if self.spectrum.as_ref().is_some_and(kept) {
             return Ok(self.spectrum.as_ref().expect("just checked"));
         }
-        self.progress.start("transform", 0);
         let (histogram, options) = (self.histogram, self.options);
-        let spectrum =
-            self.stages.time("exact transform and classes", || Spectrum::new(histogram, keep_slots, options));
-        self.progress.finish();
+        let spectrum = if histogram.is_structured() {
+            debug_assert!(!keep_slots, "slots need the array");
+            self.stages
+                .time("structured spectrum", || StructuredSpectrum::new(histogram).map(Spectrum::Structured))
+        } else {
+            self.progress.start("transform", 0);
+            let spectrum = self.stages.time("exact transform and classes", || {
+                ArraySpectrum::new(histogram, keep_slots, options).map(Spectrum::Array)
+            });
+            self.progress.finish();
+            spectrum
+        };
         Ok(self.spectrum.insert(spectrum?))
     }
 
@@ -179,9 +244,8 @@ impl<'a> Engine<'a> {
     /// The counts modulo `m >= 1`: modulo its odd part and its power of two, joined by the
     /// Chinese remainder theorem.
     pub fn modular(&mut self, m: &BigUint, with_distribution: bool) -> Result<Outcome> {
-        let len = self.histogram.transform_len();
         if m.is_one() {
-            return Ok(Outcome::zero(len, with_distribution)); // everything is 0 modulo 1
+            return Ok(Outcome::zero(self.histogram, with_distribution)); // everything is 0 modulo 1
         }
         if let Some(outcome) = self.no_sizes(with_distribution) {
             return Ok(Outcome {
@@ -202,7 +266,7 @@ impl<'a> Engine<'a> {
         let mut combined: Option<(Outcome, BigUint)> = None;
         for part in parts {
             let outcome = if self.no_sets() {
-                Outcome::zero(len, with_distribution)
+                Outcome::zero(self.histogram, with_distribution)
             } else {
                 self.part(&part, with_distribution)?
             };
@@ -230,7 +294,9 @@ impl<'a> Engine<'a> {
     /// The counts modulo one part of the modulus, by the cheapest strategy that applies.
     fn part(&mut self, part: &Part, with_distribution: bool) -> Result<Outcome> {
         let d = u64::from(self.log2());
-        let slots = self.kind == Kind::Ordered && self.options.method != Method::Classes;
+        let slots = self.kind == Kind::Ordered
+            && self.options.method != Method::Classes
+            && !self.histogram.is_structured();
         match part {
             Part::Odd(m) => match m.to_u64() {
                 Some(m) if slots && m < 1 << 31 => self.slots(Mod32::new(m as u32)?, part, with_distribution),
@@ -258,7 +324,7 @@ impl<'a> Engine<'a> {
         let d = self.log2();
         let parallel = self.parallel();
         if self.no_sets() {
-            return Ok(Outcome::zero(self.histogram.transform_len(), with_distribution));
+            return Ok(Outcome::zero(self.histogram, with_distribution));
         }
         if let Some(outcome) = self.no_sizes(with_distribution) {
             return Ok(outcome);
@@ -314,14 +380,14 @@ impl<'a> Engine<'a> {
             }
         };
         let mut sum = BigInt::zero();
-        for (&i, &multiplicity) in distinct.class_value.iter().zip(&spectrum.multiplicity) {
-            sum += &per_value[i] * multiplicity;
+        for (c, &i) in distinct.class_value.iter().enumerate() {
+            sum += &per_value[i] * BigInt::from(spectrum.multiplicity(c));
         }
         let (losing, rest) = sum.div_rem(&(BigInt::one() << d));
         debug_assert!(rest.is_zero(), "Σ_j c_j is F times the losing count");
-        let total = per_value[distinct.class_value[spectrum.zero_class]].clone();
+        let total = per_value[distinct.class_value[spectrum.zero_class()]].clone();
         let distribution = if with_distribution {
-            let slots = spectrum.slot_class.as_ref().expect("kept");
+            let slots = spectrum.slot_class().expect("kept");
             let mut data: Vec<BigInt> =
                 slots.iter().map(|&c| per_value[distinct.class_value[c as usize]].clone()).collect();
             stages.time("inverse transform", || {

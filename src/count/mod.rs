@@ -29,7 +29,8 @@
 //! (transformed residues on the SIMD kernels) and `classes` (one value per class of equal
 //! transformed values) evaluate ordered and unordered counts; `probability`, `misere`,
 //! `coefficients` (the unordered recurrences), `residue` (working moduli), `spectrum` (the exact
-//! transform) and `tally` (distinct residues) do one thing each.
+//! transform), `structured` (the spectrum of a structured histogram without arrays) and `tally`
+//! (distinct residues) do one thing each.
 //!
 //! # Speed
 //! Ordered counts modulo an odd word (and the part `2^(a+d) <= 2^64` of an even one) transform
@@ -40,6 +41,14 @@
 //! side into `i64` columns) and evaluates each distinct transformed value once ([`Method`]).
 //! Only the losing count's sum is formed unless the distribution is asked for, which alone
 //! needs the inverse transform.
+//!
+//! # Without arrays
+//! A structured histogram (nim over `lo..=hi`, one-interval subtraction games, games whose
+//! values grow by a power-of-two saltus, files of value ranges) has a transform with few
+//! distinct values, found in closed form without one slot per value ([`SpectrumPath`]): values
+//! of millions of bits are counted in milliseconds, exactly or modulo anything, ordered,
+//! unordered or distinct, misère Nim and probabilities alike. The engine takes that path
+//! whenever it is cheaper than the array.
 //!
 //! ```
 //! use nimcount::count::Query;
@@ -67,9 +76,10 @@ mod residue;
 mod slots;
 mod source;
 mod spectrum;
+mod structured;
 mod tally;
 
-pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source};
+pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 pub use coefficients::MAX_STEPS;
 pub use engine::EXACT_MAX_BITS;
 pub use query::Query;

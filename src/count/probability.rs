@@ -11,6 +11,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use super::answer::Kind;
 use super::coefficients::{self, Unordered};
 use super::engine::{Distinct, Engine};
+use super::spectrum::Spectrum;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::parallel;
@@ -62,7 +63,6 @@ impl Engine<'_> {
         }
         let spectrum = self.spectrum.as_ref().expect("computed above");
         let n_float = big_to_f64(&n);
-        let scale = (-f64::from(log2) * std::f64::consts::LN_2).exp();
         let per_value: Vec<f64> = match kind {
             None => distinct.values.iter().map(|h| power_ratio(h, &n, k)).collect(),
             Some(unordered) => {
@@ -73,16 +73,12 @@ impl Engine<'_> {
                 })
             }
         };
+        // The share of the slots of each class, multiplicity / F (F may be 2^(10^7)).
+        let shares: Vec<f64> = (0..spectrum.len()).map(|c| spectrum.share(c, log2)).collect();
         let mut losing = match kind {
-            None => ordered_sum(&distinct, &spectrum.multiplicity, &n, k) * scale,
+            None => ordered_sum(&distinct, spectrum, &n, k, log2),
             Some(_) => {
-                distinct
-                    .class_value
-                    .iter()
-                    .zip(&spectrum.multiplicity)
-                    .map(|(&i, &multiplicity)| per_value[i] * multiplicity as f64)
-                    .sum::<f64>()
-                    * scale
+                distinct.class_value.iter().zip(&shares).map(|(&i, &share)| per_value[i] * share).sum()
             }
         };
         // Ordered: P(win) = F⁻¹ Σ_j m_j (1 − (Ĥ_j/N)^k), every term in [0, 2] and computed
@@ -91,13 +87,7 @@ impl Engine<'_> {
             None => {
                 let terms = distinct.values.iter().map(|h| one_minus_power_ratio(h, &n, k));
                 let terms: Vec<f64> = terms.collect();
-                distinct
-                    .class_value
-                    .iter()
-                    .zip(&spectrum.multiplicity)
-                    .map(|(&i, &multiplicity)| terms[i] * multiplicity as f64)
-                    .sum::<f64>()
-                    * scale
+                distinct.class_value.iter().zip(&shares).map(|(&i, &share)| terms[i] * share).sum()
             }
             Some(_) => 1.0 - losing,
         };
@@ -108,7 +98,7 @@ impl Engine<'_> {
         }
         let (losing, winning) = (losing.clamp(0.0, 1.0), winning.clamp(0.0, 1.0));
         let distribution = if with_distribution {
-            let slots = spectrum.slot_class.as_ref().expect("kept");
+            let slots = spectrum.slot_class().expect("kept");
             let mut data: Vec<f64> =
                 slots.iter().map(|&c| per_value[distinct.class_value[c as usize]]).collect();
             Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;
@@ -146,7 +136,7 @@ impl Engine<'_> {
     }
 }
 
-/// `F · P(lose)` for ordered heaps: `Σ_j m_j (Ĥ_j/N)^k` over the distinct values with their
+/// `P(lose)` for ordered heaps: `F⁻¹ Σ_j m_j (Ĥ_j/N)^k` over the distinct values with their
 /// multiplicities, without cancellation between nearly equal terms.
 ///
 /// Terms of equal magnitude `g = |Ĥ|` are first added exactly (integer coefficients
@@ -156,25 +146,31 @@ impl Engine<'_> {
 /// full relative precision: `t_i − t_{i+1} = t_i · (−expm1(k · ln(g_{i+1}/g_i)))`, with
 /// `ln(g_{i+1}/g_i) = ln_1p(−(g_i − g_{i+1})/g_i)` from the exact difference. So `1 − (1 − 2/N)^3`
 /// is `6/N` for `N = 10^30`, not 0.
-fn ordered_sum(distinct: &Distinct, multiplicity: &[u64], n: &BigUint, k: &BigUint) -> f64 {
+fn ordered_sum(distinct: &Distinct, spectrum: &Spectrum, n: &BigUint, k: &BigUint, log2: u32) -> f64 {
     let odd = k.bit(0);
-    let mut by_magnitude: std::collections::BTreeMap<BigUint, i128> = std::collections::BTreeMap::new();
-    for (&i, &m) in distinct.class_value.iter().zip(multiplicity) {
+    let mut by_magnitude: std::collections::BTreeMap<BigUint, BigInt> = std::collections::BTreeMap::new();
+    for (c, &i) in distinct.class_value.iter().enumerate() {
         let h = &distinct.values[i];
-        let sign = if odd && h.is_negative() { -1 } else { 1 };
-        *by_magnitude.entry(h.magnitude().clone()).or_insert(0) += sign * i128::from(m);
+        let m = BigInt::from(spectrum.multiplicity(c));
+        let signed = if odd && h.is_negative() { -m } else { m };
+        *by_magnitude.entry(h.magnitude().clone()).or_default() += signed;
     }
+    // An exact partial sum of multiplicities, divided by F = 2^log2.
+    let share = |x: &BigInt| {
+        let r = big_ratio(x.magnitude(), &(BigUint::from(1u8) << log2));
+        if x.is_negative() { -r } else { r }
+    };
     if k.is_zero() {
-        return by_magnitude.values().sum::<i128>() as f64;
+        return share(&by_magnitude.values().sum());
     }
-    let terms: Vec<(BigUint, i128)> =
-        by_magnitude.into_iter().rev().filter(|(g, c)| *c != 0 && !g.is_zero()).collect();
+    let terms: Vec<(BigUint, BigInt)> =
+        by_magnitude.into_iter().rev().filter(|(g, c)| !c.is_zero() && !g.is_zero()).collect();
     let k_float = big_to_f64(k);
-    let mut partial = 0i128;
+    let mut partial = BigInt::zero();
     let mut sum = 0.0;
     for (i, (g, c)) in terms.iter().enumerate() {
         partial += c;
-        if partial == 0 {
+        if partial.is_zero() {
             continue;
         }
         let t = power_ratio(&BigInt::from(g.clone()), n, k);
@@ -182,7 +178,7 @@ fn ordered_sum(distinct: &Distinct, multiplicity: &[u64], n: &BigUint, k: &BigUi
             None => t,
             Some((next, _)) => t * -(k_float * (-big_ratio(&(g - next), g)).ln_1p()).exp_m1(),
         };
-        sum += partial as f64 * difference;
+        sum += share(&partial) * difference;
     }
     sum
 }

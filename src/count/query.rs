@@ -6,8 +6,8 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, winning};
-use super::engine::{Engine, Options, Outcome, Stages};
+use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath, winning};
+use super::engine::{self, Engine, Options, Outcome, Stages};
 use super::misere;
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -124,6 +124,7 @@ impl Query<'static> {
                 method: Method::Auto,
                 backend: Backend::best(),
                 parallel: true,
+                spectrum: SpectrumPath::Auto,
                 work_limit: super::MAX_STEPS,
             },
             progress: &Silent,
@@ -181,6 +182,13 @@ impl<'p> Query<'p> {
         self
     }
 
+    /// Which spectrum is evaluated (the answer does not depend on it): by default the structured
+    /// one whenever the histogram is structured and that is cheaper than the array.
+    pub fn spectrum(mut self, path: SpectrumPath) -> Self {
+        self.options.spectrum = path;
+        self
+    }
+
     /// The SIMD backend of the transforms and powers; an error when this CPU lacks it.
     pub fn backend(mut self, backend: Backend) -> Result<Self> {
         self.options.backend = backend.available()?;
@@ -227,7 +235,9 @@ impl<'p> Query<'p> {
         }
     }
 
-    /// The histogram the query counts over, and where it came from.
+    /// The histogram the query counts over, and where it came from: structured (see
+    /// [`Histogram::is_structured`]) for nim, one-interval subtraction games and games whose
+    /// values grow by a power-of-two saltus.
     pub fn histogram(&self) -> Result<(Cow<'_, Histogram>, Source)> {
         self.validate()?;
         self.histogram_timed(&mut Stages::default())
@@ -312,6 +322,7 @@ impl<'p> Query<'p> {
         if histogram.total().is_zero() {
             return Err(Error::EmptyHistogram);
         }
+        let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
         let correction = self.misere_correction()?;
         let mut engine = self.engine(&histogram, stages);
         let (losing, winning, distribution, exact) = engine.probability(with_distribution, correction)?;
@@ -324,6 +335,7 @@ impl<'p> Query<'p> {
         self.validate()?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
+        let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
         let mut engine = self.engine(&histogram, stages);
         let mut outcome = match &self.modulus {
             Some(m) => engine.modular(m, with_distribution)?,
@@ -333,6 +345,21 @@ impl<'p> Query<'p> {
             outcome.losing = misere::correct_count(&outcome.losing, correction, self.modulus.as_ref());
         }
         Ok((outcome, engine.report(source)))
+    }
+
+    /// The histogram in the shape the engine evaluates (see [`engine::prepare`]).
+    fn prepare<'h>(
+        &self,
+        histogram: Cow<'h, Histogram>,
+        with_distribution: bool,
+        stages: &mut Stages,
+    ) -> Result<Cow<'h, Histogram>> {
+        let (structured, start) = (histogram.is_structured(), std::time::Instant::now());
+        let prepared = engine::prepare(histogram, self.options.spectrum, with_distribution)?;
+        if structured && !prepared.is_structured() {
+            stages.0.push(("array of the histogram".into(), start.elapsed()));
+        }
+        Ok(prepared)
     }
 
     /// The engine of this query over `histogram`.

@@ -22,6 +22,16 @@ pub(super) fn game_histogram(
     progress: &dyn Progress,
     stages: &mut Stages,
 ) -> Result<(Histogram, Source)> {
+    if let Game::Subtract(moves) = game
+        && let [(a, b)] = moves.runs()
+    {
+        // G(n) = ⌊(n mod (a + b)) / a⌋: the histogram in closed form, no value computed.
+        let (a, b) = (*a, *b);
+        let histogram = stages.time("histogram", || crate::histogram::subtraction_interval(a, b, lo, hi))?;
+        let theorem = grundy::Theorem::SubtractionInterval { first: a, last: b };
+        let certificate = grundy::Certificate { preperiod: 0, period: a + b, saltus: 0, theorem };
+        return Ok((histogram, Source::Period { certificate, values_computed: 0 }));
+    }
     let max_heap = max_heap.unwrap_or_else(|| grundy::default_max_heap(game)).max(1);
     let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
     let search =

@@ -1,4 +1,6 @@
-//! The exact transform of a histogram, grouped into classes of equal transformed values.
+//! The exact transform of a histogram, grouped into classes of equal transformed values: from the
+//! array of slots ([`ArraySpectrum`]), or from a structured histogram's closed form
+//! ([`StructuredSpectrum`]). The engine sees both as a [`Spectrum`].
 //!
 //! A histogram is `h = Σ_t weight_t · counts_t`. Each `counts_t` is transformed exactly on
 //! machine words (`i64`: a transformed value is a signed sum of the counts, so its absolute
@@ -6,19 +8,112 @@
 //! `(ĉ_1[j], ĉ_2[j], …)`. Slots with equal tuples have equal `Ĥ_j = Σ_t weight_t · ĉ_t[j]`, so
 //! every pointwise function of `Ĥ_j` is evaluated once per class.
 
-use num_bigint::{BigInt, BigUint};
-use num_traits::Zero;
+use num_bigint::{BigInt, BigUint, Sign};
+use num_traits::{ToPrimitive, Zero};
 
 use super::engine::Options;
+use super::residue::Residues;
+use super::structured::StructuredSpectrum;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
 use crate::memory;
 use crate::ring::Exact64;
 
-/// The classes of equal transformed values.
+/// The classes of equal transformed values, from the array or without it.
 #[derive(Debug, Clone)]
-pub(crate) struct Spectrum {
+pub(crate) enum Spectrum {
+    Array(ArraySpectrum),
+    Structured(StructuredSpectrum),
+}
+
+impl Spectrum {
+    /// The number of classes.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Spectrum::Array(s) => s.len(),
+            Spectrum::Structured(s) => s.len(),
+        }
+    }
+
+    /// The exact transformed value `Ĥ` of class `c`.
+    pub(crate) fn value(&self, c: usize) -> BigInt {
+        match self {
+            Spectrum::Array(s) => s.value(c),
+            Spectrum::Structured(s) => s.values[c].clone(),
+        }
+    }
+
+    /// The class of slot 0, whose value is the number of heap sizes `N`.
+    pub(crate) fn zero_class(&self) -> usize {
+        match self {
+            Spectrum::Array(s) => s.zero_class,
+            Spectrum::Structured(s) => s.zero_class,
+        }
+    }
+
+    /// How many slots class `c` has.
+    pub(crate) fn multiplicity(&self, c: usize) -> BigUint {
+        match self {
+            Spectrum::Array(s) => s.multiplicity[c].into(),
+            Spectrum::Structured(s) => s.multiplicity[c].clone(),
+        }
+    }
+
+    /// How many slots class `c` has, modulo `r`'s modulus.
+    pub(crate) fn multiplicity_residue<R: Residues>(&self, r: &R, c: usize) -> R::Elem {
+        match self {
+            Spectrum::Array(s) => r.residue_u128(u128::from(s.multiplicity[c])),
+            Spectrum::Structured(s) => r.residue_big(&s.multiplicity[c]),
+        }
+    }
+
+    /// The share `multiplicity / 2^log2` of the slots that class `c` has.
+    pub(crate) fn share(&self, c: usize, log2: u32) -> f64 {
+        let m = self.multiplicity(c);
+        // m <= 2^log2: scale both down to at most 64 significant bits before dividing.
+        let shift = m.bits().saturating_sub(64);
+        let mantissa = (m >> shift).to_f64().expect("below 2^64");
+        mantissa * (f64::from(shift as u32) - f64::from(log2)).exp2()
+    }
+
+    /// The class of every slot, when it was kept (arrays only).
+    pub(crate) fn slot_class(&self) -> Option<&[u32]> {
+        match self {
+            Spectrum::Array(s) => s.slot_class.as_deref(),
+            Spectrum::Structured(_) => None,
+        }
+    }
+
+    /// Every class's value modulo `r`'s modulus.
+    pub(crate) fn residues<R: Residues>(&self, r: &R) -> Vec<R::Elem> {
+        match self {
+            Spectrum::Array(s) => {
+                let weights: Vec<R::Elem> = s.weights.iter().map(|w| r.residue_big(w)).collect();
+                (0..s.len())
+                    .map(|c| {
+                        s.class(c)
+                            .iter()
+                            .zip(&weights)
+                            .fold(r.zero(), |acc, (&x, w)| r.add(acc, r.mul(w.clone(), r.residue_i64(x))))
+                    })
+                    .collect()
+            }
+            Spectrum::Structured(s) => s
+                .values
+                .iter()
+                .map(|v| {
+                    let x = r.residue_big(v.magnitude());
+                    if v.sign() == Sign::Minus { r.neg(x) } else { x }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The classes of equal transformed values of the array of slots.
+#[derive(Debug, Clone)]
+pub(crate) struct ArraySpectrum {
     /// The weight of each component.
     pub weights: Vec<BigUint>,
     /// Components per class.
@@ -33,7 +128,7 @@ pub(crate) struct Spectrum {
     pub slot_class: Option<Vec<u32>>,
 }
 
-impl Spectrum {
+impl ArraySpectrum {
     /// Transforms the histogram's terms exactly and groups the slots.
     pub(crate) fn new(histogram: &Histogram, keep_slots: bool, options: Options) -> Result<Self> {
         let len = histogram.transform_len();
@@ -102,7 +197,7 @@ impl Spectrum {
                 rest[field.column] = (x - value) >> field.width;
             }
         }
-        Ok(Spectrum { weights, width, components, multiplicity, zero_class, slot_class })
+        Ok(ArraySpectrum { weights, width, components, multiplicity, zero_class, slot_class })
     }
 
     /// The number of classes.
@@ -198,6 +293,7 @@ mod tests {
         method: crate::count::Method::Auto,
         backend: crate::simd::Backend::Scalar,
         parallel: true,
+        spectrum: crate::count::SpectrumPath::Auto,
         work_limit: crate::count::MAX_STEPS,
     };
 
@@ -210,7 +306,7 @@ mod tests {
             Term::new(5u32.into(), vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1]),
         ];
         let h = Histogram::from_terms(terms.clone()).unwrap();
-        let s = Spectrum::new(&h, true, OPTIONS).unwrap();
+        let s = ArraySpectrum::new(&h, true, OPTIONS).unwrap();
         let slots = s.slot_class.as_ref().unwrap();
         assert_eq!(s.multiplicity.iter().sum::<u64>(), 8);
         assert_eq!(slots[0] as usize, s.zero_class);
@@ -241,7 +337,7 @@ mod tests {
             })
             .collect();
         let h = Histogram::from_terms(vec![Term::new(1u32.into(), counts)]).unwrap();
-        let s = Spectrum::new(&h, false, OPTIONS).unwrap();
+        let s = ArraySpectrum::new(&h, false, OPTIONS).unwrap();
         assert!(s.len() > 1000, "{}", s.len());
         assert_eq!(s.multiplicity.iter().sum::<u64>(), 4096);
     }

@@ -18,7 +18,7 @@ mod octal;
 
 use std::fmt;
 
-pub use moves::{MAX_MOVE, MoveSet};
+pub use moves::{MAX_INTERVAL_MOVE, MAX_MOVE, MoveSet};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
 
 use crate::error::{Error, Result, quote};
@@ -275,7 +275,8 @@ mod tests {
             ("subtract:", "expected a list of moves"),
             ("subtract:5-1", "the range 5-1 is empty"),
             ("subtract:0", "moves must be positive"),
-            ("subtract:1-2^50", "larger than the limit"),
+            ("subtract:1,3-2^50", "larger than the limit"),
+            ("subtract:1-2^63", "larger than the limit"),
             ("subtract:1-99999999999999999999999", "larger than 2^64"),
             ("allbut:", "expected the excluded moves"),
             ("squares:3", "takes no parameters"),

@@ -6,11 +6,15 @@ use std::fmt;
 use crate::error::{Error, Result, quote};
 use crate::number::parse_u64;
 
-/// The largest move a [`MoveSet`] may contain (2^40).
+/// The largest move a [`MoveSet`] of several runs may contain (2^40).
 ///
-/// Larger moves make no sense for this tool: a period search never looks at more than 2^32
-/// heaps, and a certificate needs more heaps than the largest move.
+/// Larger moves make no sense there: a period search never looks at more than 2^32 heaps, and a
+/// certificate needs more heaps than the largest move.
 pub const MAX_MOVE: u64 = 1 << 40;
+
+/// The largest move of a set that is one run `a..=b` (2^62): its values have a closed form
+/// (`G(n) = ⌊(n mod (a + b)) / a⌋`) that needs no period search, and `a + b` stays a word.
+pub const MAX_INTERVAL_MOVE: u64 = 1 << 62;
 
 /// A non-empty finite set of positive integers, stored as sorted, disjoint, non-adjacent runs
 /// `first..=last`.
@@ -36,7 +40,8 @@ impl MoveSet {
     /// The set of the given runs `(first, last)` (inclusive, in any order, overlaps allowed).
     ///
     /// Fails with [`Error::InvalidGame`] when there are no runs, a run is empty (`first > last`),
-    /// contains 0, or exceeds [`MAX_MOVE`]; the message is a single line.
+    /// contains 0, or exceeds [`MAX_MOVE`] ([`MAX_INTERVAL_MOVE`] when the runs make one
+    /// interval); the message is a single line.
     ///
     /// ```
     /// use nimcount::game::MoveSet;
@@ -63,8 +68,8 @@ impl MoveSet {
             if first > last {
                 return fail(format!("the range {first}-{last} is empty"));
             }
-            if last > MAX_MOVE {
-                return fail(format!("the move {last} is larger than the limit 2^40"));
+            if last > MAX_INTERVAL_MOVE {
+                return fail(format!("the move {last} is larger than the limit 2^62"));
             }
         }
         sorted.sort_unstable();
@@ -74,6 +79,14 @@ impl MoveSet {
                 Some(run) if first <= run.1 + 1 => run.1 = run.1.max(last),
                 _ => merged.push((first, last)),
             }
+        }
+        if merged.len() > 1
+            && let Some(&(_, last)) = merged.last()
+            && last > MAX_MOVE
+        {
+            return fail(format!(
+                "the move {last} is larger than the limit 2^40 (2^62 for one interval of moves)"
+            ));
         }
         Ok(MoveSet { runs: merged })
     }
@@ -200,11 +213,16 @@ mod tests {
         assert_eq!(set.to_string(), "1-5,8,9");
         assert_eq!(set.to_string().parse::<MoveSet>().unwrap(), set);
         assert_eq!("10^6".parse::<MoveSet>().unwrap().largest(), 1_000_000);
+        // One interval may reach 2^62; runs that merge into one interval too.
+        assert_eq!("1-10^18".parse::<MoveSet>().unwrap().largest(), 1_000_000_000_000_000_000);
+        assert_eq!("2^62".parse::<MoveSet>().unwrap().runs(), &[(1 << 62, 1 << 62)]);
+        assert_eq!("1-5,6-2^50".parse::<MoveSet>().unwrap().runs(), &[(1, 1 << 50)]);
     }
 
     #[test]
     fn bad_lists_are_refused() {
-        for bad in ["", "0", "5-1", "1,,2", "1-", "-3", "x", "1-2-3", "1-5-1", "2^41"] {
+        for bad in ["", "0", "5-1", "1,,2", "1-", "-3", "x", "1-2-3", "1-5-1", "2^63", "1,2^41", "1-3,5-2^41"]
+        {
             let err = bad.parse::<MoveSet>().unwrap_err();
             assert!(!err.to_string().contains('\n'), "{bad}: {err}");
         }

@@ -1,9 +1,11 @@
-//! Histogram files: one `value count` pair a line.
+//! Histogram files: one `value count` pair a line, or `lo..=hi count` for a range of values.
 
 use std::path::Path;
 
+use num_bigint::BigUint;
+
 use super::Histogram;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::input::Input;
 
 /// Memory per byte of a histogram file once parsed, at most: a line `0 1` (4 bytes) becomes a
@@ -15,10 +17,15 @@ impl Histogram {
     /// are ignored. Values are Grundy values (non-negative integers); counts may have any size
     /// and use the notations of [`crate::number::parse`] (`10^12`, `2^64`, `1_000`).
     ///
-    /// A line that does not parse, or a value given twice, is an [`Error::Malformed`] naming the
-    /// line; so is a file without any `value count` line (an empty histogram has no heap sizes
-    /// to count, which is almost always a mistake). A byte-order mark and CRLF line ends are
-    /// accepted; `-` is standard input.
+    /// A line `lo..=hi count` gives the count to every value from `lo` to `hi` (bounds of any
+    /// size): a file with such lines is a [structured](Histogram::is_structured) histogram,
+    /// counted without one slot per value.
+    ///
+    /// A line that does not parse, a range with `lo > hi`, or a value given twice (alone or in
+    /// overlapping ranges) is an [`Error::Malformed`] naming the line.
+    /// A file without any line is an [`Error::Malformed`] too (an empty histogram has no heap
+    /// sizes to count, which is almost always a mistake). A byte-order mark and CRLF line ends
+    /// are accepted; `-` is standard input.
     ///
     /// ```
     /// let path = std::env::temp_dir().join(format!("nimcount-doc-{}.txt", std::process::id()));
@@ -61,6 +68,11 @@ impl Histogram {
     /// assert_eq!(h.count(3).to_string(), "7");
     /// let err = Histogram::parse("0 1\n0 2\n", "dup.txt").unwrap_err();
     /// assert_eq!(err.to_string(), "dup.txt, line 2: value 0 is already given on line 1");
+    /// // Ranges: every value of 1..=2^100 once, and 0 twice.
+    /// let h = Histogram::parse("1..=2^100 1\n0 2\n", "ranges.txt")?;
+    /// assert_eq!(h.log2_len(), 101);
+    /// let err = Histogram::parse("1..=10 1\n5..=20 1\n", "overlap.txt").unwrap_err();
+    /// assert_eq!(err.to_string(), "overlap.txt, line 2: values 5..=20 overlap 1..=10 on line 1");
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn parse(text: &str, path: &str) -> Result<Self> {
@@ -69,6 +81,7 @@ impl Histogram {
             |line: usize, reason: String| Error::Malformed { path: path.to_string(), line, reason };
         let mut first_line = std::collections::HashMap::new();
         let mut pairs = Vec::new();
+        let mut ranges: Vec<(BigUint, BigUint, BigUint, usize)> = Vec::new();
         for (index, raw) in text.lines().enumerate() {
             let line = index + 1;
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -86,19 +99,64 @@ impl Histogram {
                     ),
                 ));
             }
-            let value = crate::number::parse_u64(fields[0])
-                .map_err(|e| malformed(line, format!("bad Grundy value: {e}")))?;
             let count =
                 crate::number::parse(fields[1]).map_err(|e| malformed(line, format!("bad count: {e}")))?;
+            if let Some((lo, hi)) = fields[0].split_once("..=") {
+                let bound = |text: &str| {
+                    crate::number::parse(text)
+                        .map_err(|e| malformed(line, format!("bad range of values: {e}")))
+                };
+                let (lo, hi) = (bound(lo)?, bound(hi)?);
+                if lo > hi {
+                    let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
+                    return Err(malformed(
+                        line,
+                        format!("empty range of values {lo}..={hi}: {lo} is above {hi}"),
+                    ));
+                }
+                ranges.push((lo, hi, count, line));
+                continue;
+            }
+            let value = crate::number::parse_u64(fields[0])
+                .map_err(|e| malformed(line, format!("bad Grundy value: {e}")))?;
             if let Some(previous) = first_line.insert(value, line) {
                 return Err(malformed(line, format!("value {value} is already given on line {previous}")));
             }
             pairs.push((value, count));
         }
-        if pairs.is_empty() {
+        if pairs.is_empty() && ranges.is_empty() {
             return Err(malformed(0, "no 'value count' line: the histogram is empty".into()));
         }
-        Histogram::from_counts(pairs)
+        if ranges.is_empty() {
+            return Histogram::from_counts(pairs);
+        }
+        // Ranges and single values together: no value may be given twice. Sorted by their first
+        // values, two lines share a value exactly when some neighbours do.
+        let mut all: Vec<(BigUint, BigUint, BigUint, usize)> = ranges;
+        all.extend(pairs.into_iter().map(|(v, c)| (v.into(), v.into(), c, first_line[&v])));
+        all.sort_by(|a, b| (&a.0, a.3).cmp(&(&b.0, b.3)));
+        for pair in all.windows(2) {
+            if pair[1].0 > pair[0].1 {
+                continue;
+            }
+            let (earlier, later) =
+                if pair[0].3 < pair[1].3 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
+            let values = |lo: &BigUint, hi: &BigUint| {
+                let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
+                if lo == hi { lo } else { format!("{lo}..={hi}") }
+            };
+            let (single, text) = (later.0 == later.1, values(&later.0, &later.1));
+            let noun = if single { "value" } else { "values" };
+            let reason = if (&earlier.0, &earlier.1) == (&later.0, &later.1) {
+                let verb = if single { "is" } else { "are" };
+                format!("{noun} {text} {verb} already given on line {}", earlier.3)
+            } else {
+                let verb = if single { "overlaps" } else { "overlap" };
+                format!("{noun} {text} {verb} {} on line {}", values(&earlier.0, &earlier.1), earlier.3)
+            };
+            return Err(malformed(later.3, reason));
+        }
+        Histogram::from_intervals(all.into_iter().map(|(lo, hi, count, _)| (lo, hi, count)))
     }
 }
 
@@ -115,6 +173,14 @@ mod tests {
             ("# c\n\n5\n", 3, "expected 'value count'"),
             ("1 -3\n", 1, "bad count"),
             ("1 2\n1 3\n", 2, "already given on line 1"),
+            ("5..=3 1\n", 1, "empty range of values 5..=3: 5 is above 3"),
+            ("1..=5 1\n7 1\n1..=5 2\n", 3, "values 1..=5 are already given on line 1"),
+            ("3 1\n1..=5 2\n", 2, "values 1..=5 overlap 3 on line 1"),
+            ("1..=5 2\n5 1\n", 2, "value 5 overlaps 1..=5 on line 1"),
+            ("0..=2^70 1\n2^70..=2^71 1\n", 2, "overlap 0..=1180591620717411303424 on line 1"),
+            ("1..=x 1\n", 1, "bad range of values"),
+            ("1..=3..=4 1\n", 1, "bad range of values"),
+            ("9..=100 1\n1..=20 1\n50..=60 1\n", 2, "values 1..=20 overlap 9..=100 on line 1"),
         ] {
             match Histogram::parse(text, "h.txt").unwrap_err() {
                 Error::Malformed { path, line: l, reason: r } => {
@@ -130,5 +196,28 @@ mod tests {
         }
         let h = Histogram::parse("\u{feff}0 0\r\n", "zero").unwrap();
         assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
+    }
+
+    #[test]
+    fn ranges_and_values_make_one_histogram() {
+        let h = Histogram::parse("# ranges\n3..=5 2\n0 7\n6..=6 1 # one value\n10..=2^65 10^20\n", "r.txt")
+            .unwrap();
+        assert!(h.is_structured());
+        let big = BigUint::from(10u8).pow(20);
+        for (v, want) in [
+            (0u64, 7u8.into()),
+            (1, 0u8.into()),
+            (3, 2u8.into()),
+            (5, 2u8.into()),
+            (6, 1u8.into()),
+            (9, BigUint::zero()),
+            (10, big.clone()),
+            (u64::MAX, big.clone()),
+        ] {
+            assert_eq!(h.count(v), want, "value {v}");
+        }
+        assert_eq!(h.log2_len(), 66);
+        // Without ranges, the array as before.
+        assert!(!Histogram::parse("0 1\n5 2\n", "v.txt").unwrap().is_structured());
     }
 }

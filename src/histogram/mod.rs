@@ -28,6 +28,7 @@
 mod file;
 mod periodic;
 mod residues;
+mod structured;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -38,6 +39,9 @@ use num_traits::{One, Zero};
 
 use crate::error::{Error, Result};
 use crate::memory;
+pub use structured::Progression;
+use structured::Structured;
+pub(crate) use structured::subtraction_interval;
 
 /// The largest transform the engine accepts, `2^40` slots, before even asking how much memory
 /// there is (at 4 bytes a slot that is already 4 TiB).
@@ -123,7 +127,9 @@ impl Term {
     }
 }
 
-/// How many heap sizes have each Grundy value, as `h[g] = Σ_i weight_i · counts_i[g]`.
+/// How many heap sizes have each Grundy value, as `h[g] = Σ_i weight_i · counts_i[g]`, or as
+/// weighted progressions of values of any size ([`from_intervals`](Histogram::from_intervals),
+/// [`from_progressions`](Histogram::from_progressions)).
 ///
 /// The transform length is the smallest power of two above every value with a non-zero count
 /// (at least 1): XOR sums of such values stay below it.
@@ -132,6 +138,8 @@ pub struct Histogram {
     terms: Vec<Term>,
     log2_len: u32,
     total: BigUint,
+    /// The progressions of a structured histogram (`terms` is then empty).
+    structured: Option<Structured>,
 }
 
 impl Histogram {
@@ -230,17 +238,23 @@ impl Histogram {
                 kept.push(term);
             }
         }
-        Histogram { terms: kept, log2_len, total }
+        Histogram { terms: kept, log2_len, total, structured: None }
     }
 
-    /// The terms `weight · counts` whose sum is the histogram.
+    /// The terms `weight · counts` whose sum is the histogram (none for a
+    /// [structured](Self::is_structured) histogram: see [`to_array`](Self::to_array)).
     pub fn terms(&self) -> &[Term] {
         &self.terms
     }
 
     /// The transform length `F`: the smallest power of two above every value with a non-zero
     /// count (1 when there is none).
+    ///
+    /// # Panics
+    /// When `F` does not fit in `usize` (structured histograms only: see
+    /// [`log2_len`](Self::log2_len)).
     pub fn transform_len(&self) -> usize {
+        assert!(self.log2_len < usize::BITS, "a transform of 2^{} slots has no usize length", self.log2_len);
         1 << self.log2_len
     }
 
@@ -256,6 +270,9 @@ impl Histogram {
 
     /// The count of Grundy value `value`.
     pub fn count(&self, value: u64) -> BigUint {
+        if let Some(structured) = &self.structured {
+            return structured.count(value);
+        }
         let Some(index) = usize::try_from(value).ok().filter(|&v| v < self.transform_len()) else {
             return BigUint::zero();
         };
@@ -273,8 +290,11 @@ impl Histogram {
     }
 
     /// The largest value with a non-zero count.
-    pub fn max_value(&self) -> Option<u64> {
-        self.terms.iter().filter_map(Term::max_value).max().map(|v| v as u64)
+    pub fn max_value(&self) -> Option<BigUint> {
+        if let Some(structured) = &self.structured {
+            return structured.max_value();
+        }
+        self.terms.iter().filter_map(Term::max_value).max().map(|v| BigUint::from(v as u64))
     }
 }
 

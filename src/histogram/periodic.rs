@@ -18,8 +18,11 @@ impl Histogram {
     ///
     /// `values` (`G(0)`, `G(1)`, …) must hold at least `preperiod + period` values. Without saltus
     /// the counts are `q · P + R` whatever the size of the range, and the histogram keeps the
-    /// values instead of counting them; with a saltus the values grow along the range and the
-    /// transform must reach past the largest one (an [`Error::OutOfMemory`] when it cannot).
+    /// values instead of counting them. With a saltus the values grow along the range: a
+    /// power-of-two saltus `2^e` gives a [structured](Histogram::is_structured) histogram (each
+    /// residue class of the period is a progression of step `2^e`) over a range of any size;
+    /// another saltus gives counts per value, and the transform must reach past the largest one
+    /// (an [`Error::OutOfMemory`] when it cannot).
     ///
     /// ```
     /// use nimcount::grundy::{Certificate, Theorem};
@@ -30,6 +33,10 @@ impl Histogram {
     /// assert_eq!(h.transform_len(), 8);
     /// assert_eq!(h.count(2), 0u32.into());
     /// assert_eq!(h.count(5), 1u32.into());
+    /// // Any range: the values 1..=10^30 are one interval.
+    /// let huge = Histogram::from_period(vec![0], &nim, 1u32, 10u128.pow(30))?;
+    /// assert!(huge.is_structured());
+    /// assert_eq!(huge.log2_len(), 100);
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn from_period(
@@ -58,10 +65,14 @@ impl Histogram {
         let periodic_lo = lo.max(&n0_big).clone();
         let periodic = (periodic_lo < end).then(|| (&periodic_lo - &n0_big, &end - &n0_big));
         let pre = pre_lo.map(|l| l as usize..pre_end as usize);
+        let base = &values[n0 as usize..(n0 + p) as usize];
         if s == 0 {
             periodic_histogram(values, n0 as usize..(n0 + p) as usize, pre, periodic)
+        } else if s.is_power_of_two() {
+            let pre_values = pre.map_or(&[][..], |r| &values[r]);
+            let classes = saltus_classes(base, periodic);
+            super::structured::saltus_progressions(s.trailing_zeros(), pre_values, classes)
         } else {
-            let base = &values[n0 as usize..(n0 + p) as usize];
             saltus_histogram(&values, base, s, pre, periodic)
         }
     }
@@ -105,6 +116,36 @@ fn periodic_histogram(
     Ok(Histogram::assemble(terms, log2_len))
 }
 
+/// The residue classes of an arithmetic periodicity `G(n0 + j·p + r) = base[r] + j·s` over the
+/// positions `start..end` (counted from the preperiod): for each offset `r` that the range
+/// reaches, `(base[r], jl, jh)` with the blocks `j` in `jl..=jh`.
+fn saltus_classes(base: &[u32], periodic: Option<(BigUint, BigUint)>) -> Vec<(u32, BigUint, BigUint)> {
+    let Some((start, end)) = periodic else { return Vec::new() };
+    let p = BigUint::from(base.len());
+    // Positions start..end = blocks: x = start, y = end - 1.
+    let y = &end - 1u32;
+    let (qx, rx) = start.div_rem(&p);
+    let (qy, ry) = y.div_rem(&p);
+    let (rx, ry) = (rx.to_u64().expect("below p"), ry.to_u64().expect("below p"));
+    let mut classes = Vec::with_capacity(base.len());
+    for (r, &v) in base.iter().enumerate() {
+        let r = r as u64;
+        // jl = ceil((x - r)/p) clamped at 0, jh = floor((y - r)/p) (none when y < r).
+        let jl = &qx + u32::from(r < rx);
+        let jh = if r <= ry {
+            qy.clone()
+        } else if qy.is_zero() {
+            continue;
+        } else {
+            &qy - 1u32
+        };
+        if jl <= jh {
+            classes.push((v, jl, jh));
+        }
+    }
+    classes
+}
+
 /// Counts for an arithmetic periodicity `G(n0 + j·p + r) = base[r] + j·s` (`s >= 1`).
 ///
 /// For offset `r`, the blocks `j` whose position lies in the range form an interval
@@ -120,56 +161,34 @@ fn saltus_histogram(
 ) -> Result<Histogram> {
     let p = base.len() as u64;
     let pre_values = pre.map_or(&[][..], |r| &values[r]);
-    // Positions start..end (from the preperiod) = blocks: x = start, y = end - 1.
-    let blocks = periodic.map(|(start, end)| {
-        let y = &end - 1u32;
-        let (qx, rx) = start.div_rem(&BigUint::from(p));
-        let (qy, ry) = y.div_rem(&BigUint::from(p));
-        (qx, rx.to_u64().expect("below p"), qy, ry.to_u64().expect("below p"))
-    });
-    // The largest value: over the offsets, base[r] + jh(r)·s; jh(r) is qy or qy - 1.
+    // The largest value: over the offsets, base[r] + jh(r)·s.
     let mut max_value = pre_values.iter().copied().max().map(u64::from);
-    let mut ranges: Vec<(u64, u64, u64)> = Vec::new(); // (first value, last value, offset) per offset
-    if let Some((qx, rx, qy, ry)) = &blocks {
-        let too_large = |top: BigUint| {
-            let log2 = top.bits();
-            Error::OutOfMemory {
-                what: format!(
-                    "a transform over Grundy values up to {top} (2^{log2} slots; the values grow by {s} every {p} \
-                     heap sizes)"
-                ),
-                needed: crate::error::Bytes(1u64.checked_shl(log2 as u32 + 2).unwrap_or(u64::MAX)),
-                available: crate::error::Bytes(memory::available().unwrap_or(0)),
-            }
-        };
-        for (r, &v) in base.iter().enumerate() {
-            let r = r as u64;
-            // jl = ceil((x - r)/p) clamped at 0, jh = floor((y - r)/p) (none when y < r).
-            let jl = qx + u32::from(r < *rx);
-            let jh = if r <= *ry {
-                qy.clone()
-            } else if qy.is_zero() {
-                continue;
-            } else {
-                qy - 1u32
-            };
-            if jl > jh {
-                continue;
-            }
-            let last = BigUint::from(v) + &jh * s;
-            let last =
-                last.to_u64().filter(|&l| l >> MAX_LOG2_LEN == 0).ok_or_else(|| too_large(last.clone()))?;
-            let first = u64::from(v) + (jl.to_u64().expect("jl <= jh")) * s;
-            max_value = max_value.max(Some(last));
-            ranges.push((first, last, r));
+    let mut ranges: Vec<(u64, u64)> = Vec::new(); // (first value, last value) per offset
+    let too_large = |top: BigUint| {
+        let log2 = top.bits();
+        Error::OutOfMemory {
+            what: format!(
+                "a transform over Grundy values up to {top} (2^{log2} slots; the values grow by {s} every {p} \
+                 heap sizes, and only a power-of-two saltus is counted without one slot per value)"
+            ),
+            needed: crate::error::Bytes(1u64.checked_shl(log2 as u32 + 2).unwrap_or(u64::MAX)),
+            available: crate::error::Bytes(memory::available().unwrap_or(0)),
         }
+    };
+    for (v, jl, jh) in saltus_classes(base, periodic) {
+        let last = BigUint::from(v) + &jh * s;
+        let last =
+            last.to_u64().filter(|&l| l >> MAX_LOG2_LEN == 0).ok_or_else(|| too_large(last.clone()))?;
+        let first = u64::from(v) + (jl.to_u64().expect("jl <= jh")) * s;
+        max_value = max_value.max(Some(last));
+        ranges.push((first, last));
     }
     let log2_len = log2_len_for(max_value)?;
     let len = 1usize << log2_len;
     reserve(2 * len as u128, || format!("a histogram of 2^{log2_len} counts"))?;
     // diff[g] - diff[g - s] accumulates the progressions; an entry past the end is dropped.
     let mut diff = vec![0i64; len];
-    for &(first, last, _) in &ranges {
+    for &(first, last) in &ranges {
         diff[first as usize] += 1;
         if let Some(slot) = diff.get_mut((last + s) as usize) {
             *slot -= 1;
@@ -224,7 +243,14 @@ mod tests {
                         assert_eq!(h.count(g), want.into(), "{c:?} {lo}..={hi} value {g}");
                     }
                     let top = expected.keys().max().copied();
-                    assert_eq!(h.max_value(), top, "{c:?} {lo}..={hi}");
+                    assert_eq!(h.max_value(), top.map(BigUint::from), "{c:?} {lo}..={hi}");
+                    assert_eq!(h.is_structured(), s.is_power_of_two() && lo <= hi, "{c:?} {lo}..={hi}");
+                    if h.is_structured() {
+                        let array = h.to_array().unwrap();
+                        for g in 0..(h.transform_len() as u64 + 3) {
+                            assert_eq!(array.count(g), h.count(g), "{c:?} {lo}..={hi} value {g}");
+                        }
+                    }
                     assert_eq!(h.transform_len(), 1 << log2_len_for(top).unwrap());
                     assert_eq!(*h.total(), BigUint::from(hi + 1 - lo.min(hi + 1)));
                 }
@@ -246,10 +272,19 @@ mod tests {
     }
 
     #[test]
-    fn saltus_growing_past_the_limit_is_refused() {
-        let c = certificate(0, 1, 1);
-        let err = Histogram::from_period(vec![0], &c, 0u32, BigUint::from(10u8).pow(15)).unwrap_err();
+    fn saltus_growing_past_the_limit_is_refused_unless_a_power_of_two() {
+        let c = certificate(0, 3, 3);
+        let err = Histogram::from_period(vec![0, 1, 2], &c, 0u32, BigUint::from(10u8).pow(15)).unwrap_err();
         assert!(matches!(err, Error::OutOfMemory { .. }), "{err}");
         assert!(err.to_string().contains("Grundy values up to"), "{err}");
+        assert!(err.to_string().contains("power-of-two saltus"), "{err}");
+        // Nim (saltus 1) and saltus 4 over any range: progressions.
+        let nim = certificate(0, 1, 1);
+        let h = Histogram::from_period(vec![0], &nim, 0u32, BigUint::from(10u8).pow(15)).unwrap();
+        assert_eq!((h.is_structured(), h.log2_len()), (true, 50));
+        let c = certificate(1, 2, 4);
+        let h = Histogram::from_period(vec![3, 0, 1], &c, 0u32, BigUint::from(10u8).pow(40)).unwrap();
+        assert_eq!(h.progressions().unwrap().0, 2);
+        assert_eq!(*h.total(), BigUint::from(10u8).pow(40) + 1u8);
     }
 }

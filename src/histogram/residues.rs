@@ -17,6 +17,14 @@ impl Histogram {
     pub fn residues_into(&self, m: u64, out: &mut [u64]) {
         assert_eq!(out.len(), self.transform_len());
         let reducer = Barrett64::new(m);
+        if let Some(structured) = &self.structured {
+            let weights: Vec<u64> =
+                structured.progressions.iter().map(|p| (&p.weight % m).to_u64().expect("below m")).collect();
+            // Two residues below m < 2^64 sum below 2^65 < 2^128.
+            structured.for_each_value(|i, g| {
+                out[g] = reducer.reduce_wide(u128::from(out[g]) + u128::from(weights[i]))
+            });
+        }
         for term in &self.terms {
             let w = (&term.weight % m).to_u64().expect("below m");
             // w and the slot are below m < 2^64, c below 2^32: w · (c mod m) + slot is below
@@ -39,6 +47,11 @@ impl Histogram {
     /// transform-length zeros.
     pub fn residues_wrapping_into(&self, out: &mut [u64]) {
         assert_eq!(out.len(), self.transform_len());
+        if let Some(structured) = &self.structured {
+            let low = |w: &num_bigint::BigUint| w.iter_u64_digits().next().unwrap_or(0);
+            let weights: Vec<u64> = structured.progressions.iter().map(|p| low(&p.weight)).collect();
+            structured.for_each_value(|i, g| out[g] = out[g].wrapping_add(weights[i]));
+        }
         for term in &self.terms {
             let w = term.weight.iter_u64_digits().next().unwrap_or(0);
             term.for_each(|g, c| out[g] = out[g].wrapping_add(w.wrapping_mul(u64::from(c))));
@@ -56,8 +69,9 @@ impl Histogram {
     /// `parallel` allows rayon's thread pool.
     pub fn residues_u32_into(&self, m: u32, out: &mut [u32], parallel: bool) {
         assert_eq!(out.len(), self.transform_len());
-        if m >= 1 << 31 {
-            // Sums of two residues may pass 2^32: go through words.
+        if m >= 1 << 31 || self.structured.is_some() {
+            // Sums of two residues may pass 2^32, or values come from progressions: go through
+            // words.
             for (slot, r) in out.iter_mut().zip(self.residues(u64::from(m))) {
                 *slot = r as u32;
             }

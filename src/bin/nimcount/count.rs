@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use nimcount::count::{Kind, Query, Report, Source};
+use nimcount::count::{Kind, Query, Report, Source, SpectrumPath};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
@@ -32,7 +32,13 @@ reach about 60 heaps there.\n\
 Every count estimates its work before the expensive stage (powers modulo huge moduli, exact\n\
 answers of millions of digits, the recurrences of --unordered and --distinct, O(k) per distinct\n\
 transformed value) and refuses above --max-work, by default 4*10^8 steps of about 25 ns (about\n\
-10 s). --histogram - reads standard input, up to --max-input bytes (default 2^29).")]
+10 s). --histogram - reads standard input, up to --max-input bytes (default 2^29).\n\n\
+nim, one-interval subtraction games (subtract:A-B), games whose values grow by a power of two\n\
+(allbut:2) and histogram files of value ranges (lines `A..=B COUNT`) are counted from the\n\
+structured spectrum, without one slot per Grundy value: sizes like 1..=2^10000000-1 work\n\
+wherever the answer is modular. --unordered and --distinct take K steps per distinct\n\
+transformed value, within --max-work (Project Euler 409, --sizes 1..=2^n-1 --heaps n\n\
+--distinct, has two values: n up to 10^8 within the default 4*10^8 steps).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
@@ -83,6 +89,10 @@ pub struct Args {
     /// Staircase positions of K steps, each with LO..=HI coins (only the odd steps count).
     #[arg(long)]
     staircase: bool,
+    /// The spectrum: structured (closed form of value intervals, no array), array (one slot per
+    /// Grundy value), or auto (structured whenever it applies and is cheaper).
+    #[arg(long, value_name = "PATH", default_value = "auto", value_parser = ["auto", "array", "structured"])]
+    spectrum: String,
 }
 
 /// Runs `nimcount count`.
@@ -151,9 +161,15 @@ pub fn run(args: Args) -> Result<()> {
             return Err(usage("give --game SPEC --sizes LO..=HI, or --histogram FILE"));
         }
     };
+    let spectrum = match args.spectrum.as_str() {
+        "array" => SpectrumPath::Array,
+        "structured" => SpectrumPath::Structured,
+        _ => SpectrumPath::Auto,
+    };
     let mut query = query
         .heaps(heaps.clone())
         .kind(kind)
+        .spectrum(spectrum)
         .misere(args.misere)
         .backend(common::backend(None)?)?
         .progress(&progress);
@@ -234,6 +250,26 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
 }
 
 /// `count` and a noun, singular for 1.
+/// The most bits of a number shown in decimal (about 20 000 digits): converting millions of
+/// bits to decimal takes seconds.
+const DECIMAL_BITS: u64 = 1 << 16;
+
+/// A number in decimal, `None` (JSON null) beyond [`DECIMAL_BITS`].
+fn decimal(x: &BigUint) -> Option<String> {
+    (x.bits() <= DECIMAL_BITS).then(|| x.to_string())
+}
+
+/// A number in decimal up to [`DECIMAL_BITS`], else as a power of two (`about 2^10000000.000`).
+fn shown(x: &BigUint) -> String {
+    if x.bits() <= DECIMAL_BITS {
+        return x.to_string();
+    }
+    // log2 x from the top 64 bits: bits − 64 + log2(top).
+    let shift = x.bits() - 64;
+    let top = (x >> shift).to_u64().unwrap_or(u64::MAX) as f64;
+    format!("about 2^{:.3}", shift as f64 + top.log2())
+}
+
 pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
     let count = count.to_string();
     format!("{count} {}", if count == "1" { singular } else { plural })
@@ -281,7 +317,7 @@ impl Summary {
         match &self.input {
             Input::Game { spec, lo, hi } => {
                 fields.insert("game".into(), json!(spec));
-                fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
+                fields.insert("sizes".into(), json!({ "lo": decimal(lo), "hi": decimal(hi) }));
             }
             Input::Histogram { path, .. } => {
                 fields.insert("histogram".into(), json!(path));
@@ -290,8 +326,13 @@ impl Summary {
         fields.insert("heaps".into(), json!(self.heaps.to_string()));
         fields.insert("kind".into(), json!(self.kind.to_string()));
         fields.insert("play".into(), json!(self.play()));
-        fields.insert("number_of_sizes".into(), json!(report.sizes.to_string()));
-        fields.insert("transform_size".into(), json!(report.transform_len));
+        fields.insert("number_of_sizes".into(), json!(decimal(&report.sizes)));
+        fields.insert("number_of_sizes_bits".into(), json!(report.sizes.bits()));
+        // A number up to 2^63, null beyond (see transform_log2).
+        let size = 1u64.checked_shl(report.log2_len).filter(|_| report.log2_len < 64);
+        fields.insert("transform_size".into(), json!(size));
+        fields.insert("transform_log2".into(), json!(report.log2_len));
+        fields.insert("spectrum".into(), json!(report.spectrum.to_string()));
         fields.insert("distinct_values".into(), json!(report.distinct_values));
         let period = match &report.source {
             Source::Period { certificate, .. } => json!({
@@ -399,11 +440,11 @@ impl Summary {
         match &self.input {
             Input::Game { spec, lo, hi } => {
                 lines.push(("game", spec.clone()));
-                lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&report.sizes, "size", "sizes"))));
+                let sizes = plural(shown(&report.sizes), "size", "sizes");
+                lines.push(("sizes", format!("{}..={} ({sizes})", shown(lo), shown(hi))));
             }
-            Input::Histogram { path, .. } => {
-                lines.push(("histogram", format!("{path} ({})", plural(&report.sizes, "size", "sizes"))))
-            }
+            Input::Histogram { path, .. } => lines
+                .push(("histogram", format!("{path} ({})", plural(shown(&report.sizes), "size", "sizes")))),
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
         let modulus = match &self.modulus {
@@ -433,9 +474,12 @@ impl Summary {
             _ => {}
         }
         let distinct = report.distinct_values.map_or(String::new(), |n| {
-            format!(", {}", plural(n, "distinct transformed value", "distinct transformed values"))
+            format!(": {}", plural(n, "distinct transformed value", "distinct transformed values"))
         });
-        lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
+        lines.push((
+            "transform",
+            format!("2^{} slots, {} spectrum{distinct}", report.log2_len, report.spectrum),
+        ));
         if verbose {
             let stages: Vec<String> = self
                 .stages(report)
