@@ -15,3 +15,4 @@ pub mod game;
 pub mod grundy;
 pub mod histogram;
 pub mod ring;
+pub(crate) mod simd;
