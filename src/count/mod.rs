@@ -245,9 +245,10 @@ impl Query<'static> {
     /// A query over the heap sizes of a game (give them with [`sizes`](Query::sizes)); one heap
     /// by default, exact counts, ordered heaps, normal play.
     ///
-    /// The game's Grundy values come from a proven period (searched up to
-    /// [`max_heap`](Query::max_heap) values), or are computed directly when the range is small
-    /// enough; a game with no proven period over a larger range is an [`Error::NoPeriod`].
+    /// The game's Grundy values come from a proven period, or are computed directly when that
+    /// is affordable ([`grundy::range_values`]); a game with no proven period over a range too
+    /// costly to compute is an [`Error::TooCostly`]. A game of your own enters as
+    /// [`Game::custom`].
     ///
     /// ```
     /// use nimcount::count::{Kind, Query};
@@ -330,8 +331,9 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// The most Grundy values a period search may compute (by default
-    /// [`grundy::default_max_heap`], scaled to the game).
+    /// The most Grundy values that may be computed, `G(0)` … `G(max_heap − 1)`, in the period
+    /// search and directly. By default the search is bounded by an estimate of its time and
+    /// direct values by [`grundy::range_values`]'s rule.
     pub fn max_heap(mut self, max_heap: u64) -> Self {
         self.max_heap = Some(max_heap);
         self
@@ -399,31 +401,24 @@ impl<'p> Query<'p> {
         hi: &BigUint,
         stages: &mut Stages,
     ) -> Result<(Histogram, Source)> {
-        let max_heap = self.max_heap.unwrap_or_else(|| grundy::default_max_heap(game)).max(1);
-        let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
-        let search = stages
-            .time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), self.progress))?;
-        if let Some(certificate) = search.certificate {
-            let values_computed = search.values.len();
-            let histogram =
-                stages.time("histogram", || Histogram::from_period(search.values, &certificate, lo, hi))?;
-            return Ok((histogram, Source::Period { certificate, values_computed }));
+        // A proven period, or the values G(0..=hi) computed directly when that is affordable
+        // (see `grundy::range_values` for the rule).
+        let range =
+            stages.time("Grundy values", || grundy::range_values(game, hi, self.max_heap, self.progress))?;
+        match range {
+            grundy::RangeValues::Period(search) => {
+                let certificate = search.certificate.expect("a proven period");
+                let values_computed = search.checked_upto as usize;
+                let histogram = stages
+                    .time("histogram", || Histogram::from_period(search.values, &certificate, lo, hi))?;
+                Ok((histogram, Source::Period { certificate, values_computed }))
+            }
+            grundy::RangeValues::Direct(values) => {
+                let (lo, hi) = (lo.to_u64().expect("lo <= hi < 2^64"), values.len() as u64 - 1);
+                let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
+                Ok((histogram, Source::Values { values_computed: values.len() }))
+            }
         }
-        let Some(needed) = needed else {
-            return Err(Error::NoPeriod(format!(
-                "{} has no proven period within the first {max_heap} heap sizes and the range reaches {hi}; \
-                 raise the search limit (--max-heap), or give a histogram",
-                game.spec()
-            )));
-        };
-        let values = if search.values.len() as u64 >= needed {
-            search.values
-        } else {
-            stages.time("Grundy values", || grundy::values(game, needed, self.progress))?
-        };
-        let (lo, hi) = (lo.to_u64().expect("lo <= hi"), needed - 1);
-        let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
-        Ok((histogram, Source::Values { values_computed: values.len() }))
     }
 
     /// Checks what does not depend on the histogram.
