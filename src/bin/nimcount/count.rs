@@ -55,10 +55,15 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Print the time of each stage.
+    /// Print the time of each stage; when standard error is not a terminal, report progress
+    /// there every few seconds.
     #[arg(long)]
     verbose: bool,
-    /// The most Grundy values the period search may compute.
+    /// Compute at most N Grundy values, G(0) … G(N-1), in the period search and directly
+    /// [default: a period search of about 30 s of estimated time; then, without a proven
+    /// period, the values of the range when their estimated time is at most about a minute on
+    /// one core of a 2-core AMD EPYC (Zen 3) and they fit in memory, else a refusal before
+    /// computing them].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 }
@@ -66,7 +71,7 @@ pub struct Args {
 /// Runs `nimcount count`.
 pub fn run(args: Args) -> Result<()> {
     let start = Instant::now();
-    let progress = TerminalProgress::new();
+    let progress = TerminalProgress::lines(args.verbose);
     let heaps = number::parse(&args.heaps)?;
     let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
     let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
@@ -104,11 +109,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let summary = Summary { input, heaps, kind, misere: args.misere, modulus, probability: args.probability };
     if args.probability {
-        let p = query.probability(args.distribution)?;
+        let p = query.probability(args.distribution).map_err(with_flag)?;
         progress.finish();
         summary.print_probability(&p, args.json, args.verbose, start.elapsed())
     } else if args.distribution {
-        let d = query.distribution()?;
+        let d = query.distribution().map_err(with_flag)?;
         progress.finish();
         let losing = d.counts[0].clone();
         let winning = match &d.modulus {
@@ -124,7 +129,7 @@ pub fn run(args: Args) -> Result<()> {
             start.elapsed(),
         )
     } else {
-        let c = query.count()?;
+        let c = query.count().map_err(with_flag)?;
         progress.finish();
         summary.print_counts(
             [&c.losing, &c.winning, &c.total],
@@ -134,6 +139,19 @@ pub fn run(args: Args) -> Result<()> {
             args.verbose,
             start.elapsed(),
         )
+    }
+}
+
+/// A refusal of direct values, with the flag that lifts the limit.
+fn with_flag(err: Error) -> Error {
+    match &err {
+        Error::TooCostly { values: Some(values), bytes, .. }
+            if nimcount::memory::available().is_none_or(|available| *bytes <= available) =>
+        {
+            Error::InvalidQuery(format!("{err}; --max-heap {values} computes them anyway"))
+        }
+        Error::TooCostly { .. } => Error::InvalidQuery(format!("{err}; that does not fit in memory")),
+        _ => err,
     }
 }
 
