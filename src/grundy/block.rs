@@ -13,7 +13,8 @@
 //! has a larger mex and is recomputed with a growable set (rare: values grow slowly).
 //!
 //! Subtract-a-square up to `n` has about `√n` moves per heap, `(2/3) n^1.5` in all; the
-//! short moves of a block of 4096 are 63 of them.
+//! short moves of a block of 4096 are 63 of them; a block is made shorter when the moves are
+//! dense near 0 (the primes: 512 heaps, 97 short moves).
 
 use rayon::prelude::*;
 
@@ -23,10 +24,13 @@ use crate::fwht::Backend;
 use crate::game::{HeapGame, MoveSet};
 use crate::simd::reach::{self, MAX_WORDS};
 
-/// Heaps per block.
+/// Heaps per block, at most and at least: a block is as long as the moves allow with about
+/// [`SHORT_MOVES`] of them resolved one by one (4096 for squares, 512 for primes).
 const BLOCK: usize = 4096;
-/// Heaps per parallel piece of a block's gather (a multiple of every kernel's group).
-const PIECE: usize = 512;
+const MIN_BLOCK: usize = 512;
+const SHORT_MOVES: usize = 64;
+/// Heaps per parallel piece of a block's gather, at least (a multiple of every kernel's group).
+const PIECE: usize = 128;
 /// A block's gather runs on several threads from this many (heap, move) pairs on.
 const PARALLEL_PAIRS: usize = 1 << 19;
 
@@ -53,7 +57,8 @@ pub(crate) struct Block<'g> {
     max: u32,
     masks: Vec<u64>,
     fallback: MexSet,
-    /// (heap, move) pairs gathered by the kernel and resolved one by one, so far.
+    /// (heap, move) pairs gathered by the kernel, times the words of their masks, and pairs
+    /// resolved one by one, so far.
     pub gathered: u64,
     pub resolved: u64,
 }
@@ -142,8 +147,11 @@ impl<'g> Block<'g> {
     /// One block from `values.len()`.
     fn block<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
         let s = values.len();
-        let len = BLOCK.min(upto - s);
-        self.learn_moves(s + len - 1);
+        self.learn_moves(s + BLOCK.min(upto - s) - 1);
+        let fitting = self.moves.get(SHORT_MOVES).map_or(BLOCK, |&m| m.next_power_of_two() / 2);
+        let len = fitting.clamp(MIN_BLOCK, BLOCK).min(upto - s);
+        // Eight pieces a block, in multiples of the widest kernel group.
+        let piece = (len / 8 / PIECE * PIECE).max(PIECE);
         // Values below 64 · words fit the masks; the mex of a heap is at most one more than
         // the largest value before it, and a block rarely raises the largest by much.
         let words = (self.max as usize + 2).div_ceil(64).clamp(1, MAX_WORDS);
@@ -156,23 +164,23 @@ impl<'g> Block<'g> {
         if !long.is_empty() {
             let (backend, done) = (self.backend, &values[..s]);
             if len * long.len() >= PARALLEL_PAIRS && rayon::current_num_threads() > 1 {
-                self.masks.par_chunks_mut(words * PIECE).enumerate().for_each(|(p, masks)| {
-                    reach::mark(backend, done, s + p * PIECE, long, words, masks);
+                self.masks.par_chunks_mut(words * piece).enumerate().for_each(|(p, masks)| {
+                    reach::mark(backend, done, s + p * piece, long, words, masks);
                 });
             } else {
-                for (p, masks) in self.masks.chunks_mut(words * PIECE).enumerate() {
-                    reach::mark(backend, done, s + p * PIECE, long, words, masks);
+                for (p, masks) in self.masks.chunks_mut(words * piece).enumerate() {
+                    reach::mark(backend, done, s + p * piece, long, words, masks);
                 }
             }
-            self.gathered += (len * long.len()) as u64;
+            self.gathered += (len * long.len() * words) as u64;
         }
         // Short moves (m < len) and, in the first blocks, moves beyond s: one by one.
         let (short_to, rest_from) = (long_from, long_to.max(long_from));
         for i in 0..len {
             let n = s + i;
-            let (piece, at) = (i / PIECE, i % PIECE);
-            let piece_len = PIECE.min(len - piece * PIECE);
-            let base = piece * PIECE * words;
+            let (p, at) = (i / piece, i % piece);
+            let piece_len = piece.min(len - p * piece);
+            let base = p * piece * words;
             let mut w = [0u64; MAX_WORDS];
             for (j, word) in w[..words].iter_mut().enumerate() {
                 *word = self.masks[base + j * piece_len + at];

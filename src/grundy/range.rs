@@ -33,7 +33,7 @@ use crate::progress::Progress;
 pub const DIRECT_SECONDS: f64 = 60.0;
 
 /// The modeled work (ns) a probe of the cost of direct values may take.
-const PROBE_NS: f64 = 0.4e9;
+const PROBE_NS: f64 = 0.15e9;
 
 /// Where a range's values come from.
 #[derive(Debug, Clone)]

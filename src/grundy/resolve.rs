@@ -193,8 +193,8 @@ fn octal(game: &dyn HeapGame, t: u64) -> Result<Game> {
             return Err(broken(
                 game,
                 format!(
-                    "its options at heap {n} differ from those of the octal code {} read from heaps 0..={} \
-                     (extra {extra:?}, missing {missing:?})",
+                    "it declares an octal game, but its options at heap {n} differ from those of the code {} \
+                     read from heaps 0..={} (extra {extra:?}, missing {missing:?})",
                     builtin.spec().trim_start_matches("octal:"),
                     t + 2
                 ),
