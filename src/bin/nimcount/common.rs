@@ -156,7 +156,7 @@ impl Lines {
         if self.total > 0 {
             let fraction = (self.position as f64 / self.total as f64).min(1.0);
             line.push_str(&format!(", {:.0}%", 100.0 * fraction));
-            if fraction > 0.0 {
+            if fraction > 0.0 && fraction < 1.0 {
                 let eta = elapsed * (1.0 - fraction) / fraction;
                 line.push_str(&format!(", eta {}", Seconds(eta).to_string().trim_start_matches("about ")));
             }
@@ -191,6 +191,9 @@ impl Progress for TerminalProgress {
             old.finish_and_clear();
         }
         self.line(|lines| {
+            if !lines.what.is_empty() {
+                eprintln!("{} (done)", lines.render());
+            }
             *lines = Lines {
                 what: what.to_string(),
                 total,
@@ -226,6 +229,14 @@ impl Progress for TerminalProgress {
     fn finish(&self) {
         if let Some(bar) = self.bar().take() {
             bar.finish_and_clear();
+        }
+        // The last figures of a stage, once.
+        if let Some(lines) = &self.lines {
+            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+            if !lines.what.is_empty() {
+                eprintln!("{} (done)", lines.render());
+                lines.what.clear();
+            }
         }
     }
 }
