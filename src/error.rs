@@ -131,6 +131,7 @@ pub enum Error {
     },
 
     /// A game without a proven period whose query needs more values than may be computed.
+    /// No longer produced: such queries are [`Error::TooCostly`], with the estimate.
     #[error("{0}")]
     NoPeriod(String),
 

@@ -123,6 +123,8 @@ pub(crate) struct SparseSpace {
     common: Vec<u64>,
     /// Heap at which the mask is next reconsidered.
     next_review: usize,
+    /// `histogram[v]`: heaps `a >= 1` with value `v`.
+    histogram: Vec<u64>,
     /// Pairs formed with rare positions, and splits scanned for missing rare values, so far
     /// (what the computation costs).
     pub pairs: u64,
@@ -140,6 +142,7 @@ impl SparseSpace {
             wanted: Vec::new(),
             common: Vec::new(),
             next_review: 64,
+            histogram: Vec::new(),
             pairs: 0,
             scanned: 0,
         };
@@ -170,10 +173,11 @@ impl SparseSpace {
     fn review_mask<T: Value>(&mut self, values: &[T]) {
         let size = 1usize << self.bits;
         // rare(mask) = (N + Ĥ(mask)) / 2 where Ĥ is the Walsh–Hadamard transform of the value
-        // histogram: minimise Ĥ over masks.
+        // histogram (kept as values come; recounting them at every review made the method
+        // quadratic): minimise Ĥ over masks.
         let mut spectrum = vec![0i64; size];
-        for &v in &values[1..] {
-            spectrum[v.into() as usize] += 1;
+        for (s, &count) in spectrum.iter_mut().zip(&self.histogram) {
+            *s = count as i64;
         }
         let mut half = 1;
         while half < size {
@@ -209,15 +213,22 @@ impl SparseSpace {
                 self.review_mask(values);
                 self.next_review = if n < 1 << 16 { 2 * n } else { n + (1 << 16) };
             }
-            let g = self.value(n, values);
+            // Values below 64 (bits <= 6) keep their sets in one 128-bit register.
+            let g = if self.bits <= 6 { self.value_narrow(n, values) } else { self.value(n, values) };
             if g >> self.bits != 0 {
                 while g >> self.bits != 0 {
                     self.bits += 1;
                 }
                 self.resize();
             }
-            if n >= 1 && !is_common(g, self.mask) {
-                self.rare.push(n as u32);
+            if n >= 1 {
+                if !is_common(g, self.mask) {
+                    self.rare.push(n as u32);
+                }
+                if self.histogram.len() <= g as usize {
+                    self.histogram.resize(g as usize + 1, 0);
+                }
+                self.histogram[g as usize] += 1;
             }
             match T::narrow(g) {
                 Some(x) => values.push(x),
@@ -225,6 +236,60 @@ impl SparseSpace {
             }
         }
         None
+    }
+
+    /// [`value`](Self::value) when every value is below 64: the option values, the common
+    /// values and the wanted rare values are bit sets in one `u64` each, in registers (the
+    /// word-array version ORs into the same memory word pair after pair, a store-forwarding
+    /// chain).
+    fn value_narrow<T: Value>(&mut self, n: usize, values: &[T]) -> u32 {
+        debug_assert!(self.bits <= 6);
+        // Every option value is below 2^bits <= 64, so the mex is at most 64.
+        let mut options = 0u64;
+        self.takes.single_options(n, values, |v| options |= 1 << v);
+        if 4 * self.rare.len() >= n || self.mask == 0 {
+            for &j in &self.takes.split {
+                if n >= j + 2 {
+                    each_split(values, n - j, |x| options |= 1 << x);
+                }
+            }
+            return (!options).trailing_zeros();
+        }
+        for &j in &self.takes.split {
+            if n >= j + 2 {
+                let r = n - j;
+                let below = self.rare.partition_point(|&a| (a as usize) < r);
+                for &a in &self.rare[..below] {
+                    options |= 1 << (values[a as usize].into() ^ values[r - a as usize].into());
+                }
+                self.pairs += below as u64;
+            }
+        }
+        let common = self.common[0];
+        let c = (common & !options).trailing_zeros().min(1 << self.bits);
+        let below = if c >= 64 { u64::MAX } else { (1 << c) - 1 };
+        let mut wanted = !common & !options & below;
+        if wanted == 0 {
+            return c;
+        }
+        let mut scanned = 0u64;
+        'scan: for &j in &self.takes.split {
+            if n >= j + 2 {
+                let (r, half) = (n - j, (n - j) / 2);
+                for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+                    scanned += 1;
+                    let x = left.into() ^ right.into();
+                    if wanted >> x & 1 != 0 {
+                        wanted &= !(1 << x);
+                        if wanted == 0 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        self.scanned += scanned;
+        if wanted == 0 { c } else { wanted.trailing_zeros() }
     }
 
     /// `G(n)` from `values = G(0..n)`.
@@ -247,14 +312,12 @@ impl SparseSpace {
         for &j in &self.takes.split {
             if n >= j + 2 {
                 let r = n - j;
-                for &a in &self.rare {
+                let below = self.rare.partition_point(|&a| (a as usize) < r);
+                for &a in &self.rare[..below] {
                     let a = a as usize;
-                    if a >= r {
-                        break;
-                    }
                     insert(values[a].into() ^ values[r - a].into());
-                    self.pairs += 1;
                 }
+                self.pairs += below as u64;
             }
         }
         // c: the smallest absent common value (2^(bits+1) when there is none, mask 0).
@@ -285,15 +348,16 @@ impl SparseSpace {
             return c;
         }
         // Look for them among all splits, stopping once each has been seen.
+        let (wanted, mut scanned) = (&mut self.wanted, 0u64);
         'scan: for &j in &self.takes.split {
             if n >= j + 2 {
                 let (r, half) = (n - j, (n - j) / 2);
                 for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
                     let x = left.into() ^ right.into();
-                    self.scanned += 1;
+                    scanned += 1;
                     let (w, bit) = ((x / 64) as usize, bit(x));
-                    if self.wanted[w] & bit != 0 {
-                        self.wanted[w] &= !bit;
+                    if wanted[w] & bit != 0 {
+                        wanted[w] &= !bit;
                         remaining -= 1;
                         if remaining == 0 {
                             break 'scan;
@@ -302,6 +366,7 @@ impl SparseSpace {
                 }
             }
         }
+        self.scanned += scanned;
         if remaining == 0 {
             return c;
         }

@@ -13,8 +13,8 @@
 //!    or an infinite set of moves, searches that found nothing — the values `G(0..=hi)` are
 //!    computed directly when a limit of values allows them (`max_heap`), or, without one, when
 //!    their estimated time is at most [`DIRECT_SECONDS`] on the reference machine and they fit
-//!    in memory. Beyond that the query is an [`Error::TooCostly`], raised after a probe of at
-//!    most about half a second.
+//!    in memory. Beyond that the query is an [`Error::TooCostly`], raised after a probe of a
+//!    fraction of a second (and, for a game a theorem covers, the period search of step 3).
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -94,6 +94,14 @@ pub fn range_values(
         let search = Search::new().limit(limit).progress(progress).run(game)?;
         if search.certificate.is_some() {
             return Ok(RangeValues::Period(search));
+        }
+        // The search went past the range after all (the estimate was pessimistic).
+        if let Some(n) = needed
+            && search.checked_upto >= n
+        {
+            let mut values = search.values;
+            values.truncate(n as usize);
+            return Ok(RangeValues::Direct(values));
         }
         let reason = format!("has no proven period in G(0) … G({})", search.checked_upto.saturating_sub(1));
         let (ns, bytes) = match needed {

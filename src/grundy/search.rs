@@ -324,7 +324,11 @@ impl<'s, 'p> Run<'s, 'p> {
                 // Straight to where a candidate's window ends (in steps of at most half the
                 // prefix, to look for nearer candidates on the way), else an eighth further.
                 match needed_of(&tracked, &theorem) {
-                    Some(need) if need > n => need.min(n + n / 2),
+                    Some(need) if need > n => {
+                        // Room for exactly the values the window needs, not the next doubling.
+                        store.reserve_exact(need.min(self.cap) as usize - store.len());
+                        need.min(n + n / 2)
+                    }
                     _ => n + n / 8,
                 }
             }

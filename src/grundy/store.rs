@@ -89,6 +89,11 @@ impl Store {
         with_values!(self, v => v.reserve(additional));
     }
 
+    /// Room for exactly `additional` more values (when there is not already).
+    pub fn reserve_exact(&mut self, additional: usize) {
+        with_values!(self, v => v.reserve_exact(additional));
+    }
+
     /// Appends `g`, widening the storage first when it does not fit.
     pub fn push(&mut self, g: u32) {
         let fits = match self {
