@@ -20,7 +20,7 @@ const P: u32 = 1_000_000_007;
 /// The seed histogram from its period: G(n) = n mod 1 000 001.
 fn seed_histogram(values: &[u32]) -> Histogram {
     let certificate = Certificate { preperiod: 0, period: PERIOD, saltus: 0, theorem: Theorem::Nim };
-    Histogram::from_period(values.to_vec(), &certificate, &1u32.into(), &HI.into()).unwrap()
+    Histogram::from_period(values.to_vec(), &certificate, 1u32, HI).unwrap()
 }
 
 /// The textbook pipeline: iterative transform, square-and-multiply in every slot with the
@@ -42,7 +42,7 @@ fn textbook(histogram: &Histogram) -> u32 {
     }
     reference::textbook(&ring, &mut data);
     let log2 = data.len().trailing_zeros();
-    ring.divide_by_power_of_two(&mut data, log2).unwrap();
+    ring.divide_by_power_of_two(&mut data, log2, false).unwrap();
     data[0]
 }
 

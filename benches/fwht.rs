@@ -14,7 +14,7 @@ use nimcount::ring::{Exact64, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap
 
 /// Seeded values for each ring: residues, raw bits, {-1, 0, 1} for exact integers (a forward and
 /// inverse round trip then always fits), uniform [-1, 1) for floats.
-trait BenchRing: Ring {
+trait BenchRing: Ring<Elem: Copy> + Copy {
     fn value(&self, bits: u64) -> Self::Elem;
     /// The baseline loop (`%` reductions for u32 residues).
     fn textbook(&self, data: &mut [Self::Elem]) {

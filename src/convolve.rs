@@ -20,25 +20,20 @@ use crate::ring::Ring;
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 ///
-/// Errors: lengths that differ or are not powers of two; a ring without `1/2` (the wrapping
+/// Errors: lengths that differ, are 0, or are not powers of two; a ring without `1/2` (the wrapping
 /// rings); an exact ring whose products or sums could overflow.
-pub fn xor_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Vec<R::Elem>> {
+///
+/// For repeated convolutions without allocation, see [`Plan::xor_convolve_in_place`].
+pub fn xor_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Vec<R::Elem>>
+where
+    R::Elem: Copy,
+{
     if a.len() != b.len() {
-        return Err(Error::InvalidQuery(format!(
-            "XOR convolution needs operands of the same length, not {} and {}",
-            a.len(),
-            b.len()
-        )));
+        return Err(Error::LengthsDiffer { left: a.len(), right: b.len() });
     }
-    let plan = Plan::new(ring, a.len())?;
-    check_halving(&plan)?;
     let (mut fa, mut fb) = (a.to_vec(), b.to_vec());
-    plan.forward(&mut fa)?;
-    plan.forward(&mut fb)?;
-    for (x, &y) in fa.iter_mut().zip(&fb) {
-        *x = checked_mul(&ring, *x, y)?;
-    }
-    finish(&plan, fa)
+    Plan::new(ring, crate::fwht::checked_len(a.len())?)?.xor_convolve_in_place(&mut fa, &mut fb)?;
+    Ok(fa)
 }
 
 /// The k-th XOR power `a *ₓ a *ₓ … *ₓ a` (`k` factors; `k = 0` gives the identity `[1, 0, …]`).
@@ -47,37 +42,38 @@ pub fn xor_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Ve
 /// use nimcount::{convolve::xor_power, ring::Mod32};
 /// let ring = Mod32::new(1_000_000_007)?;
 /// // Heaps of Nim with 0..=3 stones; 3 heaps: 16 of the 64 triples have XOR 0.
-/// let triples = xor_power(ring, &[1, 1, 1, 1], &3u32.into())?;
+/// let triples = xor_power(ring, &[1, 1, 1, 1], 3u32)?;
 /// assert_eq!(triples, [16, 16, 16, 16]);
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-pub fn xor_power<R: Ring>(ring: R, a: &[R::Elem], k: &BigUint) -> Result<Vec<R::Elem>> {
-    let plan = Plan::new(ring, a.len())?;
-    check_halving(&plan)?;
-    let mut fa = a.to_vec();
-    plan.forward(&mut fa)?;
-    ring.pow(&mut fa, k)?;
-    finish(&plan, fa)
-}
-
-fn check_halving<R: Ring>(plan: &Plan<R>) -> Result<()> {
+pub fn xor_power<R: Ring>(ring: R, a: &[R::Elem], k: impl Into<BigUint>) -> Result<Vec<R::Elem>>
+where
+    R::Elem: Copy,
+{
+    let plan = Plan::new(ring, crate::fwht::checked_len(a.len())?)?;
     if plan.log2() > 0 && !plan.ring().can_halve() {
         return Err(Error::NoInverseOfTwo { ring: plan.ring().to_string() });
     }
-    Ok(())
+    let mut fa = a.to_vec();
+    plan.forward(&mut fa)?;
+    plan.pow_each(&mut fa, k)?;
+    plan.inverse(&mut fa)?;
+    Ok(fa)
 }
 
-/// The product, or an overflow error where the ring has none (exact integers).
-fn checked_mul<R: Ring>(ring: &R, x: R::Elem, y: R::Elem) -> Result<R::Elem> {
-    ring.checked_mul(x, y).ok_or_else(|| Error::Overflow {
-        what: "pointwise product",
-        ring: ring.to_string(),
-        detail: format!("{x} * {y}"),
-    })
-}
-
-/// The inverse transform of the pointwise result.
-fn finish<R: Ring>(plan: &Plan<R>, mut c: Vec<R::Elem>) -> Result<Vec<R::Elem>> {
-    plan.inverse(&mut c)?;
-    Ok(c)
+/// `x ← x^k` for every element of `data` (any length but 0; `x^0 = 1`, also for `x = 0`), on the
+/// widest backend of this CPU and rayon's thread pool: the pointwise step of an XOR power. The
+/// built-in modular rings reduce `k` with a rule that holds for every element (bases sharing
+/// factors with the modulus included); the exact rings report an overflow.
+///
+/// ```
+/// use nimcount::{convolve::pow_each, ring::Mod32};
+/// let mut x = vec![2, 3, 0, 1];
+/// pow_each(&Mod32::new(7)?, &mut x, "1000000000000000000000".parse::<nimcount::num_bigint::BigUint>().unwrap())?;
+/// assert_eq!(x, [2, 4, 0, 1]); // λ(7) = 6 and 10^21 = 4 mod 6
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn pow_each<R: Ring>(ring: &R, data: &mut [R::Elem], k: impl Into<BigUint>) -> Result<()> {
+    crate::fwht::checked_len(data.len())?;
+    ring.pow_each(data, &k.into(), crate::simd::Backend::best(), true, crate::ring::Internal(()))
 }

@@ -6,7 +6,21 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+
+use crate::number::short;
+
 /// Errors reported by nimcount.
+///
+/// ```
+/// use nimcount::Error;
+/// use nimcount::count::Query;
+/// use nimcount::game::Game;
+/// match Query::new(Game::Nim).sizes(5u32, 3u32).count() {
+///     Err(Error::EmptyRange { lo, hi }) => assert_eq!((lo, hi), (5u32.into(), 3u32.into())),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -16,6 +30,11 @@ pub enum Error {
         /// The offending length.
         len: usize,
     },
+
+    /// An empty buffer given to a transform, convolution or power (there is nothing to compute,
+    /// which is almost always a mistake upstream).
+    #[error("empty buffer: a transform needs at least one element")]
+    EmptyBuffer,
 
     /// A buffer whose length is not a multiple of the plan's length.
     #[error("buffer of {len} elements is not a multiple of the transform length {plan_len}")]
@@ -48,7 +67,7 @@ pub enum Error {
 
     /// The normalised inverse needs 1/2, which the ring lacks (wrapping rings).
     #[error(
-        "the ring {ring} has no inverse of 2: only the forward and unnormalised inverse transforms exist there"
+        "the ring {ring} provides no inverse of 2: only the forward and unnormalised inverse transforms exist there"
     )]
     NoInverseOfTwo {
         /// The ring, printed.
@@ -86,6 +105,43 @@ pub enum Error {
         backend: &'static str,
     },
 
+    /// A backend name that is not `scalar`, `avx2` or `avx512`.
+    #[error("unknown backend '{name}' (choose scalar, avx2 or avx512)")]
+    UnknownBackend {
+        /// The name as given (shortened when long).
+        name: String,
+    },
+
+    /// A ring name that is none of [`crate::ring::AnyRing::NAMES`].
+    #[error("unknown ring '{name}' (choose one of u32, u64, wrap32, wrap64, i64, i128, f32, f64)")]
+    UnknownRing {
+        /// The name as given (shortened when long).
+        name: String,
+    },
+
+    /// A modular ring named without its modulus.
+    #[error("the ring {ring} needs a modulus (an odd number)")]
+    RingNeedsModulus {
+        /// The ring's name.
+        ring: String,
+    },
+
+    /// A ring without parameters named with a modulus.
+    #[error("the ring {ring} takes no modulus")]
+    RingTakesNoModulus {
+        /// The ring's name.
+        ring: String,
+    },
+
+    /// Two operands whose lengths must agree (an XOR convolution's) and do not.
+    #[error("operands of different lengths, {left} and {right}")]
+    LengthsDiffer {
+        /// The first operand's length.
+        left: usize,
+        /// The second operand's length.
+        right: usize,
+    },
+
     /// A buffer or table that would not fit in memory; refused before allocating.
     #[error("{what} needs {needed} but only {available} of memory is available")]
     OutOfMemory {
@@ -100,7 +156,7 @@ pub enum Error {
     /// A number that does not parse (see [`crate::number`]).
     #[error("invalid number '{input}': {reason}")]
     InvalidNumber {
-        /// The text as given.
+        /// The text as given (shortened when long).
         input: String,
         /// What is wrong with it.
         reason: String,
@@ -109,15 +165,147 @@ pub enum Error {
     /// A game specification that does not parse or makes no sense.
     #[error("invalid game '{spec}': {reason}")]
     InvalidGame {
-        /// The specification as given.
+        /// The specification as given (shortened when long).
         spec: String,
         /// What is wrong with it.
         reason: String,
     },
 
-    /// A query (counting, Grundy computation) whose arguments are inconsistent or out of range.
-    #[error("{0}")]
-    InvalidQuery(String),
+    /// A counting query over a game without its range of heap sizes.
+    #[error("a query over a game needs its heap sizes lo..=hi")]
+    MissingSizes,
+
+    /// Heap sizes given to a query over a histogram.
+    #[error("heap sizes apply to games, not to a histogram")]
+    SizesWithHistogram,
+
+    /// A range of heap sizes `lo..=hi` with `lo > hi`.
+    #[error("empty range of heap sizes: {} is above {}", short(lo), short(hi))]
+    EmptyRange {
+        /// The low end.
+        lo: BigUint,
+        /// The high end.
+        hi: BigUint,
+    },
+
+    /// Misère play asked for a game whose misère theory nimcount does not know.
+    #[error("misère play is supported for nim only, not for {game}")]
+    MisereUnsupported {
+        /// The game.
+        game: String,
+    },
+
+    /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).
+    #[error("misère play needs the game nim and its heap sizes, not a histogram")]
+    MisereNeedsGame,
+
+    /// The XOR distribution asked for misère play.
+    #[error("the XOR distribution is for normal play, not misère play")]
+    MisereDistribution,
+
+    /// A probability over no heap sizes at all.
+    #[error("no heap sizes to draw from: the histogram is empty")]
+    EmptyHistogram,
+
+    /// A probability over sets of more distinct sizes than there are.
+    #[error(
+        "no set of {} distinct heap sizes exists among {} sizes: the probability is undefined",
+        short(k),
+        short(n)
+    )]
+    NoSets {
+        /// The number of heaps.
+        k: BigUint,
+        /// The number of heap sizes.
+        n: BigUint,
+    },
+
+    /// A computation refused before it starts because of its estimated number of steps.
+    #[error("{what} needs {steps} steps, more than the limit of {limit}")]
+    TooMuchWork {
+        /// What would have been computed.
+        what: &'static str,
+        /// The estimate (saturated at `u128::MAX`: then "more than" the limit anyway).
+        steps: Estimate,
+        /// The limit.
+        limit: u128,
+    },
+
+    /// An exact answer too large to hold.
+    #[error(
+        "the exact answer would have {bits} bits, more than the 2^{limit_log2} bits an exact answer may have; give a modulus"
+    )]
+    AnswerTooLarge {
+        /// An estimate of its size.
+        bits: Estimate,
+        /// `log2` of the most bits an exact answer may have.
+        limit_log2: u32,
+    },
+
+    /// A game without a proven period whose query needs more values than may be computed.
+    #[error(
+        "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
+        short(reach)
+    )]
+    NoPeriod {
+        /// The game.
+        game: String,
+        /// The largest heap size whose value the search computed.
+        searched: u64,
+        /// The largest heap size of the range.
+        reach: BigUint,
+    },
+
+    /// More heap sizes than a Grundy computation may handle.
+    #[error("{what}: {count} heap sizes is beyond the limit of {limit}")]
+    TooManyHeaps {
+        /// What was asked.
+        what: &'static str,
+        /// How many heap sizes.
+        count: u128,
+        /// The limit.
+        limit: u64,
+    },
+
+    /// Grundy values that do not reach as far as a histogram needs.
+    #[error("the Grundy values given cover heap sizes 0..{have} but {need} are needed")]
+    ValuesTooShort {
+        /// How many values were given.
+        have: u64,
+        /// How many are needed.
+        need: u128,
+    },
+
+    /// A histogram term too large for the exact transform on words.
+    #[error("a histogram term whose counts sum to {sum} over 2^{log2} values is too large to transform")]
+    TermTooLarge {
+        /// The sum of the term's counts.
+        sum: u128,
+        /// `log2` of the transform length.
+        log2: u32,
+    },
+
+    /// A staircase over a game whose moves are not "take k stones" alike from every heap.
+    #[error("a staircase moves coins one step down, so its game must take stones: {game} {why}")]
+    NotTakeAway {
+        /// The game.
+        game: String,
+        /// Why its moves do not qualify.
+        why: String,
+    },
+
+    /// A heap larger than the Grundy values known for its game reach.
+    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}){why}")]
+    HeapBeyondValues {
+        /// The heap, printed (shortened when long).
+        heap: String,
+        /// The game.
+        game: String,
+        /// Values are known for heaps below this.
+        limit: u64,
+        /// What else would be needed, or empty.
+        why: String,
+    },
 
     /// A malformed input file.
     #[error("{path}{}: {reason}", at_line(*line))]
@@ -130,10 +318,27 @@ pub enum Error {
         reason: String,
     },
 
-    /// A game without a proven period whose query needs more values than may be computed.
-    /// No longer produced: such queries are [`Error::TooCostly`], with the estimate.
-    #[error("{0}")]
-    NoPeriod(String),
+    /// An input that grows past the most it may hold before its end (a stream without a known
+    /// size, such as a pipe or `/dev/zero`), or a file whose size is beyond the limit.
+    #[error("{path}: {what}; the limit is {limit}")]
+    InputTooLarge {
+        /// The file.
+        path: String,
+        /// How much there is (or has been read so far).
+        what: String,
+        /// The limit.
+        limit: Bytes,
+    },
+
+    /// A file read as binary elements whose bytes are text (digits and line breaks): almost
+    /// certainly a text file given in the binary format.
+    #[error("{path}: looks like text (digits and line breaks), not {size}-byte little-endian elements")]
+    LooksLikeText {
+        /// The file.
+        path: String,
+        /// The size of one element in bytes.
+        size: usize,
+    },
 
     /// Grundy values needed directly (no period is proven) whose estimated cost is beyond the
     /// limit of direct values; refused before computing them.
@@ -181,6 +386,38 @@ impl Error {
     /// Wraps an I/O error together with the path it concerns.
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().display().to_string(), source }
+    }
+}
+
+/// `text` as it may appear in a one-line message: as it is up to 80 characters, else its first 60
+/// characters, "…" and its length.
+///
+/// ```
+/// use nimcount::error::quote;
+/// assert_eq!(quote("10^9+7"), "10^9+7");
+/// assert_eq!(quote(&"9".repeat(300)), format!("{}… (300 characters)", "9".repeat(60)));
+/// ```
+pub fn quote(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= 80 {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(60).collect();
+    format!("{head}… ({count} characters)")
+}
+
+/// An estimate of a count of steps or bits: printed as "about N", or as "more than 10^38" when it
+/// does not fit in 128 bits (never as a saturated figure: `u128::MAX` reads as "more than 10^38"
+/// too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Estimate(pub Option<u128>);
+
+impl fmt::Display for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) if n < u128::MAX => write!(f, "about {n}"),
+            _ => f.write_str("more than 10^38"),
+        }
     }
 }
 
@@ -254,6 +491,21 @@ mod tests {
         assert_eq!(at(40.0 * 31_557_600.0), "about 40 years");
         assert_eq!(at(1e20), "more than a million years");
         assert_eq!(at(f64::INFINITY), "more than a million years");
+    }
+
+    #[test]
+    fn estimates_never_print_a_saturated_figure() {
+        assert_eq!(Estimate(Some(12)).to_string(), "about 12");
+        assert_eq!(Estimate(Some(u128::MAX)).to_string(), "more than 10^38");
+        assert_eq!(Estimate(None).to_string(), "more than 10^38");
+        let huge = crate::number::parse("10^300000").unwrap();
+        let msg = Error::EmptyRange { lo: huge.clone(), hi: 1u32.into() }.to_string();
+        assert_eq!(
+            msg,
+            "empty range of heap sizes: a number of 996579 bits (about 300001 digits) is above 1"
+        );
+        let msg = Error::NoSets { k: huge, n: 5u32.into() }.to_string();
+        assert!(msg.len() < 150, "{msg}");
     }
 
     #[test]

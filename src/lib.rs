@@ -1,18 +1,34 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+// Layers, bottom to top: each module imports only from the ones listed before it.
+mod simd;
 
 pub mod error;
+pub mod input;
 pub mod memory;
 pub mod number;
+mod parallel;
 pub mod progress;
 
-pub use error::{Error, Result};
 pub mod arith;
-pub mod convolve;
-pub mod count;
-pub mod fwht;
-pub mod game;
-pub mod grundy;
-pub mod histogram;
 pub mod ring;
-pub(crate) mod simd;
+
+pub mod fwht;
+
+pub mod convolve;
+pub mod elements;
+pub mod game;
+
+pub mod grundy;
+
+pub mod histogram;
+
+pub mod count;
+
+pub mod play;
+
+pub use error::{Error, Result};
+/// The big integers of the API (heap counts, moduli, exponents, answers).
+pub use num_bigint;

@@ -32,6 +32,15 @@ fn cgroup_room() -> Option<u64> {
 ///
 /// Platforms that do not report available memory pass every request: the allocation itself
 /// then decides.
+///
+/// ```
+/// use nimcount::memory::ensure_fits;
+/// assert!(ensure_fits(|| "a small table".into(), 1 << 10).is_ok());
+/// if nimcount::memory::available().is_some() {
+///     let err = ensure_fits(|| "a table of 2^70 bytes".into(), u64::MAX).unwrap_err();
+///     assert!(err.to_string().starts_with("a table of 2^70 bytes needs more than 16 EiB"));
+/// }
+/// ```
 pub fn ensure_fits(what: impl FnOnce() -> String, bytes: u64) -> Result<()> {
     match available() {
         Some(room) if bytes > room => {

@@ -5,6 +5,25 @@
 //! progress bar that stays hidden when its output is not a terminal.
 
 /// Receives progress reports. Every method has a no-op default.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use nimcount::progress::Progress;
+///
+/// /// Remembers how far the last stage got.
+/// #[derive(Default)]
+/// struct Furthest(AtomicU64);
+/// impl Progress for Furthest {
+///     fn set_position(&self, done: u64) {
+///         self.0.fetch_max(done, Ordering::Relaxed);
+///     }
+/// }
+/// let furthest = Furthest::default();
+/// let game = nimcount::game::Game::parse("squares")?;
+/// nimcount::grundy::values(&game, 200_000, &furthest)?;
+/// assert!(furthest.0.load(Ordering::Relaxed) > 0);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub trait Progress: Sync {
     /// A stage called `what` begins, with `total` units of work (0 when unknown).
     fn start(&self, what: &str, total: u64) {

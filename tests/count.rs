@@ -61,6 +61,7 @@ fn shape_of(kind: Kind) -> Shape {
         Kind::Ordered => Shape::Ordered,
         Kind::Multiset => Shape::Multiset,
         Kind::Set => Shape::Set,
+        _ => unreachable!("the kinds tested"),
     }
 }
 
@@ -194,7 +195,7 @@ fn periodic_histograms_count_like_their_values() {
             Certificate { preperiod: n0, period: p, saltus: u64::from(saltus), theorem: Theorem::Nim };
         let lo = rng.below(20);
         let hi = lo + rng.below(25);
-        let periodic = Histogram::from_period(values.clone(), &certificate, &lo.into(), &hi.into()).unwrap();
+        let periodic = Histogram::from_period(values.clone(), &certificate, lo, hi).unwrap();
         let direct = Histogram::from_values(&values, lo, hi).unwrap();
         assert_eq!(periodic.total(), direct.total());
         for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
@@ -594,7 +595,7 @@ fn bad_queries_are_refused_with_one_line() {
     }
     assert!(matches!(errors[5], Error::OutOfMemory { .. }), "{}", errors[5]);
     assert!(errors[0].to_string().contains("modulus 0"), "{}", errors[0]);
-    assert!(errors[1].to_string().contains("5..=3"), "{}", errors[1]);
+    assert!(errors[1].to_string().contains("5 is above 3"), "{}", errors[1]);
     assert!(errors[7].to_string().contains("steps"), "{}", errors[7]);
 }
 

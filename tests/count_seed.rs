@@ -35,7 +35,7 @@ fn formula_counts() -> Vec<u64> {
 fn seed_histogram() -> Histogram {
     let values: Vec<u32> = (0..PERIOD as u32).collect();
     let certificate = Certificate { preperiod: 0, period: PERIOD, saltus: 0, theorem: Theorem::Nim };
-    Histogram::from_period(values, &certificate, &1u32.into(), &HI.into()).unwrap()
+    Histogram::from_period(values, &certificate, 1u32, HI).unwrap()
 }
 
 /// `h^{*k}` modulo a prime `p < 2^31` by binary powering: each step is a full XOR convolution.

@@ -26,7 +26,8 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::residue::{Residues, factor_big};
+use super::residue::Residues;
+use crate::arith::factor_big;
 use crate::error::{Error, Result};
 use crate::memory;
 
@@ -44,16 +45,21 @@ pub(crate) struct Binomials<'r, R: Residues> {
     /// The primes `<= k` that divide `m`.
     bad: Vec<u64>,
     /// The inverse of the unit part of `t!` for `t = 0..=k`.
-    inverse_factorial_units: Vec<R::E>,
+    inverse_factorial_units: Vec<R::Elem>,
     /// `powers[s][e] = bad[s]^e mod m`.
-    powers: Vec<Vec<R::E>>,
+    powers: Vec<Vec<R::Elem>>,
 }
 
 /// Memory for the tables of `k + 1` entries, refused when it cannot fit: the shared inverse
 /// factorials (and, while they are built, the units), and per thread one stored sequence of
 /// residues with their exponents.
 fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
-    let threads = rayon::current_num_threads() as u128;
+    // At most the threads of the pool this runs in; outside any pool, those of the machine (asking
+    // rayon would start its global pool, even for a query that must not touch it).
+    let threads = match rayon::current_thread_index() {
+        Some(_) => rayon::current_num_threads(),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    } as u128;
     let per_entry = residue_bytes as u128 * (2 + threads) + 4 * primes as u128 * threads;
     let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
     memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)
@@ -64,7 +70,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
     /// bound on `A + k` and `B + k`).
     pub(crate) fn new(r: &'r R, k: u64, max_factor: &BigUint) -> Result<Self> {
         let bad = bad_primes(&r.modulus(), k);
-        reserve(k, std::mem::size_of::<R::E>(), bad.len())?;
+        reserve(k, std::mem::size_of::<R::Elem>(), bad.len())?;
         // Unit parts of 1..=k, their running product, one inversion, then back down:
         // inv(u(t-1)!) = inv(u(t)!) · u(t).
         let mut units = Vec::with_capacity(k as usize + 1);
@@ -72,14 +78,14 @@ impl<'r, R: Residues> Binomials<'r, R> {
         let mut product = r.one();
         for t in 1..=k {
             let u = r.residue_u128(u128::from(strip(t, &bad)));
-            product = r.mul(&product, &u);
+            product = r.mul(product, u.clone());
             units.push(u);
         }
         let mut inverse = r.inverse(&product).expect("the primes of t <= k not dividing m are units");
         let mut inverse_factorial_units = vec![r.zero(); k as usize + 1];
         for t in (0..=k as usize).rev() {
             inverse_factorial_units[t] = inverse.clone();
-            inverse = r.mul(&inverse, &units[t]);
+            inverse = r.mul(inverse, units[t].clone());
         }
         // Kummer: v_r(C(n, i)) is the number of carries adding i and n − i in base r, at most
         // the number of base-r digits of n <= max_factor; a product of two binomials at most twice.
@@ -90,7 +96,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
                 let base = r.residue_u128(u128::from(p));
                 let mut table = vec![r.one()];
                 for e in 1..=max_exponent {
-                    table.push(r.mul(&table[e - 1], &base));
+                    table.push(r.mul(table[e - 1].clone(), base.clone()));
                 }
                 table
             })
@@ -99,7 +105,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
     }
 
     /// `c(Ĥ)` for `A = (N + Ĥ)/2`, `B = (N − Ĥ)/2`.
-    pub(crate) fn coefficient(&self, kind: Unordered, a: &BigUint, b: &BigUint) -> R::E {
+    pub(crate) fn coefficient(&self, kind: Unordered, a: &BigUint, b: &BigUint) -> R::Elem {
         let (r, k) = (self.r, self.k as usize);
         let width = self.bad.len();
         // a_i = C(A + i − 1, i) (multisets) or C(A, i) (sets) for i = 0..=k, as a unit residue and
@@ -118,14 +124,14 @@ impl<'r, R: Residues> Binomials<'r, R> {
             let i = k - j;
             if i < a_units.len() {
                 // term = a_i · b_j, with sign (−1)^j from (1+x)^(−B), resp. (1−x)^B.
-                let mut term = r.mul(&a_units[i], &b_unit);
+                let mut term = r.mul(a_units[i].clone(), b_unit);
                 for s in 0..width {
                     let e = a_exponents[i * width + s] as usize + b_exponents[s] as usize;
                     if e > 0 {
-                        term = r.mul(&term, &self.powers[s][e]);
+                        term = r.mul(term, self.powers[s][e].clone());
                     }
                 }
-                sum = if j % 2 == 0 { r.add(&sum, &term) } else { r.sub(&sum, &term) };
+                sum = if j % 2 == 0 { r.add(sum, term) } else { r.sub(sum, term) };
             }
             j += 1;
         }
@@ -155,7 +161,7 @@ struct Sequence<'s, 'r, R: Residues> {
     numerator: Walker<'s, R>,
     i: u64,
     /// Product of the numerator units so far.
-    unit: R::E,
+    unit: R::Elem,
     /// Net exponents (numerator minus `i!`) of the bad primes.
     exponents: Vec<i64>,
     factor_exponents: Vec<u32>,
@@ -165,7 +171,7 @@ struct Sequence<'s, 'r, R: Residues> {
 
 impl<R: Residues> Sequence<'_, '_, R> {
     /// The next binomial, as (unit · inverse unit of i!, exponents).
-    fn next(&mut self) -> Option<(R::E, &[i64])> {
+    fn next(&mut self) -> Option<(R::Elem, &[i64])> {
         if self.done || self.i > self.b.k {
             return None;
         }
@@ -174,7 +180,7 @@ impl<R: Residues> Sequence<'_, '_, R> {
                 self.done = true; // a zero factor: every later binomial is 0
                 return None;
             };
-            self.unit = self.b.r.mul(&self.unit, &factor);
+            self.unit = self.b.r.mul(self.unit.clone(), factor);
             // Denominator i: subtract v_r(i) for each bad prime r dividing it.
             for (s, &p) in self.b.bad.iter().enumerate() {
                 self.exponents[s] += i64::from(self.factor_exponents[s]);
@@ -189,7 +195,7 @@ impl<R: Residues> Sequence<'_, '_, R> {
                 }
             }
         }
-        let unit = self.b.r.mul(&self.unit, &self.b.inverse_factorial_units[self.i as usize]);
+        let unit = self.b.r.mul(self.unit.clone(), self.b.inverse_factorial_units[self.i as usize].clone());
         self.i += 1;
         debug_assert!(self.exponents.iter().all(|&e| e >= 0), "binomials are integers");
         Some((unit, &self.exponents))
@@ -204,7 +210,7 @@ struct Walker<'s, R: Residues> {
     x: Value,
     up: bool,
     /// `x mod m`, kept by adding or subtracting one.
-    residue: R::E,
+    residue: R::Elem,
     /// `x mod bad[s]`.
     bad_residues: Vec<u64>,
 }
@@ -228,7 +234,7 @@ impl<'s, R: Residues> Walker<'s, R> {
 
     /// The unit part of the current factor and its exponents (into `exponents`), then steps;
     /// `None` when the factor is zero.
-    fn next(&mut self, exponents: &mut [u32]) -> Option<R::E> {
+    fn next(&mut self, exponents: &mut [u32]) -> Option<R::Elem> {
         let zero = match &self.x {
             Value::Word(w) => *w == 0,
             Value::Big(b) => b.is_zero(),
@@ -276,7 +282,7 @@ impl<'s, R: Residues> Walker<'s, R> {
         // Step to the next factor.
         let one = self.r.one();
         if self.up {
-            self.residue = self.r.add(&self.residue, &one);
+            self.residue = self.r.add(self.residue.clone(), one);
             match &mut self.x {
                 Value::Word(w) => *w += 1,
                 Value::Big(b) => *b += 1u32,
@@ -285,7 +291,7 @@ impl<'s, R: Residues> Walker<'s, R> {
                 *res = if *res + 1 == p { 0 } else { *res + 1 };
             }
         } else {
-            self.residue = self.r.sub(&self.residue, &one);
+            self.residue = self.r.sub(self.residue.clone(), one);
             match &mut self.x {
                 Value::Word(w) => *w -= 1,
                 Value::Big(b) => *b -= 1u32,
@@ -367,20 +373,27 @@ pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
     current
 }
 
-/// Refuses an O(k)-per-value computation whose estimated work exceeds the limit.
-pub(crate) fn check_work(values: usize, k: &BigUint, word_cost: u64, what: &str) -> Result<u64> {
-    /// About ten seconds of coefficient steps on one core.
-    const MAX_STEPS: u128 = 400_000_000;
-    let steps = k.to_u64().map(|k| (u128::from(k) + 1) * values as u128 * u128::from(word_cost.max(1)));
+/// The most work steps a query may take unless it says otherwise
+/// ([`Query::max_work`](crate::count::Query::max_work)): about ten seconds on one core of the
+/// development machine, a step being about 25 ns (one coefficient step modulo a word).
+pub const MAX_STEPS: u128 = 400_000_000;
+
+/// Refuses an O(k)-per-value computation whose estimated work (`values` distinct transformed
+/// values × (k + 1) steps × `word_cost`) exceeds `limit` ([`MAX_STEPS`] unless the query says
+/// otherwise); `k` otherwise.
+pub(crate) fn check_work(
+    values: usize,
+    k: &BigUint,
+    word_cost: u64,
+    what: &'static str,
+    limit: u128,
+) -> Result<u64> {
+    let steps = k.to_u64().and_then(|k| {
+        (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
+    });
     match (k.to_u64(), steps) {
-        (Some(k), Some(steps)) if steps <= MAX_STEPS => Ok(k),
-        _ => Err(Error::InvalidQuery(format!(
-            "{what} takes about {} steps ({} distinct transformed values × (k + 1) terms{}), \
-             more than the limit of {MAX_STEPS}; ask for fewer heaps or ordered heaps",
-            steps.map_or_else(|| format!("{k} × {values}"), |s| s.to_string()),
-            values,
-            if word_cost > 1 { format!(" × {word_cost} words") } else { String::new() },
-        ))),
+        (Some(k), Some(steps)) if steps <= limit => Ok(k),
+        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit }),
     }
 }
 

@@ -9,6 +9,7 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::Zero;
 
+use super::engine::Options;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
@@ -34,7 +35,7 @@ pub(crate) struct Spectrum {
 
 impl Spectrum {
     /// Transforms the histogram's terms exactly and groups the slots.
-    pub(crate) fn new(histogram: &Histogram, keep_slots: bool) -> Result<Self> {
+    pub(crate) fn new(histogram: &Histogram, keep_slots: bool, options: Options) -> Result<Self> {
         let len = histogram.transform_len();
         // Each term becomes a signed field of a packed i64 column: the transform of a term is a
         // signed sum of its counts, so |value| <= Σ counts < 2^(width − 1) with width = bits(Σ) + 1;
@@ -48,10 +49,7 @@ impl Spectrum {
             let sum = term.sum();
             let width = u128::BITS - sum.leading_zeros() + 1;
             if width > 63 {
-                return Err(Error::InvalidQuery(format!(
-                    "a histogram term whose counts sum to {sum} over 2^{} values is too large to transform",
-                    histogram.log2_len()
-                )));
+                return Err(Error::TermTooLarge { sum, log2: histogram.log2_len() });
             }
             if used + width > 63 {
                 columns += 1;
@@ -74,15 +72,15 @@ impl Spectrum {
             let column = &mut packed[field.column];
             term.for_each(|g, c| column[g] += i64::from(c) << field.shift);
         }
-        let plan = Plan::new(Exact64, len)?;
+        let plan = Plan::new(Exact64, len)?.with_backend(options.backend)?.with_parallel(options.parallel);
         for column in &mut packed {
             plan.forward(column)?;
         }
         let (keys, multiplicity, slot_class, zero_class) = if columns == 1 && !keep_slots {
             // One column and no slot classes asked for: a plain tally of the values.
             let column: &[u64] = bytemuck::cast_slice(&packed[0]);
-            let entries =
-                super::tally::tally(column, column.len() + 1, None).expect("the limit is never reached");
+            let entries = super::tally::tally(column, column.len() + 1, None, options.parallel)
+                .expect("the limit is never reached");
             let zero = entries.iter().position(|&(key, _)| key == column[0]).expect("slot 0 is tallied");
             let (keys, counts) = entries.into_iter().map(|(key, count)| (key as i64, count)).unzip();
             (keys, counts, None, zero)
@@ -196,6 +194,13 @@ mod tests {
     use crate::fwht::reference;
     use crate::histogram::Term;
 
+    const OPTIONS: Options = Options {
+        method: crate::count::Method::Auto,
+        backend: crate::simd::Backend::Scalar,
+        parallel: true,
+        work_limit: crate::count::MAX_STEPS,
+    };
+
     #[test]
     fn classes_partition_the_slots_by_exact_value() {
         let huge = BigUint::from(10u8).pow(40);
@@ -205,7 +210,7 @@ mod tests {
             Term::new(5u32.into(), vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1]),
         ];
         let h = Histogram::from_terms(terms.clone()).unwrap();
-        let s = Spectrum::new(&h, true).unwrap();
+        let s = Spectrum::new(&h, true, OPTIONS).unwrap();
         let slots = s.slot_class.as_ref().unwrap();
         assert_eq!(s.multiplicity.iter().sum::<u64>(), 8);
         assert_eq!(slots[0] as usize, s.zero_class);
@@ -236,7 +241,7 @@ mod tests {
             })
             .collect();
         let h = Histogram::from_terms(vec![Term::new(1u32.into(), counts)]).unwrap();
-        let s = Spectrum::new(&h, false).unwrap();
+        let s = Spectrum::new(&h, false, OPTIONS).unwrap();
         assert!(s.len() > 1000, "{}", s.len());
         assert_eq!(s.multiplicity.iter().sum::<u64>(), 4096);
     }

@@ -112,6 +112,7 @@ pub(crate) fn tally<T: Copy + Into<u64> + Send + Sync>(
     data: &[T],
     limit: usize,
     sample_share: Option<usize>,
+    parallel: bool,
 ) -> Option<Vec<(u64, u64)>> {
     if data.is_empty() {
         return Some(Vec::new());
@@ -120,7 +121,7 @@ pub(crate) fn tally<T: Copy + Into<u64> + Send + Sync>(
         let sample = &data[..data.len().min(4096)];
         tally_serial(sample, limit.min(sample.len() / share + 16))?;
     }
-    if data.len() < 1 << 16 {
+    if !parallel || data.len() < 1 << 16 {
         return tally_serial(data, limit).map(Table::entries);
     }
     let chunk = (data.len() / 8).max(1 << 14);
@@ -142,7 +143,7 @@ mod tests {
     #[test]
     fn tallies_count_every_value_or_give_up() {
         let data: Vec<u32> = (0..100_000u32).map(|i| u32::MAX - 40 + (i * 7919) % 37).collect();
-        let mut entries = tally(&data, 100, Some(16)).unwrap();
+        let mut entries = tally(&data, 100, Some(16), true).unwrap();
         entries.sort();
         assert_eq!(entries.len(), 37);
         assert_eq!(entries.iter().map(|e| e.1).sum::<u64>(), 100_000);
@@ -150,12 +151,12 @@ mod tests {
             let expected = data.iter().filter(|&&x| u64::from(x) == key).count() as u64;
             assert_eq!(count, expected);
         }
-        assert!(tally(&data, 36, None).is_none());
+        assert!(tally(&data, 36, None, false).is_none());
         let many: Vec<u64> = (0..50_000u64).map(|i| i.wrapping_mul(0x1234_5678_9ABC_DEF1)).collect();
-        assert!(tally(&many, 1000, Some(16)).is_none());
-        assert!(tally(&many, 60_000, None).is_some());
+        assert!(tally(&many, 1000, Some(16), true).is_none());
+        assert!(tally(&many, 60_000, None, true).is_some());
         let zeros = vec![0u64; 10];
-        assert_eq!(tally(&zeros, 1, Some(16)), Some(vec![(0, 10)]));
-        assert_eq!(tally::<u64>(&[], 1, None), Some(vec![]));
+        assert_eq!(tally(&zeros, 1, Some(16), false), Some(vec![(0, 10)]));
+        assert_eq!(tally::<u64>(&[], 1, None, true), Some(vec![]));
     }
 }

@@ -31,113 +31,37 @@
 //! two rows stream the same column together (same arithmetic, another memory order). Large nodes
 //! split their rows and columns across rayon's thread pool; nodes below [`PARALLEL_MIN`] elements
 //! never spawn.
+//!
+//! The speed does not depend on how the crate is built: the kernels compile alike with one
+//! codegen unit and with Cargo's default 16 for dependencies (no profile setting is needed).
 
-pub(crate) mod dispatch;
-pub(crate) mod kernel;
-pub(crate) mod lanes;
-pub(crate) mod pointwise;
 pub mod reference;
-pub(crate) mod scalar;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86;
 
-use std::fmt;
-use std::str::FromStr;
-use std::sync::OnceLock;
+pub use crate::simd::{Backend, PARALLEL_MIN};
 
 use crate::error::{Error, Result};
-use crate::ring::Ring;
-
-/// Transforms (or column ranges) smaller than this many elements are never split across threads.
-pub const PARALLEL_MIN: usize = 1 << 16;
-
-/// The environment variable that forces a backend for every plan built with the default one:
-/// `scalar`, `avx2` or `avx512`.
-pub const BACKEND_VARIABLE: &str = "NIMCOUNT_BACKEND";
-
-/// Proof that a call comes from inside nimcount: [`Ring`]'s kernel hook takes one, and only this
-/// crate can make one, so the length and bound checks of [`Plan`] cannot be bypassed.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct Internal(pub(crate) ());
-
-/// An instruction-set backend for the transform kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Backend {
-    /// Portable Rust, always available.
-    Scalar,
-    /// x86-64 AVX2 (256-bit registers).
-    Avx2,
-    /// x86-64 AVX-512F (512-bit registers, 32 of them).
-    Avx512,
-}
-
-impl Backend {
-    /// Every backend, scalar first.
-    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Avx2, Backend::Avx512];
-
-    /// Whether this CPU runs the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
-        }
-    }
-
-    /// The widest backend this CPU runs.
-    pub fn best() -> Backend {
-        *Self::ALL.iter().rev().find(|b| b.is_available()).expect("scalar is always available")
-    }
-
-    /// The default backend: the one named by [`BACKEND_VARIABLE`] if set, else [`best`](Self::best).
-    /// An unknown or unavailable name is an error, never a silent fallback.
-    pub fn from_env() -> Result<Backend> {
-        static CHOICE: OnceLock<std::result::Result<Backend, String>> = OnceLock::new();
-        let choice = CHOICE.get_or_init(|| match std::env::var(BACKEND_VARIABLE) {
-            Err(_) => Ok(Backend::best()),
-            Ok(name) => match name.parse::<Backend>() {
-                Ok(b) if b.is_available() => Ok(b),
-                Ok(b) => Err(b.name().to_string()),
-                Err(_) => Err(name),
-            },
-        });
-        choice.clone().map_err(|name| Error::InvalidQuery(format!(
-            "{BACKEND_VARIABLE}={name} names no backend available on this CPU (choose scalar, avx2 or avx512)"
-        )))
-    }
-
-    /// The backend's name: `scalar`, `avx2` or `avx512`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Scalar => "scalar",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-        }
-    }
-}
-
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Backend {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        Backend::ALL.into_iter().find(|b| b.name() == s).ok_or_else(|| {
-            Error::InvalidQuery(format!("unknown backend '{s}' (choose scalar, avx2 or avx512)"))
-        })
-    }
-}
+use crate::ring::{Internal, Ring};
 
 /// A transform of one power-of-two length over one ring: cheap to build, `Clone + Send + Sync`,
 /// and every method takes `&self` and allocates nothing.
+///
+/// Options: the backend ([`Backend::best`] by default, [`with_backend`](Plan::with_backend)), and
+/// whether rayon's thread pool may be used ([`with_parallel`](Plan::with_parallel), on by
+/// default; transforms below [`PARALLEL_MIN`] elements never spawn). With `false`, no step of the
+/// plan touches rayon. For a given number of threads, run the plan inside a pool:
+///
+/// ```
+/// use nimcount::fwht::Plan;
+/// use nimcount::ring::Wrap32;
+///
+/// let plan = Plan::new(Wrap32, 1 << 18)?;
+/// let mut data = vec![1u32; 1 << 18];
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// pool.install(|| plan.forward(&mut data))?;
+/// assert_eq!(data[0], 1 << 18);
+/// assert!(data[1..].iter().all(|&x| x == 0));
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Plan<R: Ring> {
     ring: R,
@@ -146,22 +70,22 @@ pub struct Plan<R: Ring> {
     parallel: bool,
 }
 
-impl<R: Ring> Plan<R> {
-    /// A plan for chunks of `len` elements (a power of two, at least 1), on the default backend
-    /// (see [`Backend::from_env`]), parallel above [`PARALLEL_MIN`] elements.
+impl<R: Ring> Plan<R>
+where
+    R::Elem: Copy,
+{
+    /// A plan for chunks of `len` elements (a power of two, at least 1), on the widest backend this
+    /// CPU runs, parallel above [`PARALLEL_MIN`] elements.
     pub fn new(ring: R, len: usize) -> Result<Self> {
         if !len.is_power_of_two() {
             return Err(Error::NotPowerOfTwo { len });
         }
-        Ok(Plan { ring, log2: len.trailing_zeros(), backend: Backend::from_env()?, parallel: true })
+        Ok(Plan { ring, log2: len.trailing_zeros(), backend: Backend::best(), parallel: true })
     }
 
     /// The same plan on another backend; an error when this CPU lacks it.
     pub fn with_backend(mut self, backend: Backend) -> Result<Self> {
-        if !backend.is_available() {
-            return Err(Error::BackendUnavailable { backend: backend.name() });
-        }
-        self.backend = backend;
+        self.backend = backend.available()?;
         Ok(self)
     }
 
@@ -196,10 +120,18 @@ impl<R: Ring> Plan<R> {
         self.backend
     }
 
+    /// Whether the plan may use rayon's thread pool.
+    pub fn parallel(&self) -> bool {
+        self.parallel
+    }
+
     /// The unnormalised forward transform of every chunk of `data`, in place.
+    ///
+    /// Every method refuses an empty buffer ([`Error::EmptyBuffer`]) and one whose length is not a
+    /// multiple of the plan's ([`Error::LengthMismatch`]), before touching the data.
     pub fn forward(&self, data: &mut [R::Elem]) -> Result<()> {
         self.check_length(data.len())?;
-        self.ring.check_transform(data, self.log2)?;
+        self.ring.check_transform(data, self.log2, self.parallel)?;
         self.run(data);
         Ok(())
     }
@@ -211,12 +143,10 @@ impl<R: Ring> Plan<R> {
     /// unnormalised inverse.
     pub fn inverse(&self, data: &mut [R::Elem]) -> Result<()> {
         self.check_length(data.len())?;
-        if !self.ring.can_halve() && self.log2 > 0 {
-            return Err(Error::NoInverseOfTwo { ring: self.ring.to_string() });
-        }
-        self.ring.check_transform(data, self.log2)?;
+        self.check_halving()?;
+        self.ring.check_transform(data, self.log2, self.parallel)?;
         self.run(data);
-        self.ring.divide_by_power_of_two(data, self.log2)
+        self.ring.divide_by_power_of_two(data, self.log2, self.parallel)
     }
 
     /// The unnormalised inverse, which is the forward transform again (`W` is its own inverse up
@@ -225,21 +155,77 @@ impl<R: Ring> Plan<R> {
         self.forward(data)
     }
 
+    /// `x ← x^k` for every element (`x^0 = 1`, also for `x = 0`): the pointwise step of an XOR
+    /// power. The built-in modular rings reduce `k` with a rule that holds for every element and
+    /// raise `u32` residues with vectorised Montgomery multiplication.
+    ///
+    /// ```
+    /// use nimcount::fwht::Plan;
+    /// use nimcount::ring::Mod32;
+    /// let plan = Plan::new(Mod32::new(7)?, 4)?;
+    /// let mut x = vec![0, 1, 3, 6];
+    /// plan.pow_each(&mut x, "1000000000000000000000".parse::<nimcount::num_bigint::BigUint>().unwrap())?;
+    /// // λ(7) = 6 and 10^21 = 4 mod 6: 3^(10^21) = 3^4 = 4 and 6^(10^21) = (−1)^4 = 1 (mod 7).
+    /// assert_eq!(x, [0, 1, 4, 1]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn pow_each(&self, data: &mut [R::Elem], k: impl Into<num_bigint::BigUint>) -> Result<()> {
+        checked_len(data.len())?;
+        self.ring.pow_each(data, &k.into(), self.backend, self.parallel, Internal(()))
+    }
+
+    /// The XOR convolution `a ← a *ₓ b` (`a[x] = Σ_{i ^ j = x} a[i] · b[j]`), in place, with `b`
+    /// left holding its transform: two forward transforms, the pointwise product and one more
+    /// transform, with no allocation. The modular rings fold the normalisation `1/n` into the
+    /// pointwise product (two Montgomery products per element, vectorised for `u32` residues),
+    /// so there is no separate division pass. Both buffers must have the plan's length.
+    ///
+    /// ```
+    /// use nimcount::fwht::Plan;
+    /// use nimcount::ring::Mod32;
+    /// // Two heaps of 0..=3 stones (one way each): every XOR value arises 4 ways.
+    /// let plan = Plan::new(Mod32::new(998_244_353)?, 4)?;
+    /// let (mut a, mut b) = (vec![1, 1, 1, 1], vec![1, 1, 1, 1]);
+    /// plan.xor_convolve_in_place(&mut a, &mut b)?;
+    /// assert_eq!(a, [4, 4, 4, 4]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn xor_convolve_in_place(&self, a: &mut [R::Elem], b: &mut [R::Elem]) -> Result<()> {
+        for len in [a.len(), b.len()] {
+            if len != self.len() {
+                return Err(length_error(len, self.len()));
+            }
+        }
+        self.check_halving()?;
+        self.forward(a)?;
+        self.forward(b)?;
+        let folded = self.ring.mul_each_scaled(a, b, self.log2, self.backend, self.parallel, Internal(()))?;
+        self.ring.check_transform(a, self.log2, self.parallel)?;
+        self.run(a);
+        if folded { Ok(()) } else { self.ring.divide_by_power_of_two(a, self.log2, self.parallel) }
+    }
+
+    fn check_halving(&self) -> Result<()> {
+        if self.log2 > 0 && !self.ring.can_halve() {
+            return Err(Error::NoInverseOfTwo { ring: self.ring.to_string() });
+        }
+        Ok(())
+    }
+
     fn check_length(&self, len: usize) -> Result<()> {
-        if len.is_multiple_of(self.len()) { Ok(()) } else { Err(length_error(len, self.len())) }
+        if len != 0 && len.is_multiple_of(self.len()) { Ok(()) } else { Err(length_error(len, self.len())) }
     }
 
     /// Transforms every chunk: big chunks one by one (each splits across threads inside), small
     /// chunks spread over threads when there are enough of them.
     fn run(&self, data: &mut [R::Elem]) {
-        use rayon::prelude::*;
         let len = self.len();
-        let ring = self.ring;
+        let ring = &self.ring;
         let (backend, log2) = (self.backend, self.log2);
         // The kernel splits a chunk across threads only from 2 · PARALLEL_MIN elements up.
         if self.parallel && len < 2 * PARALLEL_MIN && data.len() >= 2 * PARALLEL_MIN {
             let batch = (PARALLEL_MIN / len).max(1) * len;
-            data.par_chunks_mut(batch).for_each(|batch| {
+            crate::parallel::chunks(data, true, batch, |batch| {
                 batch
                     .chunks_exact_mut(len)
                     .for_each(|chunk| ring.transform(chunk, log2, backend, false, Internal(())))
@@ -254,20 +240,42 @@ impl<R: Ring> Plan<R> {
 #[cold]
 #[inline(never)]
 fn length_error(len: usize, plan_len: usize) -> Error {
-    Error::LengthMismatch { len, plan_len }
+    if len == 0 { Error::EmptyBuffer } else { Error::LengthMismatch { len, plan_len } }
 }
 
-/// The forward transform of all of `data` (whose length must be a power of two).
-pub fn forward<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()> {
-    Plan::new(ring, data.len())?.forward(data)
+/// The forward transform of all of `data`, whose length must be a power of two (an empty buffer
+/// is [`Error::EmptyBuffer`]).
+///
+/// ```
+/// let mut x = vec![1i64, 2, 3, 4];
+/// nimcount::fwht::forward(nimcount::ring::Exact64, &mut x)?;
+/// assert_eq!(x, [10, -2, -4, 0]);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn forward<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()>
+where
+    R::Elem: Copy,
+{
+    Plan::new(ring, checked_len(data.len())?)?.forward(data)
 }
 
 /// The normalised inverse transform of all of `data`.
-pub fn inverse<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()> {
-    Plan::new(ring, data.len())?.inverse(data)
+pub fn inverse<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()>
+where
+    R::Elem: Copy,
+{
+    Plan::new(ring, checked_len(data.len())?)?.inverse(data)
 }
 
 /// The unnormalised inverse transform of all of `data` (equal to [`forward`]).
-pub fn inverse_unnormalized<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()> {
-    Plan::new(ring, data.len())?.inverse_unnormalized(data)
+pub fn inverse_unnormalized<R: Ring>(ring: R, data: &mut [R::Elem]) -> Result<()>
+where
+    R::Elem: Copy,
+{
+    forward(ring, data)
+}
+
+/// `len`, or [`Error::EmptyBuffer`] for 0.
+pub(crate) fn checked_len(len: usize) -> Result<usize> {
+    if len == 0 { Err(Error::EmptyBuffer) } else { Ok(len) }
 }

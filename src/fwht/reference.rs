@@ -4,6 +4,8 @@
 
 use crate::ring::Ring;
 
+pub use crate::simd::portable::textbook_with;
+
 /// The definition: `y[j] = Σ_i (-1)^popcount(i & j) · x[i]`, in O(n²).
 ///
 /// ```
@@ -13,28 +15,21 @@ use crate::ring::Ring;
 pub fn naive<R: Ring>(ring: &R, x: &[R::Elem]) -> Vec<R::Elem> {
     (0..x.len())
         .map(|j| {
-            x.iter().enumerate().fold(ring.zero(), |acc, (i, &xi)| {
-                if (i & j).count_ones() % 2 == 0 { ring.add(acc, xi) } else { ring.sub(acc, xi) }
+            x.iter().enumerate().fold(ring.zero(), |acc, (i, xi)| {
+                if (i & j).count_ones() % 2 == 0 {
+                    ring.add(acc, xi.clone())
+                } else {
+                    ring.sub(acc, xi.clone())
+                }
             })
         })
         .collect()
 }
 
-/// The textbook iterative loop: for `h = 1, 2, 4, …`, butterflies `(x[j], x[j + h])`.
-/// `x.len()` must be a power of two.
+/// The textbook iterative loop ([`textbook_with`]) with the ring's butterfly
+/// `(a, b) → (a + b, a − b)`. `x.len()` must be a power of two (or 0).
 pub fn textbook<R: Ring>(ring: &R, x: &mut [R::Elem]) {
-    let n = x.len();
-    debug_assert!(n.is_power_of_two());
-    let mut h = 1;
-    while h < n {
-        for block in x.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                (*a, *b) = (ring.add(*a, *b), ring.sub(*a, *b));
-            }
-        }
-        h *= 2;
-    }
+    textbook_with(x, |a, b| (ring.add(a.clone(), b.clone()), ring.sub(a.clone(), b.clone())));
 }
 
 /// The XOR convolution by its definition: `c[i ^ j] += a[i] · b[j]`, in O(n²).
@@ -42,9 +37,9 @@ pub fn textbook<R: Ring>(ring: &R, x: &mut [R::Elem]) {
 pub fn xor_convolve<R: Ring>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> Vec<R::Elem> {
     assert_eq!(a.len(), b.len());
     let mut c = vec![ring.zero(); a.len()];
-    for (i, &ai) in a.iter().enumerate() {
-        for (j, &bj) in b.iter().enumerate() {
-            c[i ^ j] = ring.add(c[i ^ j], ring.mul(ai, bj));
+    for (i, ai) in a.iter().enumerate() {
+        for (j, bj) in b.iter().enumerate() {
+            c[i ^ j] = ring.add(c[i ^ j].clone(), ring.mul(ai.clone(), bj.clone()));
         }
     }
     c
@@ -59,21 +54,8 @@ pub fn xor_convolve<R: Ring>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> Vec<R::E
 /// Unless `1 <= m < 2^31` (the moduli of [`crate::ring::Mod32`]), where `u + m - v` fits.
 pub fn textbook_remainder(m: u32, x: &mut [u32]) {
     assert!((1..1 << 31).contains(&m), "textbook_remainder needs a modulus in 1..2^31, not {m}");
-    let n = x.len();
-    debug_assert!(n.is_power_of_two());
     let rem = Remainder::new(m);
-    let mut h = 1;
-    while h < n {
-        for block in x.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                let (u, v) = (*a, *b);
-                *a = rem.of(u + v);
-                *b = rem.of(u + m - v);
-            }
-        }
-        h *= 2;
-    }
+    textbook_with(x, |&u, &v| (rem.of(u + v), rem.of(u + m - v)));
 }
 
 /// `x % m` for 32-bit `x` and `m` by two multiplications (Lemire, Kaser and Kurz, 2019):

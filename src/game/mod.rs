@@ -26,7 +26,7 @@ pub use moves::{MAX_MOVE, MoveSet};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
 pub use structure::Structure;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 
 /// A heap game defined by the options of a single heap.
 ///
@@ -138,7 +138,12 @@ pub enum Game {
 impl Game {
     /// Parses a game specification; the error names the problem on one line.
     pub fn parse(spec: &str) -> Result<Game> {
-        let fail = |reason: String| Error::InvalidGame { spec: spec.to_string(), reason };
+        let fail = |reason: String| Error::InvalidGame { spec: quote(spec), reason };
+        // A part's own error, restated for the whole specification.
+        let restate = |e: Error| match e {
+            Error::InvalidGame { reason, .. } => fail(reason),
+            other => other,
+        };
         let text = spec.trim();
         let (name, argument) = match text.split_once(':') {
             Some((name, argument)) => (name.trim(), Some(argument)),
@@ -148,24 +153,25 @@ impl Game {
             ("nim", None) => Ok(Game::Nim),
             ("squares", None) => Ok(Game::Squares),
             ("nim" | "squares", Some(_)) => Err(fail(format!("'{name}' takes no parameters"))),
-            ("subtract", Some(list)) => list.parse().map(Game::Subtract).map_err(fail),
+            ("subtract", Some(list)) => list.parse().map(Game::Subtract).map_err(restate),
             ("allbut", Some(list)) => {
-                let excluded: MoveSet = list.parse().map_err(|reason: String| {
+                let excluded: MoveSet = list.parse().map_err(|e| {
                     if list.trim().is_empty() {
                         fail("expected the excluded moves, e.g. allbut:1,2 (with nothing excluded the game is nim)".into())
                     } else {
-                        fail(reason)
+                        restate(e)
                     }
                 })?;
                 Ok(Game::AllBut(excluded))
             }
-            ("octal", Some(code)) => code.parse().map(Game::Octal).map_err(fail),
+            ("octal", Some(code)) => code.parse().map(Game::Octal).map_err(restate),
             ("subtract" | "allbut" | "octal", None) => {
                 Err(fail(format!("'{name}' needs parameters, e.g. {}", Game::example(name))))
             }
             ("", _) => Err(fail("empty specification".into())),
             _ => Err(fail(format!(
-                "unknown game '{name}' (known: nim, subtract:…, allbut:…, octal:…, squares)"
+                "unknown game '{}' (known: nim, subtract:…, allbut:…, octal:…, squares)",
+                quote(name)
             ))),
         }
     }
@@ -180,23 +186,17 @@ impl Game {
 
     /// The subtraction game with the given moves.
     pub fn subtract(moves: &[u64]) -> Result<Game> {
-        MoveSet::from_moves(moves)
-            .map(Game::Subtract)
-            .map_err(|reason| Error::InvalidGame { spec: format!("subtract:{moves:?}"), reason })
+        MoveSet::from_moves(moves).map(Game::Subtract).map_err(|e| prefixed("subtract", e))
     }
 
     /// The subtraction game whose moves are the runs `first..=last`.
     pub fn subtract_runs(runs: &[(u64, u64)]) -> Result<Game> {
-        MoveSet::from_runs(runs)
-            .map(Game::Subtract)
-            .map_err(|reason| Error::InvalidGame { spec: format!("subtract:{runs:?}"), reason })
+        MoveSet::from_runs(runs).map(Game::Subtract).map_err(|e| prefixed("subtract", e))
     }
 
     /// The all-but game that forbids the given moves.
     pub fn all_but(excluded: &[u64]) -> Result<Game> {
-        MoveSet::from_moves(excluded)
-            .map(Game::AllBut)
-            .map_err(|reason| Error::InvalidGame { spec: format!("allbut:{excluded:?}"), reason })
+        MoveSet::from_moves(excluded).map(Game::AllBut).map_err(|e| prefixed("allbut", e))
     }
 
     /// The octal game with the given code (`"0.07"`).
@@ -244,6 +244,14 @@ impl Game {
             Game::Squares => "squares".into(),
             Game::Custom(game) => game.game().name(),
         }
+    }
+}
+
+/// A move set's error, with the game's name in front of its specification.
+fn prefixed(name: &str, e: Error) -> Error {
+    match e {
+        Error::InvalidGame { spec, reason } => Error::InvalidGame { spec: format!("{name}:{spec}"), reason },
+        other => other,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::error::{Error, Result, quote};
 use crate::number::parse_u64;
 
 /// The largest move a [`MoveSet`] may contain (2^40).
@@ -34,22 +35,36 @@ pub struct MoveSet {
 impl MoveSet {
     /// The set of the given runs `(first, last)` (inclusive, in any order, overlaps allowed).
     ///
-    /// Fails when there are no runs, a run is empty (`first > last`), contains 0, or exceeds
-    /// [`MAX_MOVE`]; the message is a single line.
-    pub fn from_runs(runs: &[(u64, u64)]) -> Result<MoveSet, String> {
+    /// Fails with [`Error::InvalidGame`] when there are no runs, a run is empty (`first > last`),
+    /// contains 0, or exceeds [`MAX_MOVE`]; the message is a single line.
+    ///
+    /// ```
+    /// use nimcount::game::MoveSet;
+    /// assert_eq!(MoveSet::from_runs(&[(5, 7), (1, 2)])?.to_string(), "1,2,5-7");
+    /// assert!(MoveSet::from_runs(&[(3, 2)]).is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn from_runs(runs: &[(u64, u64)]) -> Result<MoveSet> {
+        let spec = || {
+            runs.iter()
+                .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let fail = |reason: String| Err(invalid(&spec(), reason));
         if runs.is_empty() {
-            return Err("the set of moves is empty".into());
+            return fail("the set of moves is empty".into());
         }
         let mut sorted = runs.to_vec();
         for &(first, last) in &sorted {
             if first == 0 {
-                return Err("moves must be positive (0 is not a move)".into());
+                return fail("moves must be positive (0 is not a move)".into());
             }
             if first > last {
-                return Err(format!("the range {first}-{last} is empty"));
+                return fail(format!("the range {first}-{last} is empty"));
             }
             if last > MAX_MOVE {
-                return Err(format!("the move {last} is larger than the limit 2^40"));
+                return fail(format!("the move {last} is larger than the limit 2^40"));
             }
         }
         sorted.sort_unstable();
@@ -64,7 +79,7 @@ impl MoveSet {
     }
 
     /// The set of the given moves (in any order, duplicates allowed).
-    pub fn from_moves(moves: &[u64]) -> Result<MoveSet, String> {
+    pub fn from_moves(moves: &[u64]) -> Result<MoveSet> {
         let runs: Vec<(u64, u64)> = moves.iter().map(|&m| (m, m)).collect();
         MoveSet::from_runs(&runs)
     }
@@ -106,30 +121,36 @@ impl MoveSet {
     }
 }
 
+/// [`Error::InvalidGame`] for the moves `spec`.
+fn invalid(spec: &str, reason: String) -> Error {
+    Error::InvalidGame { spec: quote(spec), reason }
+}
+
 impl std::str::FromStr for MoveSet {
-    type Err = String;
+    type Err = Error;
 
     /// Parses `1,3,4`, `1-1000000`, `1-3,7,10-12`; the error is a single line.
-    fn from_str(list: &str) -> Result<MoveSet, String> {
+    fn from_str(list: &str) -> Result<MoveSet> {
+        let fail = |reason: String| invalid(list, reason);
         if list.trim().is_empty() {
-            return Err("expected a list of moves such as 1,3,4 or 1-10".into());
+            return Err(fail("expected a list of moves such as 1,3,4 or 1-10".into()));
         }
-        let number = |text: &str| -> Result<u64, String> {
+        let number = |text: &str| -> Result<u64> {
             let text = text.trim();
             if text.is_empty() {
-                return Err(format!("missing number in '{list}'"));
+                return Err(fail(format!("missing number in '{}'", quote(list))));
             }
-            parse_u64(text).map_err(|e| e.to_string())
+            parse_u64(text).map_err(|e| fail(e.to_string()))
         };
         let mut runs = Vec::new();
         for item in list.split(',') {
             let item = item.trim();
             if item.is_empty() {
-                return Err(format!("empty item in the list '{list}'"));
+                return Err(fail(format!("empty item in the list '{}'", quote(list))));
             }
             let run = match item.split_once('-') {
                 Some((_, last)) if last.contains('-') => {
-                    return Err(format!("'{item}' is not a range first-last"));
+                    return Err(fail(format!("'{}' is not a range first-last", quote(item))));
                 }
                 Some((first, last)) => (number(first)?, number(last)?),
                 None => {
@@ -139,7 +160,10 @@ impl std::str::FromStr for MoveSet {
             };
             runs.push(run);
         }
-        MoveSet::from_runs(&runs)
+        MoveSet::from_runs(&runs).map_err(|e| match e {
+            Error::InvalidGame { reason, .. } => fail(reason),
+            other => other,
+        })
     }
 }
 
@@ -182,7 +206,7 @@ mod tests {
     fn bad_lists_are_refused() {
         for bad in ["", "0", "5-1", "1,,2", "1-", "-3", "x", "1-2-3", "1-5-1", "2^41"] {
             let err = bad.parse::<MoveSet>().unwrap_err();
-            assert!(!err.contains('\n'), "{bad}: {err}");
+            assert!(!err.to_string().contains('\n'), "{bad}: {err}");
         }
     }
 

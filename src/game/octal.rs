@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::error::{Error, Result, quote};
+
 /// The most digits after the point an octal code may have.
 pub const MAX_OCTAL_DIGITS: usize = 1024;
 
@@ -29,26 +31,43 @@ pub struct OctalCode {
 }
 
 impl OctalCode {
-    /// The code with digits `d0, d1, …` (`d0` must be 0 or 4, the others at most 7).
-    pub fn from_digits(digits: &[u8]) -> Result<OctalCode, String> {
+    /// The code with digits `d0, d1, …` (`d0` must be 0 or 4, the others at most 7); otherwise
+    /// [`Error::InvalidGame`].
+    ///
+    /// ```
+    /// use nimcount::game::OctalCode;
+    /// assert_eq!(OctalCode::from_digits(&[0, 7, 7])?.to_string(), "0.77");
+    /// assert!(OctalCode::from_digits(&[1, 7]).is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn from_digits(digits: &[u8]) -> Result<OctalCode> {
+        let spec = || {
+            let mut text: String = digits.iter().map(|d| d.to_string()).collect();
+            if !text.is_empty() {
+                text.insert(1, '.');
+            }
+            text
+        };
+        let fail =
+            |reason: String| Err(Error::InvalidGame { spec: quote(&format!("octal:{}", spec())), reason });
         let Some((&d0, rest)) = digits.split_first() else {
-            return Err("an octal code needs a leading digit".into());
+            return fail("an octal code needs a leading digit".into());
         };
         if d0 != 0 && d0 != 4 {
-            return Err(format!(
+            return fail(format!(
                 "the leading digit must be 0 or 4, not {d0} (it concerns taking no stone, where only \
                  a split into two heaps (4) is a move)"
             ));
         }
         if let Some(&d) = rest.iter().find(|&&d| d > 7) {
-            return Err(format!("{d} is not an octal digit"));
+            return fail(format!("{d} is not an octal digit"));
         }
         let mut digits = digits.to_vec();
         while digits.len() > 1 && digits.last() == Some(&0) {
             digits.pop();
         }
         if digits.len() > MAX_OCTAL_DIGITS + 1 {
-            return Err(format!("more than {MAX_OCTAL_DIGITS} digits after the point"));
+            return fail(format!("more than {MAX_OCTAL_DIGITS} digits after the point"));
         }
         Ok(OctalCode { digits })
     }
@@ -75,32 +94,37 @@ impl OctalCode {
 }
 
 impl std::str::FromStr for OctalCode {
-    type Err = String;
+    type Err = Error;
 
     /// Parses `0.07`, `.07`, `4.007`; the error is a single line.
-    fn from_str(code: &str) -> Result<OctalCode, String> {
+    fn from_str(code: &str) -> Result<OctalCode> {
+        let fail =
+            |reason: String| Error::InvalidGame { spec: quote(&format!("octal:{}", code.trim())), reason };
         let code = code.trim();
         let Some((lead, tail)) = code.split_once('.') else {
-            return Err("expected an octal code such as 0.07 or 4.007 (digits after a point)".into());
+            return Err(fail("expected an octal code such as 0.07 or 4.007 (digits after a point)".into()));
         };
         if tail.is_empty() {
-            return Err("expected at least one digit after the point".into());
+            return Err(fail("expected at least one digit after the point".into()));
         }
         let lead = if lead.is_empty() { "0" } else { lead };
         if lead.len() != 1 {
-            return Err(format!("the leading part '{lead}' must be the single digit 0 or 4"));
+            return Err(fail(format!("the leading part '{}' must be the single digit 0 or 4", quote(lead))));
         }
         if tail.len() > MAX_OCTAL_DIGITS {
-            return Err(format!("more than {MAX_OCTAL_DIGITS} digits after the point"));
+            return Err(fail(format!("more than {MAX_OCTAL_DIGITS} digits after the point")));
         }
         let mut digits = Vec::with_capacity(tail.len() + 1);
         for c in lead.chars().chain(tail.chars()) {
             match c.to_digit(10) {
                 Some(d) => digits.push(d as u8),
-                None => return Err(format!("'{c}' is not an octal digit")),
+                None => return Err(fail(format!("'{c}' is not an octal digit"))),
             }
         }
-        OctalCode::from_digits(&digits)
+        OctalCode::from_digits(&digits).map_err(|e| match e {
+            Error::InvalidGame { reason, .. } => fail(reason),
+            other => other,
+        })
     }
 }
 
@@ -144,7 +168,7 @@ mod tests {
     fn bad_codes_are_refused() {
         for bad in ["0.8", "", "0.", "1.07", "04.07", "0.0x", "07", "0.-1"] {
             let err = bad.parse::<OctalCode>().unwrap_err();
-            assert!(!err.contains('\n'), "{bad}: {err}");
+            assert!(!err.to_string().contains('\n'), "{bad}: {err}");
         }
     }
 }

@@ -293,9 +293,9 @@ impl PeriodSearch {
 }
 
 /// Refuses counts beyond [`MAX_HEAP`] or the memory available, before allocating.
-pub(crate) fn check_heaps(count: u64, bytes_per_heap: u64, what: &str) -> Result<()> {
+pub(crate) fn check_heaps(count: u64, bytes_per_heap: u64, what: &'static str) -> Result<()> {
     if count > MAX_HEAP {
-        return Err(Error::InvalidQuery(format!("{what}: {count} heaps is beyond the limit of 2^32")));
+        return Err(Error::TooManyHeaps { what, count: u128::from(count), limit: MAX_HEAP });
     }
     crate::memory::ensure_fits(|| format!("{what} for {count} heaps"), count.saturating_mul(bytes_per_heap))
 }
@@ -308,6 +308,16 @@ pub(crate) fn check_heaps(count: u64, bytes_per_heap: u64, what: &str) -> Result
 ///
 /// Fails when `count` is beyond [`MAX_HEAP`] or memory, when a move does not shrink the heap,
 /// or when the game declares a structure its options contradict.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::values;
+/// use nimcount::progress::Silent;
+/// // Dawson's chess (0.137): the values of OEIS A002187.
+/// let dawson = Game::parse("octal:0.137")?;
+/// assert_eq!(values(&dawson, 10, &Silent)?, [0, 1, 1, 2, 0, 3, 1, 1, 0, 3]);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub fn values(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
     check_heaps(count, 8, "Grundy values")?;
     let resolved = resolve(game)?;
@@ -380,6 +390,17 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
 /// at least one preperiod and one period. Fails when `max_heap` exceeds [`MAX_HEAP`] or the
 /// memory the search could need is not available (checked before allocating). [`Search`]
 /// offers the default limit by estimated time, and progress reports.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::{Theorem, find_period};
+/// use nimcount::progress::Silent;
+/// let search = find_period(&Game::parse("subtract:1,3,4")?, 1000, &Silent)?;
+/// let c = search.certificate.expect("proven");
+/// assert_eq!((c.preperiod, c.period, c.saltus), (0, 7, 0));
+/// assert_eq!(c.theorem, Theorem::SubtractionWindow { largest_move: 4 });
+/// # Ok::<(), nimcount::Error>(())
+/// ```
 pub fn find_period(game: &dyn HeapGame, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
     Search::new().limit(Limit::Heaps(max_heap)).progress(progress).run(game)
 }

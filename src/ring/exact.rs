@@ -1,11 +1,9 @@
 //! Exact signed integers, with overflow refused before it can happen.
 
-use num_bigint::BigUint;
-use num_traits::ToPrimitive;
-
-use super::Ring;
+use super::{Internal, Ring, portable_transform};
 use crate::error::{Error, Result};
-use crate::fwht::{Backend, Internal};
+use crate::parallel;
+use crate::simd::{self, Backend, PARALLEL_MIN};
 
 macro_rules! exact_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path) => {
@@ -48,15 +46,12 @@ macro_rules! exact_ring {
             fn checked_mul(&self, a: $elem, b: $elem) -> Option<$elem> {
                 a.checked_mul(b)
             }
-            fn is_valid(&self, _: $elem) -> bool {
-                true
-            }
             fn can_halve(&self) -> bool {
                 true
             }
             /// Exact division: every element must be a multiple of `2^log2`, or nothing changes
             /// and the first offender is reported.
-            fn divide_by_power_of_two(&self, data: &mut [$elem], log2: u32) -> Result<()> {
+            fn divide_by_power_of_two(&self, data: &mut [$elem], log2: u32, parallel: bool) -> Result<()> {
                 if log2 == 0 {
                     return Ok(());
                 }
@@ -70,25 +65,19 @@ macro_rules! exact_ring {
                     });
                 }
                 let shift = log2.min(<$elem>::BITS - 1);
-                crate::fwht::pointwise::for_each_parallel(data, |x| *x >>= shift);
+                parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x >>= shift);
                 Ok(())
             }
             /// Every value of a transform of a chunk is a signed sum of the chunk's elements, so
             /// the sum of absolute values bounds all of them, intermediate ones included.
-            fn check_transform(&self, data: &[$elem], log2: u32) -> Result<()> {
-                use rayon::prelude::*;
-                let sum = |xs: &[$elem]| xs.iter().try_fold(0u128, |acc, x| acc.checked_add(x.unsigned_abs() as u128));
+            fn check_transform(&self, data: &[$elem], log2: u32, parallel: bool) -> Result<()> {
                 let len = 1usize << log2;
                 for (c, chunk) in data.chunks(len).enumerate() {
-                    let total = if chunk.len() >= 2 * crate::fwht::PARALLEL_MIN {
-                        chunk
-                            .par_chunks(crate::fwht::PARALLEL_MIN)
-                            .map(sum)
-                            .try_reduce(|| 0, |a, b| a.checked_add(b))
-                    } else {
-                        sum(chunk)
-                    };
-                    if total.is_none_or(|t| t > <$elem>::MAX as u128) {
+                    // |x| <= 2^127 for every element: a sum of at most 2^64 of them saturates
+                    // at u128::MAX only when it is beyond every range anyway.
+                    let total = parallel::reduce(chunk, parallel, PARALLEL_MIN, 0u128,
+                        |x| x.unsigned_abs() as u128, u128::saturating_add);
+                    if total > <$elem>::MAX as u128 {
                         return Err(self.overflow(
                             "transform",
                             format!("the absolute values of chunk {c} sum to more than {}", <$elem>::MAX),
@@ -97,25 +86,8 @@ macro_rules! exact_ring {
                 }
                 Ok(())
             }
-            /// Exact powers: `0`, `1` and `-1` for every `k`; other bases while the result fits.
-            fn pow(&self, data: &mut [$elem], k: &BigUint) -> Result<()> {
-                let small_k = k.to_u32();
-                let mut out = Vec::with_capacity(data.len());
-                for &x in data.iter() {
-                    let y = match (x, small_k) {
-                        (_, Some(0)) => Some(1),
-                        (0 | 1, _) => Some(x),
-                        (-1, _) => Some(if k.bit(0) { -1 } else { 1 }),
-                        (_, Some(e)) => x.checked_pow(e),
-                        (_, None) => None,
-                    };
-                    out.push(y.ok_or_else(|| self.overflow("power", format!("{x}^{k}")))?);
-                }
-                data.copy_from_slice(&out);
-                Ok(())
-            }
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-                $transform(data, log2, backend, parallel);
+                $transform(self, data, log2, backend, parallel);
             }
         }
     };
@@ -135,12 +107,14 @@ exact_ring!(
 );
 
 /// Within the checked bound, wrapping `u64` arithmetic is exact `i64` arithmetic.
-fn transform_i64(data: &mut [i64], log2: u32, backend: Backend, parallel: bool) {
-    crate::fwht::dispatch::wrap64(bytemuck::cast_slice_mut(data), log2, backend, parallel);
+fn transform_i64(ring: &Exact64, data: &mut [i64], log2: u32, backend: Backend, parallel: bool) {
+    if !simd::wrap64(bytemuck::cast_slice_mut(data), log2, backend, parallel) {
+        portable_transform(ring, data, log2, parallel);
+    }
 }
 
-fn transform_i128(data: &mut [i128], log2: u32, _: Backend, parallel: bool) {
-    crate::fwht::scalar::transform(Exact128, data, log2, parallel);
+fn transform_i128(ring: &Exact128, data: &mut [i128], log2: u32, _: Backend, parallel: bool) {
+    portable_transform(ring, data, log2, parallel);
 }
 
 #[cfg(test)]
@@ -150,15 +124,15 @@ mod tests {
     #[test]
     fn exact_division_by_the_largest_powers_of_two() {
         let mut x = vec![i64::MIN, 0];
-        Exact64.divide_by_power_of_two(&mut x, 63).unwrap();
+        Exact64.divide_by_power_of_two(&mut x, 63, false).unwrap();
         assert_eq!(x, [-1, 0]);
-        assert!(Exact64.divide_by_power_of_two(&mut [1i64 << 62], 63).is_err());
+        assert!(Exact64.divide_by_power_of_two(&mut [1i64 << 62], 63, false).is_err());
         let mut x = vec![0i64, 0];
-        Exact64.divide_by_power_of_two(&mut x, 200).unwrap();
+        Exact64.divide_by_power_of_two(&mut x, 200, true).unwrap();
         assert_eq!(x, [0, 0]);
-        assert!(Exact64.divide_by_power_of_two(&mut [i64::MIN], 64).is_err());
+        assert!(Exact64.divide_by_power_of_two(&mut [i64::MIN], 64, false).is_err());
         let mut y = vec![i128::MIN, 0];
-        Exact128.divide_by_power_of_two(&mut y, 127).unwrap();
+        Exact128.divide_by_power_of_two(&mut y, 127, false).unwrap();
         assert_eq!(y, [-1, 0]);
     }
 }

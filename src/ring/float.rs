@@ -3,9 +3,10 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use super::Ring;
+use super::{Internal, Ring, portable_transform};
 use crate::error::Result;
-use crate::fwht::{Backend, Internal};
+use crate::parallel;
+use crate::simd::{self, Backend, PARALLEL_MIN};
 
 macro_rules! float_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:ty, $label:expr, $dispatch:ident) => {
@@ -32,9 +33,6 @@ macro_rules! float_ring {
             fn mul(&self, a: $elem, b: $elem) -> $elem {
                 a * b
             }
-            fn is_valid(&self, _: $elem) -> bool {
-                true
-            }
             fn can_halve(&self) -> bool {
                 true
             }
@@ -42,7 +40,7 @@ macro_rules! float_ring {
             /// a single rounding (exact unless the result is subnormal); beyond, several normal
             /// factors are applied in turn, and once no finite value can survive the result is
             /// a signed zero (infinities and NaN stay as they are).
-            fn divide_by_power_of_two(&self, data: &mut [$elem], log2: u32) -> Result<()> {
+            fn divide_by_power_of_two(&self, data: &mut [$elem], log2: u32, parallel: bool) -> Result<()> {
                 const STEP: u32 = (<$elem>::MAX_EXP - 2) as u32;
                 // 2^-k for 0 <= k <= STEP is a normal number, built from its exponent bits.
                 let factor = |k: u32| <$elem>::from_bits(((<$elem>::MAX_EXP - 1 - k as i32) as $bits) << (<$elem>::MANTISSA_DIGITS - 1));
@@ -51,29 +49,33 @@ macro_rules! float_ring {
                 while left > 0 {
                     let k = left.min(STEP);
                     let f = factor(k);
-                    crate::fwht::pointwise::for_each_parallel(data, |x| *x *= f);
+                    parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x *= f);
                     left -= k;
                 }
                 Ok(())
             }
             /// `powi` while `k` fits in an `i32`; beyond that the magnitude comes from `powf`
             /// and the sign from the parity of `k`.
-            fn pow(&self, data: &mut [$elem], k: &BigUint) -> Result<()> {
+            fn pow(&self, x: $elem, k: &BigUint) -> $elem {
                 match k.to_i32() {
-                    Some(k) => data.iter_mut().for_each(|x| *x = x.powi(k)),
+                    Some(k) => x.powi(k),
                     None => {
-                        let odd = k.bit(0);
-                        let kf = k.to_f64().unwrap_or(f64::INFINITY) as $elem;
-                        for x in data.iter_mut() {
-                            let magnitude = x.abs().powf(kf);
-                            *x = if odd && x.is_sign_negative() { -magnitude } else { magnitude };
-                        }
+                        let magnitude = x.abs().powf(k.to_f64().unwrap_or(f64::INFINITY) as $elem);
+                        if k.bit(0) && x.is_sign_negative() { -magnitude } else { magnitude }
                     }
                 }
+            }
+            fn checked_pow(&self, x: $elem, k: &BigUint) -> Option<$elem> {
+                Some(self.pow(x, k))
+            }
+            fn pow_each(&self, data: &mut [$elem], k: &BigUint, _: Backend, parallel: bool, _: Internal) -> Result<()> {
+                parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = self.pow(*x, k));
                 Ok(())
             }
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-                crate::fwht::dispatch::$dispatch(data, log2, backend, parallel);
+                if !simd::$dispatch(data, log2, backend, parallel) {
+                    portable_transform(self, data, log2, parallel);
+                }
             }
         }
     };
@@ -100,18 +102,18 @@ mod tests {
     #[test]
     fn halving_is_exact_at_the_extremes_of_the_exponent_range() {
         let mut x = [f64::MAX, 1.0, 1.0, -3.0, f64::INFINITY, 0.0];
-        Float64.divide_by_power_of_two(&mut x[..1], 1024).unwrap();
+        Float64.divide_by_power_of_two(&mut x[..1], 1024, false).unwrap();
         assert_eq!(x[0], 1.0 - f64::EPSILON / 2.0);
-        Float64.divide_by_power_of_two(&mut x[1..2], 1074).unwrap();
+        Float64.divide_by_power_of_two(&mut x[1..2], 1074, false).unwrap();
         assert_eq!(x[1], f64::from_bits(1), "the smallest subnormal");
-        Float64.divide_by_power_of_two(&mut x[2..], u32::MAX).unwrap();
+        Float64.divide_by_power_of_two(&mut x[2..], u32::MAX, true).unwrap();
         assert_eq!(x[2..5], [0.0, -0.0, f64::INFINITY]);
         assert!(x[3].is_sign_negative());
         let mut y = vec![f32::MAX, 6.0];
-        Float32.divide_by_power_of_two(&mut y, 128).unwrap();
+        Float32.divide_by_power_of_two(&mut y, 128, false).unwrap();
         assert_eq!(y, [1.0 - f32::EPSILON / 2.0, 6.0 / 2f32.powi(64) / 2f32.powi(64)]);
         let mut z = vec![3.0f32; 3];
-        Float32.divide_by_power_of_two(&mut z, 1).unwrap();
+        Float32.divide_by_power_of_two(&mut z, 1, false).unwrap();
         assert_eq!(z, [1.5; 3]);
     }
 }

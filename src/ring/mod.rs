@@ -1,8 +1,8 @@
-//! The rings the transform works over.
+//! The rings: the arithmetic the transform, the XOR powers and the counts work in.
 //!
-//! A ring is a small `Copy` value that holds what the arithmetic needs (a modulus and its
-//! precomputed constants, or nothing at all); its elements are plain primitives, so a buffer is
-//! just a `&mut [u32]`, `&mut [f64]`, … — and a file's bytes can be viewed as one in place with
+//! A ring is a small value that holds what the arithmetic needs (a modulus and its precomputed
+//! constants, or nothing at all); its elements are plain values, so a buffer is just a
+//! `&mut [u32]`, `&mut [f64]`, … — and a file's bytes can be viewed as one in place with
 //! `bytemuck`.
 //!
 //! | ring | element | accepted values | `1/2`? | SIMD |
@@ -12,14 +12,16 @@
 //! | [`Wrap32`] | `u32` | every value; arithmetic modulo `2^32` | no | AVX2, AVX-512 |
 //! | [`Wrap64`] | `u64` | every value; arithmetic modulo `2^64` | no | AVX2, AVX-512 |
 //! | [`Exact64`] | `i64` | every value; a transform that could overflow is refused | exact division | AVX2, AVX-512 |
-//! | [`Exact128`] | `i128` | every value; a transform that could overflow is refused | exact division | scalar |
+//! | [`Exact128`] | `i128` | every value; a transform that could overflow is refused | exact division | portable |
 //! | [`Float32`] | `f32` | every value (IEEE arithmetic) | yes | AVX2, AVX-512 |
 //! | [`Float64`] | `f64` | every value (IEEE arithmetic) | yes | AVX2, AVX-512 |
 //!
 //! Values outside a ring's accepted set (a residue `>= m`) are a logic error: the transform stays
 //! memory-safe but its output is unspecified. [`Ring::validate`] checks untrusted data.
+//!
+//! [`AnyRing`] names a built-in ring at run time (`u32` with a modulus, `wrap64`, …).
 
-/// A ring without parameters: a unit struct that prints as its command-line name.
+/// A ring without parameters: a unit struct that prints as its name.
 macro_rules! unit_ring {
     ($(#[$doc:meta])* $name:ident, $label:expr) => {
         $(#[$doc])*
@@ -34,6 +36,7 @@ macro_rules! unit_ring {
     };
 }
 
+mod any;
 mod exact;
 mod float;
 mod modular;
@@ -43,29 +46,60 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
+pub use any::AnyRing;
 pub use exact::{Exact64, Exact128};
 pub use float::{Float32, Float64};
 pub use modular::{Mod32, Mod64};
 pub use wrapping::{Wrap32, Wrap64};
 
+use crate::arith::square_and_multiply;
 use crate::error::{Error, Result};
-use crate::fwht::{Backend, Internal};
+use crate::simd::{Backend, portable};
 
-/// A commutative ring with the operations the Walsh–Hadamard transform and XOR powers need.
+/// A commutative ring with one: the arithmetic of the transform, XOR powers and counts.
 ///
-/// The built-in rings override the hidden `transform` hook with SIMD kernels; a user-defined ring
-/// gets a portable, cache-blocked kernel built from [`add`](Ring::add) and [`sub`](Ring::sub).
+/// Elements are values (`Clone`; the built-in rings' are machine words and floats, which are
+/// `Copy`). The transform needs `Copy` elements; rings of big integers serve the exact and
+/// big-modulus counts. A ring of your own implements the five operations and gets a portable,
+/// cache-blocked transform built from [`add`](Ring::add) and [`sub`](Ring::sub); every other
+/// method has a default. The defaults assume the least: every value is valid, and there is no
+/// `1/2` — so the normalised inverse transform and XOR convolutions are refused until the ring
+/// implements [`can_halve`](Ring::can_halve) and
+/// [`divide_by_power_of_two`](Ring::divide_by_power_of_two) (the forward and the unnormalised
+/// inverse transforms always work).
 ///
 /// ```
-/// use nimcount::ring::{Ring, Mod32};
-/// let ring = Mod32::new(7).unwrap();
+/// use nimcount::fwht::Plan;
+/// use nimcount::ring::{Mod32, Ring};
+///
+/// let ring = Mod32::new(7)?;
 /// assert_eq!(ring.add(5, 4), 2);
 /// assert_eq!(ring.sub(2, 5), 4);
 /// assert_eq!(ring.mul(3, 5), 1);
+/// assert_eq!(ring.pow(3, &6u32.into()), 1);
+///
+/// // XOR arithmetic on bits, a ring of your own (characteristic 2: no 1/2).
+/// #[derive(Clone, Copy, Debug)]
+/// struct Gf2;
+/// impl std::fmt::Display for Gf2 {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("GF(2)") }
+/// }
+/// impl Ring for Gf2 {
+///     type Elem = u8;
+///     fn zero(&self) -> u8 { 0 }
+///     fn one(&self) -> u8 { 1 }
+///     fn add(&self, a: u8, b: u8) -> u8 { a ^ b }
+///     fn sub(&self, a: u8, b: u8) -> u8 { a ^ b }
+///     fn mul(&self, a: u8, b: u8) -> u8 { a & b }
+/// }
+/// let mut bits = vec![1, 0, 1, 1];
+/// Plan::new(Gf2, 4)?.forward(&mut bits)?;
+/// assert_eq!(bits, [1, 1, 1, 1]); // in characteristic 2 the signs vanish: every output is the XOR of all
+/// # Ok::<(), nimcount::Error>(())
 /// ```
-pub trait Ring: Copy + Send + Sync + fmt::Debug + fmt::Display + 'static {
-    /// The element type stored in buffers.
-    type Elem: bytemuck::Pod + PartialEq + fmt::Debug + fmt::Display + Send + Sync;
+pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
+    /// The element type.
+    type Elem: Clone + PartialEq + fmt::Debug + fmt::Display + Send + Sync + 'static;
 
     /// The additive identity.
     fn zero(&self) -> Self::Elem;
@@ -73,10 +107,15 @@ pub trait Ring: Copy + Send + Sync + fmt::Debug + fmt::Display + 'static {
     fn one(&self) -> Self::Elem;
     /// `a + b`.
     fn add(&self, a: Self::Elem, b: Self::Elem) -> Self::Elem;
-    /// `a - b`.
+    /// `a − b`.
     fn sub(&self, a: Self::Elem, b: Self::Elem) -> Self::Elem;
     /// `a · b`.
     fn mul(&self, a: Self::Elem, b: Self::Elem) -> Self::Elem;
+
+    /// `−a`.
+    fn neg(&self, a: Self::Elem) -> Self::Elem {
+        self.sub(self.zero(), a)
+    }
 
     /// `a · b`, or `None` where the product leaves the ring's range (only the exact integer
     /// rings have such products).
@@ -84,65 +123,175 @@ pub trait Ring: Copy + Send + Sync + fmt::Debug + fmt::Display + 'static {
         Some(self.mul(a, b))
     }
 
-    /// Whether `x` is one of the values this ring accepts (a canonical residue, for example).
-    fn is_valid(&self, x: Self::Elem) -> bool;
+    /// The smallest exponent `e` with `x^e = x^k` for every element `x` that the ring can tell
+    /// without computing (the modular rings use [`crate::arith::ExponentRule`]); `k` itself by
+    /// default.
+    fn reduce_exponent(&self, k: &BigUint) -> BigUint {
+        k.clone()
+    }
+
+    /// `x^k` (`x^0 = 1`, also for `x = 0`), by square-and-multiply on the reduced exponent.
+    fn pow(&self, x: Self::Elem, k: &BigUint) -> Self::Elem {
+        square_and_multiply(x, &self.reduce_exponent(k), self.one(), |a, b| self.mul(a.clone(), b.clone()))
+    }
+
+    /// `x^k`, or `None` where a product leaves the ring's range.
+    fn checked_pow(&self, x: Self::Elem, k: &BigUint) -> Option<Self::Elem> {
+        let e = self.reduce_exponent(k);
+        let mut acc = Some(self.one());
+        for i in (0..e.bits()).rev() {
+            let a = acc?;
+            acc = self.checked_mul(a.clone(), a);
+            if e.bit(i) {
+                acc = self.checked_mul(acc?, x.clone());
+            }
+        }
+        acc
+    }
+
+    /// Whether `x` is one of the values this ring accepts (a canonical residue, for example);
+    /// every value by default.
+    fn is_valid(&self, x: &Self::Elem) -> bool {
+        let _ = x;
+        true
+    }
 
     /// Checks that every element of `data` is accepted, naming the first one that is not.
     fn validate(&self, data: &[Self::Elem]) -> Result<()> {
-        match data.iter().position(|&x| !self.is_valid(x)) {
+        match data.iter().position(|x| !self.is_valid(x)) {
             None => Ok(()),
-            Some(index) => {
-                Err(Error::ValueOutOfRange { value: data[index].to_string(), index, ring: self.to_string() })
-            }
+            Some(index) => Err(Error::ValueOutOfRange {
+                value: crate::error::quote(&data[index].to_string()),
+                index,
+                ring: self.to_string(),
+            }),
         }
     }
 
     /// Whether [`divide_by_power_of_two`](Ring::divide_by_power_of_two) can succeed at all
-    /// (false for the wrapping rings, where 2 is not invertible).
-    fn can_halve(&self) -> bool;
+    /// (false by default and for the wrapping rings, where 2 is not invertible).
+    fn can_halve(&self) -> bool {
+        false
+    }
 
     /// Divides every element by `2^log2`: multiplication by the inverse of `2^log2`, or exact
-    /// division for the integer rings (an error when some element is not divisible).
-    fn divide_by_power_of_two(&self, data: &mut [Self::Elem], log2: u32) -> Result<()>;
+    /// division for the integer rings (an error when some element is not divisible). `parallel`
+    /// allows rayon's thread pool. The default refuses every `log2 > 0`.
+    fn divide_by_power_of_two(&self, data: &mut [Self::Elem], log2: u32, parallel: bool) -> Result<()> {
+        let _ = (data, parallel);
+        if log2 == 0 { Ok(()) } else { Err(Error::NoInverseOfTwo { ring: self.to_string() }) }
+    }
 
     /// Checks, before anything is written, that transforming chunks of `2^log2` elements of
     /// `data` stays inside the ring's range. Only the exact integer rings can fail.
-    fn check_transform(&self, data: &[Self::Elem], log2: u32) -> Result<()> {
-        let _ = (data, log2);
+    fn check_transform(&self, data: &[Self::Elem], log2: u32, parallel: bool) -> Result<()> {
+        let _ = (data, log2, parallel);
         Ok(())
     }
 
-    /// Raises every element to the power `k` (`x^0 = 1`, also for `x = 0`).
-    ///
-    /// The default multiplies by squaring with the full exponent; the built-in rings first reduce
-    /// `k` with a rule that holds for every element (see [`crate::arith::ExponentRule`]).
-    fn pow(&self, data: &mut [Self::Elem], k: &BigUint) -> Result<()> {
-        for x in data.iter_mut() {
-            *x = pow_by_squaring(self, *x, k);
+    /// Raises every element to the power `k`; the built-in rings vectorise. Only nimcount can
+    /// call it (it needs an [`Internal`] token): use [`crate::fwht::Plan::pow_each`].
+    #[doc(hidden)]
+    fn pow_each(
+        &self,
+        data: &mut [Self::Elem],
+        k: &BigUint,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<()> {
+        let _ = backend;
+        let k = self.reduce_exponent(k);
+        crate::parallel::try_for_each(data, parallel, POW_CHUNK, |x| {
+            *x = self.checked_pow(x.clone(), &k).ok_or_else(|| Error::Overflow {
+                what: "power",
+                ring: self.to_string(),
+                detail: format!("{}^{k}", crate::error::quote(&x.to_string())),
+            })?;
+            Ok(())
+        })
+    }
+
+    /// `a[i] ← a[i] · b[i]` (the pointwise step of an XOR convolution), times `2^-log2` when the
+    /// ring can fold that factor into the product: returns whether it did (the caller then skips
+    /// the division). The default multiplies with [`checked_mul`](Ring::checked_mul) and folds
+    /// nothing; the modular rings fold, `u32` residues with vectorised Montgomery products. Only
+    /// nimcount can call it (it needs an [`Internal`] token): use
+    /// [`crate::fwht::Plan::xor_convolve_in_place`].
+    #[doc(hidden)]
+    fn mul_each_scaled(
+        &self,
+        a: &mut [Self::Elem],
+        b: &[Self::Elem],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let _ = (log2, backend, parallel);
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = self.checked_mul(x.clone(), y.clone()).ok_or_else(|| Error::Overflow {
+                what: "pointwise product",
+                ring: self.to_string(),
+                detail: format!(
+                    "{} * {}",
+                    crate::error::quote(&x.to_string()),
+                    crate::error::quote(&y.to_string())
+                ),
+            })?;
         }
-        Ok(())
+        Ok(false)
     }
 
-    /// The transform kernel for this ring; built-in rings dispatch to SIMD code here. Only
+    /// The transform kernel for this ring; the built-in rings dispatch to SIMD code here. Only
     /// nimcount can call it (it needs an [`Internal`] token): use [`crate::fwht::Plan`].
     #[doc(hidden)]
-    fn transform(&self, data: &mut [Self::Elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
+    fn transform(&self, data: &mut [Self::Elem], log2: u32, backend: Backend, parallel: bool, _: Internal)
+    where
+        Self::Elem: Copy,
+    {
         let _ = backend;
-        crate::fwht::scalar::transform(*self, data, log2, parallel);
+        portable_transform(self, data, log2, parallel);
     }
 }
 
-/// `x^k` by square-and-multiply over the bits of `k`, most significant first.
-pub(crate) fn pow_by_squaring<R: Ring>(ring: &R, x: R::Elem, k: &BigUint) -> R::Elem {
-    let mut result = ring.one();
-    for i in (0..k.bits()).rev() {
-        result = ring.mul(result, result);
-        if k.bit(i) {
-            result = ring.mul(result, x);
-        }
+/// Elements per task of a parallel elementwise power (each costs dozens of multiplications).
+pub(crate) const POW_CHUNK: usize = 1 << 12;
+
+/// Proof that a call comes from inside nimcount: [`Ring`]'s kernel hooks take one, and only this
+/// crate can make one, so the length and bound checks of [`crate::fwht::Plan`] cannot be
+/// bypassed.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Internal(pub(crate) ());
+
+/// A ring's `(a + b, a − b)`, for the portable kernel.
+struct RingButterfly<'a, R>(&'a R);
+
+impl<R> Clone for RingButterfly<'_, R> {
+    fn clone(&self) -> Self {
+        *self
     }
-    result
 }
 
-/// The names the command-line tool uses for the rings.
-pub const RING_NAMES: [&str; 8] = ["u32", "u64", "wrap32", "wrap64", "i64", "i128", "f32", "f64"];
+impl<R> Copy for RingButterfly<'_, R> {}
+
+impl<R: Ring> portable::Butterfly for RingButterfly<'_, R>
+where
+    R::Elem: Copy,
+{
+    type E = R::Elem;
+    #[inline(always)]
+    fn butterfly(self, a: R::Elem, b: R::Elem) -> (R::Elem, R::Elem) {
+        (self.0.add(a, b), self.0.sub(a, b))
+    }
+}
+
+/// The portable transform of `data` (`2^log2` elements) with the ring's own addition and
+/// subtraction.
+pub(crate) fn portable_transform<R: Ring>(ring: &R, data: &mut [R::Elem], log2: u32, parallel: bool)
+where
+    R::Elem: Copy,
+{
+    portable::transform(RingButterfly(ring), data, log2, parallel);
+}

@@ -4,10 +4,16 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-use super::Ring;
-use crate::arith::ExponentRule;
+use super::{Internal, POW_CHUNK, Ring, portable_transform};
+use crate::arith::{ExponentRule, Montgomery32, Montgomery64, Shoup32, Shoup64, pow_mod};
 use crate::error::{Error, Result};
-use crate::fwht::{Backend, Internal};
+use crate::parallel;
+use crate::simd::{self, Backend, PARALLEL_MIN};
+
+/// The inverse of `2^log2` modulo an odd `m`: `((m + 1)/2)^log2`.
+fn inverse_power_of_two(m: u64, log2: u32) -> u64 {
+    pow_mod(m / 2 + 1, u64::from(log2), m)
+}
 
 /// Residues modulo an odd `m < 2^31`, stored as `u32` in `0..m`.
 ///
@@ -16,18 +22,15 @@ use crate::fwht::{Backend, Internal};
 ///
 /// ```
 /// use nimcount::ring::{Mod32, Ring};
-/// let ring = Mod32::new(998_244_353).unwrap();
+/// let ring = Mod32::new(998_244_353)?;
 /// assert_eq!(ring.sub(0, 1), 998_244_352);
 /// assert!(Mod32::new(1 << 31).is_err());
 /// assert!(Mod32::new(10).is_err());
+/// # Ok::<(), nimcount::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mod32 {
-    m: u32,
-    /// `-m⁻¹ mod 2^32`.
-    m_neg_inv: u32,
-    /// `2^64 mod m`: multiplying by it in Montgomery form enters Montgomery form.
-    r2: u32,
+    mont: Montgomery32,
 }
 
 impl Mod32 {
@@ -36,97 +39,53 @@ impl Mod32 {
 
     /// The ring of residues modulo `m`; `m` must be odd and below `2^31`.
     pub fn new(m: u32) -> Result<Self> {
-        let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
-        if m.is_multiple_of(2) {
-            return Err(invalid("the u32 ring needs an odd modulus (use wrap32 for arithmetic modulo 2^32)"));
-        }
-        if m > Self::MAX_MODULUS {
-            return Err(invalid("the u32 ring needs a modulus below 2^31 (use the u64 ring)"));
-        }
-        let r = (1u64 << 32) % u64::from(m);
-        Ok(Mod32 { m, m_neg_inv: newton_inverse_u32(m).wrapping_neg(), r2: ((r * r) % u64::from(m)) as u32 })
+        check_modulus(u64::from(m), u64::from(Self::MAX_MODULUS), "2^31")?;
+        Ok(Mod32 { mont: Montgomery32::new(m) })
     }
 
     /// The modulus.
     pub fn modulus(&self) -> u32 {
-        self.m
+        self.mont.modulus()
     }
 
     /// `x mod m`.
     pub fn reduce(&self, x: u64) -> u32 {
-        (x % u64::from(self.m)) as u32
+        (x % u64::from(self.modulus())) as u32
     }
 
-    /// `-m⁻¹ mod 2^32`, the Montgomery constant.
-    pub(crate) fn m_neg_inv(&self) -> u32 {
-        self.m_neg_inv
-    }
-
-    /// Montgomery reduction: `t · 2^-32 mod m` for `t < m · 2^32`.
-    ///
-    /// With `q = t · (-m⁻¹) mod 2^32`, `t + q·m` is divisible by `2^32` and below `2m · 2^32`,
-    /// so one conditional subtraction lands in `0..m`.
-    #[inline]
-    pub(crate) fn redc(&self, t: u64) -> u32 {
-        let q = (t as u32).wrapping_mul(self.m_neg_inv);
-        let r = ((t + u64::from(q) * u64::from(self.m)) >> 32) as u32;
-        if r >= self.m { r - self.m } else { r }
-    }
-
-    /// `a · b · 2^-32 mod m`.
-    #[inline]
-    pub(crate) fn mont_mul(&self, a: u32, b: u32) -> u32 {
-        self.redc(u64::from(a) * u64::from(b))
-    }
-
-    /// Enters Montgomery form: `x · 2^32 mod m`.
-    #[inline]
-    pub(crate) fn enter_mont(self, x: u32) -> u32 {
-        self.mont_mul(x, self.r2)
-    }
-
-    /// Leaves Montgomery form.
-    #[inline]
-    pub(crate) fn leave_mont(&self, x: u32) -> u32 {
-        self.redc(u64::from(x))
-    }
-
-    /// `2^-log2 mod m`.
-    fn inverse_power_of_two(&self, log2: u32) -> u32 {
-        let half = u64::from(self.m / 2 + 1); // (m + 1) / 2 = 2⁻¹
-        crate::arith::pow_mod(half, u64::from(log2), u64::from(self.m)) as u32
-    }
-
-    /// The exponent that replaces `k` for every base (see [`ExponentRule`]).
-    pub fn reduce_exponent(&self, k: &BigUint) -> u64 {
-        ExponentRule::for_modulus(u64::from(self.m)).reduce_u64(k).expect("λ(m) < 2^31")
+    /// The Montgomery constants the SIMD kernels take.
+    fn constants(&self) -> simd::pointwise::Montgomery32 {
+        let mont = self.mont;
+        simd::pointwise::Montgomery32 {
+            m: mont.modulus(),
+            neg_inv: mont.neg_inv(),
+            r2: mont.r2(),
+            one: mont.one(),
+        }
     }
 }
 
-/// `m⁻¹ mod 2^32` for odd `m`: each Newton step doubles the number of correct low bits
-/// (`m · m ≡ 1 mod 8` gives 3, then 6, 12, 24, 48).
-fn newton_inverse_u32(m: u32) -> u32 {
-    let mut inv = m;
-    for _ in 0..4 {
-        inv = inv.wrapping_mul(2u32.wrapping_sub(m.wrapping_mul(inv)));
+/// Refuses an even modulus or one above `max`.
+fn check_modulus(m: u64, max: u64, bound: &'static str) -> Result<()> {
+    let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
+    if m.is_multiple_of(2) {
+        return Err(invalid(
+            "an odd modulus is needed, so that 2 is invertible (the wrapping rings compute modulo powers of two)",
+        ));
     }
-    debug_assert_eq!(m.wrapping_mul(inv), 1);
-    inv
-}
-
-/// `m⁻¹ mod 2^64` for odd `m`.
-fn newton_inverse_u64(m: u64) -> u64 {
-    let mut inv = m;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
+    if m > max {
+        return Err(invalid(if bound == "2^31" {
+            "the modulus must be below 2^31 (Mod64 takes moduli below 2^63)"
+        } else {
+            "the modulus must be below 2^63"
+        }));
     }
-    debug_assert_eq!(m.wrapping_mul(inv), 1);
-    inv
+    Ok(())
 }
 
 impl fmt::Display for Mod32 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "u32 mod {}", self.m)
+        write!(f, "u32 mod {}", self.modulus())
     }
 }
 
@@ -137,80 +96,109 @@ impl Ring for Mod32 {
         0
     }
     fn one(&self) -> u32 {
-        1 % self.m
+        1 % self.modulus()
     }
     /// `a + b < 2m - 1 < 2^32`; `min(s, s - m)` picks `s - m` exactly when `s >= m`
     /// (otherwise `s - m` wraps above `2^31 > s`).
     #[inline]
     fn add(&self, a: u32, b: u32) -> u32 {
         let s = a.wrapping_add(b);
-        s.min(s.wrapping_sub(self.m))
+        s.min(s.wrapping_sub(self.modulus()))
     }
     /// `a - b` wraps above `2^32 - m > m` exactly when `a < b`; then `d + m` is the residue.
     #[inline]
     fn sub(&self, a: u32, b: u32) -> u32 {
         let d = a.wrapping_sub(b);
-        d.min(d.wrapping_add(self.m))
+        d.min(d.wrapping_add(self.modulus()))
     }
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
-        ((u64::from(a) * u64::from(b)) % u64::from(self.m)) as u32
+        self.mont.mul_plain(a, b)
     }
-    fn is_valid(&self, x: u32) -> bool {
-        x < self.m
+    fn reduce_exponent(&self, k: &BigUint) -> BigUint {
+        ExponentRule::for_modulus(u64::from(self.modulus())).reduce(k)
+    }
+    fn pow(&self, x: u32, k: &BigUint) -> u32 {
+        self.mont.pow(x, exponent_u64(&self.reduce_exponent(k)))
+    }
+    fn is_valid(&self, x: &u32) -> bool {
+        *x < self.modulus()
     }
     fn can_halve(&self) -> bool {
         true
     }
-    fn divide_by_power_of_two(&self, data: &mut [u32], log2: u32) -> Result<()> {
-        let (w, m) = (ShoupFactor32::new(self.inverse_power_of_two(log2), self.m), self.m);
-        crate::fwht::pointwise::for_each_parallel(data, |x| *x = w.mul(*x, m));
+    fn divide_by_power_of_two(&self, data: &mut [u32], log2: u32, parallel: bool) -> Result<()> {
+        let m = self.modulus();
+        let w = Shoup32::new(inverse_power_of_two(u64::from(m), log2) as u32, m);
+        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
         Ok(())
     }
-    fn pow(&self, data: &mut [u32], k: &BigUint) -> Result<()> {
-        crate::fwht::pointwise::pow_mod32(self, data, self.reduce_exponent(k))
+    fn pow_each(
+        &self,
+        data: &mut [u32],
+        k: &BigUint,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<()> {
+        let e = exponent_u64(&self.reduce_exponent(k));
+        let mont = self.mont;
+        let constants = self.constants();
+        parallel::chunks(data, parallel, 2 * POW_CHUNK, |chunk| {
+            let done = simd::pointwise::pow_mod32(constants, chunk, e, backend);
+            for x in &mut chunk[done..] {
+                *x = mont.pow(*x, e);
+            }
+        });
+        Ok(())
+    }
+    /// `a · b · 2^-log2` with two Montgomery products and no conversion (vectorised).
+    fn mul_each_scaled(
+        &self,
+        a: &mut [u32],
+        b: &[u32],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let mont = self.mont;
+        let w = inverse_power_of_two(u64::from(mont.modulus()), log2) as u32;
+        // w · R² mod m: a Montgomery product with it multiplies by w · R.
+        let w_r2 = mont.mul(mont.enter(w), mont.r2());
+        let constants = self.constants();
+        let b = &b[..a.len()];
+        crate::parallel::zip_chunks(a, b, parallel, PARALLEL_MIN, |a, b| {
+            let done = simd::pointwise::mul_scaled_mod32(constants, a, b, w_r2, backend);
+            for (x, &y) in a[done..].iter_mut().zip(&b[done..]) {
+                *x = mont.mul(mont.mul(*x, y), w_r2);
+            }
+        });
+        Ok(true)
     }
     fn transform(&self, data: &mut [u32], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-        crate::fwht::dispatch::mod32(self, data, log2, backend, parallel);
+        if !simd::mod32(self.modulus(), data, log2, backend, parallel) {
+            portable_transform(self, data, log2, parallel);
+        }
     }
 }
 
-/// Multiplication by a fixed `w < m` with Shoup's precomputed quotient `⌊w · 2^32 / m⌋`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ShoupFactor32 {
-    w: u32,
-    w_quotient: u32,
-}
-
-impl ShoupFactor32 {
-    pub(crate) fn new(w: u32, m: u32) -> Self {
-        ShoupFactor32 { w, w_quotient: ((u64::from(w) << 32) / u64::from(m)) as u32 }
-    }
-
-    /// `x · w mod m` for `x < m`: the estimated quotient is short by at most one, so
-    /// `x·w - q·m` lies in `0..2m` and one conditional subtraction finishes.
-    #[inline]
-    pub(crate) fn mul(&self, x: u32, m: u32) -> u32 {
-        let q = ((u64::from(x) * u64::from(self.w_quotient)) >> 32) as u32;
-        let r = x.wrapping_mul(self.w).wrapping_sub(q.wrapping_mul(m));
-        if r >= m { r - m } else { r }
-    }
+/// An exponent reduced by a word modulus' rule: below `λ(m) + threshold`, so a word.
+fn exponent_u64(e: &BigUint) -> u64 {
+    u64::try_from(e).expect("an exponent reduced modulo a word's λ fits in a word")
 }
 
 /// Residues modulo an odd `m < 2^63`, stored as `u64` in `0..m`.
 ///
 /// ```
 /// use nimcount::ring::{Mod64, Ring};
-/// let ring = Mod64::new((1 << 61) - 1).unwrap();
+/// let ring = Mod64::new((1 << 61) - 1)?;
 /// assert_eq!(ring.mul(1 << 60, 4), 2);
+/// # Ok::<(), nimcount::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mod64 {
-    m: u64,
-    /// `-m⁻¹ mod 2^64`.
-    m_neg_inv: u64,
-    /// `2^128 mod m`.
-    r2: u64,
+    mont: Montgomery64,
 }
 
 impl Mod64 {
@@ -219,49 +207,24 @@ impl Mod64 {
 
     /// The ring of residues modulo `m`; `m` must be odd and below `2^63`.
     pub fn new(m: u64) -> Result<Self> {
-        let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
-        if m.is_multiple_of(2) {
-            return Err(invalid("the u64 ring needs an odd modulus (use wrap64 for arithmetic modulo 2^64)"));
-        }
-        if m > Self::MAX_MODULUS {
-            return Err(invalid("the u64 ring needs a modulus below 2^63"));
-        }
-        let r = (1u128 << 64) % u128::from(m);
-        Ok(Mod64 { m, m_neg_inv: newton_inverse_u64(m).wrapping_neg(), r2: ((r * r) % u128::from(m)) as u64 })
+        check_modulus(m, Self::MAX_MODULUS, "2^63")?;
+        Ok(Mod64 { mont: Montgomery64::new(m) })
     }
 
     /// The modulus.
     pub fn modulus(&self) -> u64 {
-        self.m
+        self.mont.modulus()
     }
 
     /// `x mod m`.
     pub fn reduce(&self, x: u128) -> u64 {
-        (x % u128::from(self.m)) as u64
-    }
-
-    /// Montgomery reduction `t · 2^-64 mod m` for `t < m · 2^64` (same argument as [`Mod32`]).
-    #[inline]
-    pub(crate) fn redc(&self, t: u128) -> u64 {
-        let q = (t as u64).wrapping_mul(self.m_neg_inv);
-        let r = ((t + u128::from(q) * u128::from(self.m)) >> 64) as u64;
-        if r >= self.m { r - self.m } else { r }
-    }
-
-    #[inline]
-    pub(crate) fn mont_mul(&self, a: u64, b: u64) -> u64 {
-        self.redc(u128::from(a) * u128::from(b))
-    }
-
-    /// The exponent that replaces `k` for every base (see [`ExponentRule`]).
-    pub fn reduce_exponent(&self, k: &BigUint) -> u64 {
-        ExponentRule::for_modulus(self.m).reduce_u64(k).expect("λ(m) < 2^63")
+        (x % u128::from(self.modulus())) as u64
     }
 }
 
 impl fmt::Display for Mod64 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "u64 mod {}", self.m)
+        write!(f, "u64 mod {}", self.modulus())
     }
 }
 
@@ -272,61 +235,70 @@ impl Ring for Mod64 {
         0
     }
     fn one(&self) -> u64 {
-        1 % self.m
+        1 % self.modulus()
     }
     /// Same bounds as [`Mod32`]: `a + b < 2m - 1 < 2^64`.
     #[inline]
     fn add(&self, a: u64, b: u64) -> u64 {
         let s = a.wrapping_add(b);
-        s.min(s.wrapping_sub(self.m))
+        s.min(s.wrapping_sub(self.modulus()))
     }
     #[inline]
     fn sub(&self, a: u64, b: u64) -> u64 {
         let d = a.wrapping_sub(b);
-        d.min(d.wrapping_add(self.m))
+        d.min(d.wrapping_add(self.modulus()))
     }
-    /// Two Montgomery reductions: `(a·b·2^-64) · 2^128 · 2^-64 = a·b`.
     #[inline]
     fn mul(&self, a: u64, b: u64) -> u64 {
-        self.mont_mul(self.mont_mul(a, b), self.r2)
+        self.mont.mul_plain(a, b)
     }
-    fn is_valid(&self, x: u64) -> bool {
-        x < self.m
+    fn reduce_exponent(&self, k: &BigUint) -> BigUint {
+        ExponentRule::for_modulus(self.modulus()).reduce(k)
+    }
+    fn pow(&self, x: u64, k: &BigUint) -> u64 {
+        self.mont.pow(x, &exponent_u64(&self.reduce_exponent(k)))
+    }
+    fn is_valid(&self, x: &u64) -> bool {
+        *x < self.modulus()
     }
     fn can_halve(&self) -> bool {
         true
     }
-    fn divide_by_power_of_two(&self, data: &mut [u64], log2: u32) -> Result<()> {
-        let half = self.m / 2 + 1;
-        let w = crate::arith::pow_mod(half, u64::from(log2), self.m);
-        let w_quotient = ((u128::from(w) << 64) / u128::from(self.m)) as u64;
-        let m = self.m;
-        crate::fwht::pointwise::for_each_parallel(data, |x| {
-            // Shoup: as in ShoupFactor32, the remainder lies in 0..2m.
-            let q = ((u128::from(*x) * u128::from(w_quotient)) >> 64) as u64;
-            let r = x.wrapping_mul(w).wrapping_sub(q.wrapping_mul(m));
-            *x = if r >= m { r - m } else { r };
-        });
+    fn divide_by_power_of_two(&self, data: &mut [u64], log2: u32, parallel: bool) -> Result<()> {
+        let m = self.modulus();
+        let w = Shoup64::new(inverse_power_of_two(m, log2), m);
+        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
         Ok(())
     }
-    fn pow(&self, data: &mut [u64], k: &BigUint) -> Result<()> {
-        let e = self.reduce_exponent(k);
-        let one = self.mont_mul(1 % self.m, self.r2); // 2^64 mod m
-        crate::fwht::pointwise::for_each_parallel(data, |x| {
-            let base = self.mont_mul(*x, self.r2);
-            let mut acc = one;
-            for i in (0..u64::BITS - e.leading_zeros()).rev() {
-                acc = self.mont_mul(acc, acc);
-                if (e >> i) & 1 == 1 {
-                    acc = self.mont_mul(acc, base);
-                }
-            }
-            *x = self.redc(u128::from(acc));
-        });
+    fn pow_each(&self, data: &mut [u64], k: &BigUint, _: Backend, parallel: bool, _: Internal) -> Result<()> {
+        let e = exponent_u64(&self.reduce_exponent(k));
+        let mont = self.mont;
+        parallel::for_each(data, parallel, POW_CHUNK, |x| *x = mont.pow(*x, &e));
         Ok(())
+    }
+    /// `a · b · 2^-log2`: `(a·b·R⁻¹) · (w·R²) · R⁻¹`, two Montgomery products.
+    fn mul_each_scaled(
+        &self,
+        a: &mut [u64],
+        b: &[u64],
+        log2: u32,
+        _: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let mont = self.mont;
+        let w = mont.enter(mont.enter(inverse_power_of_two(mont.modulus(), log2)));
+        crate::parallel::zip_chunks(a, &b[..a.len()], parallel, PARALLEL_MIN, |a, b| {
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x = mont.mul(mont.mul(*x, y), w);
+            }
+        });
+        Ok(true)
     }
     fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-        crate::fwht::dispatch::mod64(self, data, log2, backend, parallel);
+        if !simd::mod64(self.modulus(), data, log2, backend, parallel) {
+            portable_transform(self, data, log2, parallel);
+        }
     }
 }
 
@@ -359,10 +331,6 @@ mod tests {
                     assert_eq!(u64::from(ring.add(a, b)), (a64 + b64) % m64);
                     assert_eq!(u64::from(ring.sub(a, b)), (a64 + m64 - b64) % m64);
                     assert_eq!(u64::from(ring.mul(a, b)), a64 * b64 % m64);
-                    assert_eq!(
-                        ring.leave_mont(ring.mont_mul(ring.enter_mont(a), ring.enter_mont(b))),
-                        ring.mul(a, b)
-                    );
                 }
             }
         }
@@ -384,6 +352,39 @@ mod tests {
         }
     }
 
+    /// Every backend's vectorised power against `pow_mod`, on nasty values and exponents, with
+    /// lengths that leave a scalar tail, serial and parallel.
+    #[test]
+    fn powers_on_every_backend_match_pow_mod() {
+        for m in [1u32, 3, 9, 2835, 998_244_353, 1_000_000_007, Mod32::MAX_MODULUS] {
+            let ring = Mod32::new(m).unwrap();
+            let mut x: Vec<u32> = (0..20_000u32).map(|i| i.wrapping_mul(2_654_435_761) % m).collect();
+            x.extend([0, 1 % m, m - 1, m / 2, m.saturating_sub(2)].iter().cycle().take(77));
+            for e in [0u64, 1, 2, 3, 31, 32, 1 << 31, u64::from(m - 1), u64::from(m), u64::MAX] {
+                let expected: Vec<u32> =
+                    x.iter().map(|&v| crate::arith::pow_mod(u64::from(v), e, u64::from(m)) as u32).collect();
+                for backend in Backend::ALL {
+                    if !backend.is_available() {
+                        eprintln!("SKIPPED: powers on {backend} (this CPU lacks it)");
+                        continue;
+                    }
+                    for parallel in [false, true] {
+                        let mut y = x.clone();
+                        ring.pow_each(&mut y, &e.into(), backend, parallel, Internal(())).unwrap();
+                        assert_eq!(y, expected, "m = {m}, e = {e}, {backend}");
+                    }
+                }
+            }
+        }
+        let ring = Mod64::new((1 << 61) - 1).unwrap();
+        let x: Vec<u64> =
+            (0..1000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % ((1 << 61) - 1)).collect();
+        let mut y = x.clone();
+        ring.pow_each(&mut y, &12345u32.into(), Backend::best(), true, Internal(())).unwrap();
+        let expected: Vec<u64> = x.iter().map(|&v| crate::arith::pow_mod(v, 12345, (1 << 61) - 1)).collect();
+        assert_eq!(y, expected);
+    }
+
     #[test]
     fn halving_is_multiplication_by_the_inverse_of_a_power_of_two() {
         for m in [1u32, 3, 998_244_353, Mod32::MAX_MODULUS] {
@@ -391,7 +392,7 @@ mod tests {
             for log2 in [0, 1, 5, 31, 40] {
                 let mut data: Vec<u32> = [0, 1, m / 2, m - 1].iter().map(|&x| x % m).collect();
                 let original = data.clone();
-                ring.divide_by_power_of_two(&mut data, log2).unwrap();
+                ring.divide_by_power_of_two(&mut data, log2, false).unwrap();
                 let two_pow = crate::arith::pow_mod(2, u64::from(log2), u64::from(m)) as u32;
                 let back: Vec<u32> = data.iter().map(|&x| ring.mul(x, two_pow)).collect();
                 assert_eq!(back, original, "m = {m}, log2 = {log2}");
@@ -401,7 +402,7 @@ mod tests {
             let ring = Mod64::new(m).unwrap();
             let mut data = vec![0, 1 % m, m / 2, m - 1];
             let original = data.clone();
-            ring.divide_by_power_of_two(&mut data, 63).unwrap();
+            ring.divide_by_power_of_two(&mut data, 63, true).unwrap();
             let two_pow = crate::arith::pow_mod(2, 63, m);
             let back: Vec<u64> = data.iter().map(|&x| ring.mul(x, two_pow)).collect();
             assert_eq!(back, original, "m = {m}");

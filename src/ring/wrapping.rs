@@ -2,10 +2,11 @@
 
 use num_bigint::BigUint;
 
-use super::Ring;
-use crate::arith::ExponentRule;
-use crate::error::{Error, Result};
-use crate::fwht::{Backend, Internal};
+use super::{Internal, POW_CHUNK, Ring, portable_transform};
+use crate::arith::{ExponentRule, square_and_multiply};
+use crate::error::Result;
+use crate::parallel;
+use crate::simd::{self, Backend};
 
 macro_rules! wrapping_ring {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:expr, $label:expr, $dispatch:ident) => {
@@ -32,53 +33,48 @@ macro_rules! wrapping_ring {
             fn mul(&self, a: $elem, b: $elem) -> $elem {
                 a.wrapping_mul(b)
             }
-            fn is_valid(&self, _: $elem) -> bool {
-                true
-            }
-            fn can_halve(&self) -> bool {
-                false
-            }
-            /// Only `2^0 = 1` is invertible modulo `2^bits`.
-            fn divide_by_power_of_two(&self, _: &mut [$elem], log2: u32) -> Result<()> {
-                if log2 == 0 { Ok(()) } else { Err(Error::NoInverseOfTwo { ring: self.to_string() }) }
-            }
             /// Reduces `k` with `λ(2^bits) = 2^(bits-2)` and threshold `bits`: an even base
             /// vanishes once `k >= bits`, an odd one has order dividing `2^(bits-2)`.
-            fn pow(&self, data: &mut [$elem], k: &BigUint) -> Result<()> {
-                let e = ExponentRule::for_power_of_two($bits).reduce_u64(k).expect("exponent below 2^63");
-                for x in data.iter_mut() {
-                    *x = pow_wrapping(*x, e);
-                }
+            fn reduce_exponent(&self, k: &BigUint) -> BigUint {
+                ExponentRule::for_power_of_two($bits).reduce(k)
+            }
+            fn pow(&self, x: $elem, k: &BigUint) -> $elem {
+                let e = self.reduce_exponent(k);
+                square_and_multiply(x, &e, 1, |a, b| a.wrapping_mul(*b))
+            }
+            fn pow_each(&self, data: &mut [$elem], k: &BigUint, _: Backend, parallel: bool, _: Internal) -> Result<()> {
+                let e = u64::try_from(&self.reduce_exponent(k)).expect("below 2^63");
+                parallel::for_each(data, parallel, POW_CHUNK, |x| *x = square_and_multiply(*x, &e, 1, |a, b| a.wrapping_mul(*b)));
                 Ok(())
             }
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-                crate::fwht::dispatch::$dispatch(data, log2, backend, parallel);
+                if !simd::$dispatch(data, log2, backend, parallel) {
+                    portable_transform(self, data, log2, parallel);
+                }
             }
         }
     };
-}
-
-/// `x^e` with wrapping multiplication, for any unsigned machine integer.
-fn pow_wrapping<T>(x: T, mut e: u64) -> T
-where
-    T: Copy + num_traits::WrappingMul + num_traits::One,
-{
-    let (mut base, mut acc) = (x, T::one());
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = acc.wrapping_mul(&base);
-        }
-        base = base.wrapping_mul(&base);
-        e >>= 1;
-    }
-    acc
 }
 
 wrapping_ring!(
     /// Arithmetic modulo `2^32` on `u32` (every value is accepted).
     ///
     /// Two is not invertible: the forward and the unnormalised inverse transforms exist, the
-    /// normalised inverse is refused with [`Error::NoInverseOfTwo`].
+    /// normalised inverse is refused with [`Error::NoInverseOfTwo`](crate::Error::NoInverseOfTwo).
+    ///
+    /// ```
+    /// use nimcount::ring::{Ring, Wrap32};
+    /// let mut x = vec![u32::MAX, 1];
+    /// nimcount::fwht::forward(Wrap32, &mut x)?;
+    /// assert_eq!(x, [0, u32::MAX - 1]); // (-1 + 1, -1 - 1) modulo 2^32
+    /// assert!(nimcount::fwht::inverse(Wrap32, &mut x).is_err());
+    /// // Huge exponents are reduced with λ(2^32) = 2^30.
+    /// use nimcount::num_bigint::BigUint;
+    /// let k: BigUint = "100000000000000000000".parse().unwrap();
+    /// let direct = BigUint::from(3u8).modpow(&k, &(BigUint::from(1u8) << 32u32));
+    /// assert_eq!(BigUint::from(Wrap32.pow(3, &k)), direct);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
     Wrap32, u32, 32, "wrap32", wrap32
 );
 
@@ -86,6 +82,6 @@ wrapping_ring!(
     /// Arithmetic modulo `2^64` on `u64` (every value is accepted).
     ///
     /// Two is not invertible: the forward and the unnormalised inverse transforms exist, the
-    /// normalised inverse is refused with [`Error::NoInverseOfTwo`].
+    /// normalised inverse is refused with [`Error::NoInverseOfTwo`](crate::Error::NoInverseOfTwo).
     Wrap64, u64, 64, "wrap64", wrap64
 );

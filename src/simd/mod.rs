@@ -1,7 +1,171 @@
-//! SIMD kernels outside the transform, chosen at run time like the transform's backends
-//! ([`crate::fwht::Backend`]); every `unsafe` block carries its `// SAFETY:` argument.
+//! The SIMD layer: the bottom of the crate, and the only place with `unsafe` code.
 //!
+//! It knows machine words, not rings: every entry point takes plain moduli (`m`, and for the
+//! Montgomery power its constants) and plain slices, and the rings above it choose what to call.
+//!
+//! - [`Backend`]: the instruction sets, chosen explicitly by the caller (the library reads no
+//!   environment variable; [`Backend::best`] is the default of every plan);
+//! - [`lanes`]: the kernel bodies, written once over a register type;
+//! - [`kernel`]: the cache-blocked driver (depth-first recursion, radix-16/8 column passes, rayon);
+//! - [`portable`]: the same driver over single elements, for any butterfly;
+//! - [`pointwise`]: the vectorised Montgomery power;
+//! - `x86`: the AVX2 and AVX-512 register types;
 //! - [`reach`]: the values reachable by many moves from many consecutive heaps, as bit masks
 //!   (direct Grundy values of subtraction-type games).
+//!
+//! Every function that uses intrinsics is reached through a `#[target_feature]` wrapper, and the
+//! register types can only be built after a CPU check; that is what makes the intrinsics sound.
 
+pub(crate) mod kernel;
+pub(crate) mod lanes;
+pub(crate) mod pointwise;
+pub(crate) mod portable;
 pub(crate) mod reach;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+#[cfg(target_arch = "x86_64")]
+use kernel::Butterflies;
+
+/// Transforms (or column ranges) smaller than this many elements are never split across threads.
+pub const PARALLEL_MIN: usize = 1 << 16;
+
+/// An instruction-set backend for the kernels.
+///
+/// Plans use [`Backend::best`] unless told otherwise. A backend this CPU lacks is refused when it
+/// is chosen, never silently replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable Rust, always available.
+    Scalar,
+    /// x86-64 AVX2 (256-bit registers).
+    Avx2,
+    /// x86-64 AVX-512F (512-bit registers, 32 of them).
+    Avx512,
+}
+
+impl Backend {
+    /// Every backend, scalar first.
+    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Avx2, Backend::Avx512];
+
+    /// Whether this CPU runs the backend.
+    ///
+    /// ```
+    /// use nimcount::fwht::Backend;
+    /// assert!(Backend::Scalar.is_available());
+    /// assert!(Backend::best().is_available());
+    /// ```
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The widest backend this CPU runs.
+    pub fn best() -> Backend {
+        *Self::ALL.iter().rev().find(|b| b.is_available()).expect("scalar is always available")
+    }
+
+    /// This backend if the CPU runs it, else [`Error::BackendUnavailable`].
+    pub fn available(self) -> Result<Backend> {
+        if self.is_available() { Ok(self) } else { Err(Error::BackendUnavailable { backend: self.name() }) }
+    }
+
+    /// The backend's name: `scalar`, `avx2` or `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = Error;
+
+    /// `scalar`, `avx2` or `avx512` (whether the CPU runs it is checked when it is used).
+    fn from_str(s: &str) -> Result<Self> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| Error::UnknownBackend { name: crate::error::quote(s) })
+    }
+}
+
+/// Runs the SIMD kernel `b` when it exists and its leaf fits; false when the caller must use the
+/// portable kernel instead.
+#[cfg(target_arch = "x86_64")]
+fn run<B: Butterflies>(b: Option<B>, data: &mut [B::Elem], log2: u32, parallel: bool) -> bool {
+    match b {
+        Some(b) if log2 >= B::LEAF_LOG2 => {
+            kernel::transform(b, data, log2, parallel);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The SIMD transform of `data` (`2^log2` elements of one kind) on `backend`. Returns false, with
+/// `data` untouched, when that backend has no kernel for the length (or is the scalar one): the
+/// caller then runs [`portable::transform`].
+macro_rules! dispatch {
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*), $elem:ty, $avx2:expr, $avx512:expr) => {
+        $(#[$doc])*
+        pub(crate) fn $name($($arg: $ty,)* data: &mut [$elem], log2: u32, backend: Backend, parallel: bool) -> bool {
+            let _ = ($($arg,)* &data, log2, parallel);
+            match backend {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => run($avx512, data, log2, parallel),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => run($avx2, data, log2, parallel),
+                _ => false,
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+use x86::{avx2, avx512};
+
+dispatch!(
+    /// Residues modulo an odd `m < 2^31`.
+    mod32(m: u32), u32, avx2::Mod32x8::new(m), avx512::Mod32x16::new(m)
+);
+dispatch!(
+    /// Residues modulo an odd `m < 2^63`.
+    mod64(m: u64), u64, avx2::Mod64x4::new(m), avx512::Mod64x8::new(m)
+);
+dispatch!(
+    /// Wrapping `u32` arithmetic.
+    wrap32(), u32, avx2::Wrap32x8::new(), avx512::Wrap32x16::new()
+);
+dispatch!(
+    /// Wrapping `u64` arithmetic (also exact `i64` within a checked bound).
+    wrap64(), u64, avx2::Wrap64x4::new(), avx512::Wrap64x8::new()
+);
+dispatch!(
+    /// IEEE single precision.
+    f32(), f32, avx2::F32x8::new(), avx512::F32x16::new()
+);
+dispatch!(
+    /// IEEE double precision.
+    f64(), f64, avx2::F64x4::new(), avx512::F64x8::new()
+);

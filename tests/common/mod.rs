@@ -51,7 +51,7 @@ pub fn available_backends(what: &str) -> Vec<Backend> {
 }
 
 /// A ring under test, with generators of the values it accepts.
-pub trait TestRing: Ring {
+pub trait TestRing: Ring<Elem: bytemuck::Pod> + Copy {
     /// A uniformly random accepted value small enough that a transform of `2^log2` of them is
     /// exact (exact rings) or computed without rounding (floats).
     fn random(&self, rng: &mut Rng, log2: u32) -> Self::Elem;

@@ -2,99 +2,190 @@
 //! the textbook loop.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use nimcount::fwht::{Backend, Plan};
+use nimcount::memory;
 use nimcount::progress::Progress;
-use nimcount::ring::Ring;
-use nimcount::{Error, Result, memory};
+use nimcount::ring::{AnyRing, Ring};
 
-use crate::common::{self, TerminalProgress};
-use crate::rings::{AnyRing, CliRing, with_ring};
+use crate::common::{self, Result, TerminalProgress, usage};
+use crate::rings::{self, CliRing, with_ring};
 
 /// Arguments of `nimcount bench`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Figures: the median over the timed runs; ns per element per level = median / (2^N · N); \
 GB/s = bytes of the buffer transformed per second (2^N · element size / median). Between timed runs the data is \
-restored with the inverse transform (not timed), so every run sees the same kind of values."
+restored with the inverse transform (not timed), so every run sees the same kind of values.
+
+--sweep LO..=HI times every size from 2^LO to 2^HI for every --ring (repeat it, or list rings with commas; \
+--modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot."
 )]
 pub struct Args {
-    /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64.
-    #[arg(long)]
-    ring: String,
+    /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
+    /// --sweep, several (repeated or comma-separated).
+    #[arg(long, required = true, value_delimiter = ',')]
+    ring: Vec<String>,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
-    #[arg(long)]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     modulus: Option<String>,
     /// Transform 2^N elements.
-    #[arg(long, value_name = "N")]
-    log2: u32,
+    #[arg(long, value_name = "N", required_unless_present = "sweep", allow_hyphen_values = true)]
+    log2: Option<String>,
+    /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
+    #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
+    pub(crate) sweep: Option<String>,
+    /// With --sweep: draw ns per element per level against the size into FILE.svg.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) plot: Option<PathBuf>,
     /// Worker threads (default: one per CPU).
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    threads: Option<String>,
     /// The kernel backend: scalar, avx2 or avx512 (default: the widest this CPU runs).
     #[arg(long)]
     backend: Option<Backend>,
-    /// Timed runs of each method (default: adaptive, at least 5 and about half a second).
-    #[arg(long, value_name = "R")]
-    runs: Option<usize>,
+    /// Timed runs of each method, the textbook loop included (default: adaptive, at least 5 and
+    /// about half a second).
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    runs: Option<String>,
     /// Skip the textbook baseline (for sizes where it would take minutes).
     #[arg(long)]
     no_textbook: bool,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text (with --sweep: a list of them).
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// Timing summary of one method.
 #[derive(Debug, Clone, Copy)]
-struct Timing {
-    runs: usize,
-    median: Duration,
-    min: Duration,
-    max: Duration,
+pub(crate) struct Timing {
+    pub(crate) runs: usize,
+    pub(crate) median: Duration,
+    pub(crate) min: Duration,
+    pub(crate) max: Duration,
 }
+
+/// How every size is timed: the same for one size and for a sweep.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Setup {
+    pub(crate) threads: usize,
+    pub(crate) backend: Backend,
+    runs: Option<usize>,
+    pub(crate) textbook: bool,
+}
+
+/// One ring at one size: the transform and, unless skipped, the textbook loop.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Measurement {
+    pub(crate) ring: AnyRing,
+    pub(crate) log2: u32,
+    /// Bytes of the buffer transformed.
+    pub(crate) bytes: u64,
+    pub(crate) threads: usize,
+    pub(crate) backend: Backend,
+    pub(crate) fast: Timing,
+    pub(crate) textbook: Option<Timing>,
+}
+
+/// The largest size `--log2` and `--sweep` accept (beyond any memory).
+pub(crate) const MAX_LOG2: u32 = 40;
 
 /// Runs `nimcount bench`.
 pub fn run(args: Args) -> Result<()> {
-    let ring = AnyRing::parse(&args.ring, args.modulus.as_deref())?;
-    if args.log2 > 40 {
-        return Err(Error::InvalidQuery(format!("--log2 {} is beyond any memory (at most 40)", args.log2)));
+    if args.sweep.is_some() {
+        return crate::sweep::run(&args);
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 || threads > 1024 {
-        return Err(Error::InvalidQuery(format!("--threads {threads} is out of range (1 to 1024)")));
+    if args.plot.is_some() {
+        return Err(usage("--plot draws a sweep: it needs --sweep LO..=HI"));
     }
-    let backend = match args.backend {
-        Some(b) => b,
-        None => Backend::from_env()?,
+    let [name] = args.ring.as_slice() else {
+        return Err(usage(format!("--ring is given {} times: several rings need --sweep", args.ring.len())));
     };
+    let log2 = parse_log2("--log2", args.log2.as_deref().unwrap_or("0"))?;
+    let ring = rings::parse(name, args.modulus.as_deref())?;
+    let (setup, pool) = setup(&args)?;
+    let progress = TerminalProgress::new();
+    let measurement = pool
+        .install(|| with_ring!(ring, |r| measure(r, ring, log2, setup, &|stage| progress.start(stage, 0))))?;
+    progress.finish();
+    report(&args, &measurement)
+}
+
+/// A log2 size, `0..=MAX_LOG2`, in the number syntax of every flag.
+pub(crate) fn parse_log2(flag: &str, text: &str) -> Result<u32> {
+    let log2 = nimcount::number::parse_u64(text)?;
+    if log2 > u64::from(MAX_LOG2) {
+        return Err(usage(format!("{flag} {log2} is beyond any memory (at most {MAX_LOG2})")));
+    }
+    Ok(log2 as u32)
+}
+
+/// The rings named by `--ring`, with `--modulus` going to the rings that take one.
+pub(crate) fn rings(args: &Args) -> Result<Vec<AnyRing>> {
+    let modular = |name: &str| matches!(name, "u32" | "u64");
+    if args.modulus.is_some() && !args.ring.iter().any(|name| modular(name)) {
+        let name = args.ring.first().map_or("", String::as_str);
+        return rings::parse(name, args.modulus.as_deref()).map(|r| vec![r]);
+    }
+    let mut rings = Vec::new();
+    for (i, name) in args.ring.iter().enumerate() {
+        if args.ring[..i].contains(name) {
+            return Err(usage(format!("ring {name} is given twice")));
+        }
+        let modulus = if modular(name) { args.modulus.as_deref() } else { None };
+        rings.push(rings::parse(name, modulus)?);
+    }
+    Ok(rings)
+}
+
+/// Checks `--threads` and `--backend` and starts the thread pool every size runs in.
+pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
+    let threads = match args.threads.as_deref() {
+        Some(text) => nimcount::number::parse_u64(text)?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
+    };
+    if threads == 0 || threads > 1024 {
+        return Err(usage(format!("--threads {threads} is out of range (1 to 1024)")));
+    }
+    let threads = threads as usize;
+    let runs = match args.runs.as_deref().map(nimcount::number::parse_u64).transpose()? {
+        Some(0) => return Err(usage("--runs 0: at least one timed run")),
+        Some(r) if r > 1_000_000 => return Err(usage(format!("--runs {r} is out of range (1 to 10^6)"))),
+        r => r.map(|r| r as usize),
+    };
+    let backend = common::backend(args.backend)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::InvalidQuery(format!("cannot start {threads} threads: {e}")))?;
-    pool.install(|| with_ring!(ring, |r| measure(r, &ring, &args, threads, backend)))
+        .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))?;
+    Ok((Setup { threads, backend, runs, textbook: !args.no_textbook }, pool))
 }
 
-fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, backend: Backend) -> Result<()> {
-    let n = 1usize << args.log2;
-    let bytes = memory::bytes_for::<R::Elem>(|| format!("a transform of 2^{}", args.log2), n as u128)?;
-    let plan = Plan::new(ring, n)?.with_backend(backend)?.with_parallel(threads > 1);
+/// Times the forward transform of 2^`log2` seeded random elements of `ring` and, unless
+/// `setup` skips it, the textbook loop on the same data; `stage` hears each stage's name.
+pub(crate) fn measure<R: CliRing>(
+    ring: R,
+    any: AnyRing,
+    log2: u32,
+    setup: Setup,
+    stage: &dyn Fn(&str),
+) -> Result<Measurement> {
+    let n = 1usize << log2;
+    let bytes = memory::bytes_for::<R::Elem>(|| format!("a transform of 2^{log2}"), n as u128)?;
+    let plan = Plan::new(ring.clone(), n)?.with_backend(setup.backend)?.with_parallel(setup.threads > 1);
 
-    let progress = TerminalProgress::new();
-    progress.start("filling", 0);
+    stage("filling");
     let mut data =
-        memory::LargeBuffer::zeroed(|| format!("a transform of 2^{} {} elements", args.log2, any.name()), n)?;
+        memory::LargeBuffer::zeroed(|| format!("a transform of 2^{log2} {} elements", any.name()), n)?;
     fill_random(&ring, &mut data);
-    progress.start("nimcount", 0);
-    let fast = time_runs(args.runs, &mut data, |d| plan.forward(d), |d| restore(&plan, d))?;
-    let textbook = if args.no_textbook {
-        None
-    } else {
-        progress.start("textbook", 0);
-        let runs = args.runs.map(|r| r.min(3));
+    stage("nimcount");
+    let fast = time_runs(setup.runs, &mut data, |d| Ok(plan.forward(d)?), |d| restore(&plan, d))?;
+    let textbook = if setup.textbook {
+        stage("textbook");
         Some(time_runs(
-            runs,
+            setup.runs,
             &mut data,
             |d| {
                 ring.textbook(d);
@@ -102,9 +193,10 @@ fn measure<R: CliRing>(ring: R, any: &AnyRing, args: &Args, threads: usize, back
             },
             |d| restore(&plan, d),
         )?)
+    } else {
+        None
     };
-    progress.finish();
-    report(args, any, threads, backend, bytes, fast, textbook)
+    Ok(Measurement { ring: any, log2, bytes, threads: setup.threads, backend: setup.backend, fast, textbook })
 }
 
 /// Seeded random values (SplitMix64), so runs are comparable.
@@ -120,8 +212,8 @@ fn fill_random<R: CliRing>(ring: &R, data: &mut [R::Elem]) {
 }
 
 /// Brings transformed data back to the kind of values the benchmark started from.
-fn restore<R: Ring>(plan: &Plan<R>, data: &mut [R::Elem]) -> Result<()> {
-    if plan.ring().can_halve() { plan.inverse(data) } else { Ok(()) }
+fn restore<R: Ring<Elem: Copy>>(plan: &Plan<R>, data: &mut [R::Elem]) -> Result<()> {
+    if plan.ring().can_halve() { Ok(plan.inverse(data)?) } else { Ok(()) }
 }
 
 /// One warm-up, then timed runs of `method`, each followed by an untimed `restore`: `runs`
@@ -139,7 +231,7 @@ fn time_runs<T>(
     let mut total = Duration::ZERO;
     loop {
         let done = match runs {
-            Some(r) => times.len() >= r.max(1),
+            Some(r) => times.len() >= r,
             None => {
                 (times.len() >= 5 && total >= Duration::from_millis(500))
                     || times.len() >= 200
@@ -165,65 +257,81 @@ fn time_runs<T>(
     })
 }
 
-fn report(
-    args: &Args,
-    ring: &AnyRing,
-    threads: usize,
-    backend: Backend,
-    bytes: u64,
-    fast: Timing,
-    textbook: Option<Timing>,
-) -> Result<()> {
-    let n = 1u64 << args.log2;
-    let levels = u64::from(args.log2.max(1));
-    let per_element_level = |t: Timing| t.median.as_nanos() as f64 / (n * levels) as f64;
-    let gbps = |t: Timing| bytes as f64 / t.median.as_nanos().max(1) as f64;
-    let ratio = textbook.map(|t| t.median.as_secs_f64() / fast.median.as_secs_f64().max(1e-12));
-    let mut out = common::stdout();
-    if args.json {
-        let value = serde_json::json!({
-            "ring": ring.name(),
-            "modulus": ring.modulus().map(|m| m.to_string()),
-            "backend": backend.name(),
-            "log2": args.log2,
-            "elements": n,
-            "threads": threads,
+impl Measurement {
+    /// Elements transformed.
+    pub(crate) fn elements(&self) -> u64 {
+        1u64 << self.log2
+    }
+
+    /// The median of `t` divided by `2^N · N` (by `1` for `N = 0`).
+    pub(crate) fn ns_per_element_level(&self, t: Timing) -> f64 {
+        t.median.as_nanos() as f64 / (self.elements() * u64::from(self.log2.max(1))) as f64
+    }
+
+    /// Bytes of the buffer transformed per nanosecond of the median of `t`.
+    pub(crate) fn gbps(&self, t: Timing) -> f64 {
+        self.bytes as f64 / t.median.as_nanos().max(1) as f64
+    }
+
+    /// How many times faster than the textbook loop.
+    pub(crate) fn ratio(&self) -> Option<f64> {
+        self.textbook.map(|t| t.median.as_secs_f64() / self.fast.median.as_secs_f64().max(1e-12))
+    }
+
+    /// The JSON object of `nimcount bench --json`.
+    pub(crate) fn json(&self) -> serde_json::Value {
+        let (fast, textbook) = (self.fast, self.textbook);
+        serde_json::json!({
+            "ring": self.ring.name(),
+            "modulus": self.ring.modulus().map(|m| m.to_string()),
+            "backend": self.backend.name(),
+            "log2": self.log2,
+            "elements": self.elements(),
+            "threads": self.threads,
             "runs": fast.runs,
             "median_ns": fast.median.as_nanos() as u64,
             "min_ns": fast.min.as_nanos() as u64,
             "max_ns": fast.max.as_nanos() as u64,
-            "ns_per_element_level": per_element_level(fast),
-            "gbps": gbps(fast),
+            "ns_per_element_level": self.ns_per_element_level(fast),
+            "gbps": self.gbps(fast),
             "textbook_runs": textbook.map(|t| t.runs),
             "textbook_median_ns": textbook.map(|t| t.median.as_nanos() as u64),
-            "textbook_ns_per_element_level": textbook.map(per_element_level),
-            "textbook_gbps": textbook.map(gbps),
-            "ratio": ratio,
-        });
-        writeln!(out, "{value}").map_err(common::stdout_error)?;
+            "textbook_ns_per_element_level": textbook.map(|t| self.ns_per_element_level(t)),
+            "textbook_gbps": textbook.map(|t| self.gbps(t)),
+            "ratio": self.ratio(),
+        })
+    }
+}
+
+fn report(args: &Args, m: &Measurement) -> Result<()> {
+    let mut out = common::stdout();
+    if args.json {
+        writeln!(out, "{}", m.json()).map_err(common::stdout_error)?;
     } else {
-        let modulus = ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
+        let modulus = m.ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
         let line = |name: &str, t: Timing| {
             format!(
-                "{name:<9} median {:>10}  (min {}, max {}, {} runs)  {:.4} ns/element/level  {:.2} GB/s",
+                "{name:<9} median {:>10}  (min {}, max {}, {})  {:.4} ns/element/level  {:.2} GB/s",
                 show(t.median),
                 show(t.min),
                 show(t.max),
-                t.runs,
-                per_element_level(t),
-                gbps(t)
+                crate::count::plural(t.runs, "run", "runs"),
+                m.ns_per_element_level(t),
+                m.gbps(t)
             )
         };
+        let threads = m.threads;
         let mut text = format!(
-            "forward transform of 2^{} {}{modulus} elements ({}), backend {backend}, {threads} thread{}\n",
-            args.log2,
-            ring.name(),
-            nimcount::error::Bytes(bytes),
+            "forward transform of 2^{} {}{modulus} elements ({}), backend {}, {threads} thread{}\n",
+            m.log2,
+            m.ring.name(),
+            nimcount::error::Bytes(m.bytes),
+            m.backend,
             if threads == 1 { "" } else { "s" }
         );
-        text += &line("nimcount", fast);
+        text += &line("nimcount", m.fast);
         text.push('\n');
-        if let (Some(t), Some(r)) = (textbook, ratio) {
+        if let (Some(t), Some(r)) = (m.textbook, m.ratio()) {
             text += &line("textbook", t);
             text += &format!("\nspeed-up  {r:.1}x over the textbook loop\n");
         }
@@ -233,7 +341,7 @@ fn report(
 }
 
 /// A duration with a readable unit.
-fn show(d: Duration) -> String {
+pub(crate) fn show(d: Duration) -> String {
     let ns = d.as_nanos() as f64;
     match ns {
         _ if ns < 1e3 => format!("{ns:.0} ns"),

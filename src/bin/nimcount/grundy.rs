@@ -1,13 +1,13 @@
 //! `nimcount grundy`: Grundy values of a heap game and its certified period.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use nimcount::game::Game;
 use nimcount::grundy::{self, Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Theorem};
-use nimcount::{Error, Result};
 use serde_json::{Value, json};
 
-use crate::common::{self, TerminalProgress};
+use crate::common::{self, Result, TerminalProgress};
 
 /// Arguments of `nimcount grundy`.
 #[derive(Debug, clap::Args)]
@@ -18,15 +18,18 @@ Games: nim | subtract:1,3,4 | subtract:1-1000000 | subtract:1-3,7,10-12 | allbut
 Without --first, --period is implied. Periods are proven, never guessed: the output names the
 theorem. \"No period found\" (null in JSON) is an answer, with exit code 0, with a larger
 --max-heap to try and its estimated time. Nim and one-interval subtraction sets (subtract:a-b)
-have closed forms: they answer for any move size, whatever the limit.")]
+have closed forms: they answer for any move size, whatever the limit.
+
+--plot FILE.svg draws G(0) … G(N-1) (N from --first, else the values the period search computed)
+with the proven period over them, and prints the period instead of the values.")]
 pub struct Args {
     /// The game, e.g. octal:0.16 or subtract:1-1000000.
     #[arg(long, value_name = "SPEC")]
     game: String,
 
     /// Print G(0) … G(N-1).
-    #[arg(long, value_name = "N", value_parser = parse_count)]
-    first: Option<u64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    first: Option<String>,
 
     /// Search for a certified period (preperiod, period, saltus).
     #[arg(long)]
@@ -35,8 +38,8 @@ pub struct Args {
     /// Compute at most N values in the period search: G(0) … G(N-1) [default: until the
     /// estimated time reaches about 30 s on one core of a 2-core AMD EPYC (Zen 3), the same
     /// heap on every machine; 2^16 values for squares, which is never periodic].
-    #[arg(long, value_name = "N", value_parser = parse_count)]
-    max_heap: Option<u64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_heap: Option<String>,
 
     /// Use no closed form: compute every value by a mex and prove the period by a window
     /// theorem.
@@ -44,8 +47,13 @@ pub struct Args {
     no_closed_form: bool,
 
     /// Threads for the values of subtraction-type games [default: every core].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    threads: Option<String>,
+
+    /// Draw G(n) against n into FILE.svg: points, or a density view beyond 4096 values; the
+    /// preperiod, period boundaries and saltus lines when a period is proven.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
 
     /// Print one JSON object.
     #[arg(long)]
@@ -56,38 +64,57 @@ pub struct Args {
     verbose: bool,
 }
 
-/// Numbers as problem statements write them: `10^6`, `2^20`, `1_000_000`.
-fn parse_count(text: &str) -> std::result::Result<u64, String> {
-    nimcount::number::parse_u64(text).map_err(|e| e.to_string())
-}
-
 /// Runs `nimcount grundy`.
 pub fn run(args: Args) -> Result<()> {
-    match args.threads {
+    let threads = args.threads.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    match threads {
+        Some(threads) if !(1..=1024).contains(&threads) => {
+            Err(common::usage(format!("--threads {threads} is out of range (1 to 1024)")))
+        }
         Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(usize::from(threads))
+            .num_threads(threads as usize)
             .build()
-            .map_err(|e| Error::InvalidQuery(format!("cannot start {threads} threads: {e}")))?
+            .map_err(|e| common::usage(format!("cannot start {threads} threads: {e}")))?
             .install(|| run_with(args)),
         None => run_with(args),
     }
 }
 
 fn run_with(args: Args) -> Result<()> {
+    let first = args.first.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let game = Game::parse(&args.game)?;
-    let want_period = args.period || args.first.is_none();
+    if let Some(path) = &args.plot {
+        crate::plot::check_path(path)?;
+    }
+    let want_period = args.period || first.is_none() || args.plot.is_some();
+    if !want_period && (max_heap.is_some() || args.no_closed_form) {
+        let flag = if max_heap.is_some() { "--max-heap" } else { "--no-closed-form" };
+        return Err(common::usage(format!(
+            "{flag} applies to the period search, which --first alone does not run (add --period)"
+        )));
+    }
+    if args.no_closed_form && game == Game::Nim {
+        return Err(common::usage(
+            "--no-closed-form with nim: its period is proven by its closed form G(n) = n alone (no window theorem applies)",
+        ));
+    }
     let progress = TerminalProgress::lines(args.verbose);
-    let values = match args.first {
-        Some(count) => Some(grundy::values(&game, count, &progress)?),
-        None => None,
+    let values = match first {
+        Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
+        _ => None,
     };
     let search = if want_period {
-        let limit = args.max_heap.map_or(Limit::default(), Limit::Heaps);
+        let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
         let search = Search::new().limit(limit).closed_forms(!args.no_closed_form).progress(&progress);
-        Some((search.run(&game)?, args.max_heap))
+        Some((search.run(&game)?, max_heap))
     } else {
         None
     };
+    if let (Some(path), Some((search, _))) = (&args.plot, &search) {
+        let values = crate::plot::grundy::sequence(&game, first, search, &progress)?;
+        crate::plot::grundy::draw(path, &values, search, search.checked_upto)?;
+    }
     drop(progress);
 
     let mut out = common::stdout();
@@ -207,7 +234,19 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: Option<u6
             writeln!(out, "max value     {}", (u128::from(*a) + u128::from(*b) - 1) / u128::from(*a))?
         }
         Some(max) => writeln!(out, "max value     {max}")?,
-        None => writeln!(out, "max value     unbounded ({} among the values computed)", search.max_value)?,
+        None => {
+            let c = search.certificate.as_ref().expect("a positive saltus is proven");
+            let growth = format!(
+                "unbounded: grows by {} every {}",
+                c.saltus,
+                if c.period == 1 { "heap size".to_string() } else { format!("{} heap sizes", c.period) }
+            );
+            if search.checked_upto > 1 {
+                writeln!(out, "max value     {growth} ({} among the values computed)", search.max_value)?;
+            } else {
+                writeln!(out, "max value     {growth}")?;
+            }
+        }
     }
     writeln!(out, "computed      {computed}")?;
     if let Some(c) = &search.certificate {

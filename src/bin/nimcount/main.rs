@@ -3,8 +3,13 @@
 mod bench;
 mod common;
 mod count;
+mod count_variants;
 mod grundy;
+mod machine;
+mod play;
+mod plot;
 mod rings;
+mod sweep;
 mod transform;
 
 use std::process::ExitCode;
@@ -26,13 +31,16 @@ enum Command {
     Count(count::Args),
     /// Grundy values of a heap game and its certified period.
     Grundy(grundy::Args),
+    /// Who wins one position, and the winning moves.
+    Play(play::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
     Transform(transform::Args),
-    /// Time the forward transform of 2^N random elements against a textbook loop.
+    /// Time the forward transform of 2^N random elements against a textbook loop, at one size or a sweep.
     Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
+    common::handle_interrupts();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return common::report_usage_error(err),
@@ -40,6 +48,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
+        Command::Play(args) => play::run(args),
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) => bench::run(args),
     };

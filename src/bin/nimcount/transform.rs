@@ -1,14 +1,13 @@
 //! `nimcount transform`: the transform of a file, written whole or not at all.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use nimcount::fwht::Plan;
-use nimcount::{Error, Result, memory};
-
-use crate::common::{self, TerminalProgress};
-use crate::rings::{AnyRing, CliRing, with_ring};
 use nimcount::progress::Progress;
+use nimcount::{Error, elements};
+
+use crate::common::{self, Output, Result, TerminalProgress};
+use crate::rings::{self, CliRing, with_ring};
 
 /// File formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,23 +21,30 @@ pub enum Format {
 
 /// Arguments of `nimcount transform`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "The forward transform is unnormalised; --inverse divides by the length (refused for \
-wrap32/wrap64, which have no 1/2: use --unnormalized there). The number of elements must be a power of two. \
-The output file appears only when the whole transform succeeded."
-)]
+#[command(after_help = "\
+The forward transform is unnormalised; --inverse divides by the length (refused for wrap32 and
+wrap64, which have no 1/2: use --unnormalized there). The number of elements must be a power of
+two. Floating-point values must be finite.
+
+Files: - is standard input (--input) or standard output (--output). A regular output file
+appears only when the whole transform succeeded (a temporary file beside it, renamed; its
+permissions kept); a symbolic link is written through, a FIFO or a device directly. A stream
+(standard input, a pipe, a device) is read up to --max-input bytes.
+Examples:
+  nimcount transform --ring u32 --modulus 998244353 --input x.bin --output y.bin
+  nimcount transform --ring f64 --format text --input - --output - --inverse")]
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64.
     #[arg(long)]
     ring: String,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring.
-    #[arg(long)]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     modulus: Option<String>,
-    /// The input file.
-    #[arg(long)]
+    /// The input file (- for standard input).
+    #[arg(long, value_name = "FILE")]
     input: PathBuf,
-    /// The output file (replaced atomically).
-    #[arg(long)]
+    /// The output file (- for standard output).
+    #[arg(long, value_name = "FILE")]
     output: PathBuf,
     /// The normalised inverse transform instead of the forward one.
     #[arg(long, conflicts_with = "unnormalized")]
@@ -49,28 +55,43 @@ pub struct Args {
     /// The format of both files.
     #[arg(long, value_enum, default_value_t = Format::Binary)]
     format: Format,
+    /// The most bytes read from a stream [default: 2^29, 512 MiB].
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
+    max_input: Option<String>,
 }
 
 /// Runs `nimcount transform`.
 pub fn run(args: Args) -> Result<()> {
-    let ring = AnyRing::parse(&args.ring, args.modulus.as_deref())?;
+    let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
     with_ring!(ring, |r| transform_file(r, &args))
 }
 
 fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
-    let mut data = match args.format {
-        Format::Binary => read_binary(&ring, &args.input)?,
-        Format::Text => read_text(&ring, &args.input)?,
+    let format = match args.format {
+        Format::Binary => elements::Format::Binary,
+        Format::Text => elements::Format::Text,
     };
+    if args.inverse && !ring.can_halve() {
+        return Err(Error::NoInverseOfTwo { ring: ring.to_string() }.into());
+    }
+    let backend = common::backend(None)?;
+    // Every check that needs no data comes before reading it.
+    let output = Output::resolve(&args.output)?;
+    let mut input = common::open_input(&args.input, args.max_input.as_deref())?;
+    let name = input.name().to_string();
+    let mut data = elements::read_input(&ring, &mut input, format)
+        .map_err(|e| common::input_failure(e, args.format == Format::Binary))?;
     let n = data.len();
     if !n.is_power_of_two() {
+        let count = if n == 1 { "1 element".to_string() } else { format!("{n} elements") };
         return Err(Error::Malformed {
-            path: args.input.display().to_string(),
+            path: name,
             line: 0,
-            reason: format!("{n} elements is not a power of two"),
-        });
+            reason: format!("{count} is not a power of two"),
+        }
+        .into());
     }
-    let plan = Plan::new(ring, n)?;
+    let plan = Plan::new(ring.clone(), n)?.with_backend(backend)?;
     let progress = TerminalProgress::new();
     progress.start("transform", 0);
     if args.inverse {
@@ -80,87 +101,7 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         plan.forward(&mut data)?;
     }
     progress.finish();
-    common::write_atomically(&args.output, |out| match args.format {
-        Format::Binary => {
-            R::swap_to_le(&mut data);
-            out.write_all(bytemuck::cast_slice(&data)).map_err(|e| Error::io(&args.output, e))
-        }
-        Format::Text => {
-            for &x in &data {
-                writeln!(out, "{}", ring.format(x)).map_err(|e| Error::io(&args.output, e))?;
-            }
-            Ok(())
-        }
+    output.write(|out| {
+        elements::write(&ring, out, &data, format).map_err(|e| Error::io(&args.output, e).into())
     })
-}
-
-fn open(path: &Path) -> Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| Error::io(path, e))
-}
-
-/// Reads a binary file straight into a buffer of elements (no intermediate copy); a pipe or
-/// device, whose size is not known up front, is read to its end first.
-fn read_binary<R: CliRing>(ring: &R, path: &Path) -> Result<Vec<R::Elem>> {
-    let malformed = |reason: String| Error::Malformed { path: path.display().to_string(), line: 0, reason };
-    let whole = |bytes: u64, size: u64| {
-        if bytes.is_multiple_of(size) {
-            Ok(())
-        } else {
-            Err(malformed(format!(
-                "{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)"
-            )))
-        }
-    };
-    let mut file = open(path)?;
-    let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
-    let size = std::mem::size_of::<R::Elem>() as u64;
-    let mut data: Vec<R::Elem> = if metadata.is_file() {
-        let bytes = metadata.len();
-        whole(bytes, size)?;
-        memory::ensure_fits(|| format!("reading {}", path.display()), bytes)?;
-        let len =
-            usize::try_from(bytes / size).map_err(|_| malformed("too large for this machine".into()))?;
-        let mut data = vec![bytemuck::Zeroable::zeroed(); len];
-        file.read_exact(bytemuck::cast_slice_mut(&mut data)).map_err(|e| Error::io(path, e))?;
-        data
-    } else {
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-        whole(bytes.len() as u64, size)?;
-        bytes.chunks_exact(size as usize).map(bytemuck::pod_read_unaligned).collect()
-    };
-    R::swap_to_le(&mut data);
-    if let Some(index) = data.iter().position(|&x| !ring.is_valid(x)) {
-        return Err(malformed(format!(
-            "element {index} ({}) is not in the ring {ring}",
-            ring.format(data[index])
-        )));
-    }
-    Ok(data)
-}
-
-/// Reads one number per line.
-fn read_text<R: CliRing>(ring: &R, path: &Path) -> Result<Vec<R::Elem>> {
-    let file = open(path)?;
-    let bytes = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    // A text element takes at least two bytes (a digit and a newline).
-    memory::ensure_fits(
-        || format!("reading {}", path.display()),
-        bytes / 2 * std::mem::size_of::<R::Elem>() as u64,
-    )?;
-    let mut data = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| Error::io(path, e))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let x = ring.parse(text).map_err(|reason| Error::Malformed {
-            path: path.display().to_string(),
-            line: i + 1,
-            reason: format!("{reason} (ring {ring})"),
-        })?;
-        data.push(x);
-    }
-    Ok(data)
 }

@@ -9,7 +9,7 @@ pub(crate) mod avx512;
 
 /// The associated types and the unaligned `load` and `store` of a [`Lanes`] implementation.
 ///
-/// [`Lanes`]: crate::fwht::lanes::Lanes
+/// [`Lanes`]: crate::simd::lanes::Lanes
 macro_rules! load_store {
     ($e:ty, $v:ty, $width:expr, $load:path, $store:path) => {
         type E = $e;
@@ -30,19 +30,19 @@ macro_rules! load_store {
 }
 pub(crate) use load_store;
 
-/// Implements [`Butterflies`](crate::fwht::kernel::Butterflies) for a register type by
+/// Implements [`Butterflies`](crate::simd::kernel::Butterflies) for a register type by
 /// instantiating the shared kernel bodies inside `#[target_feature]` functions.
 macro_rules! simd_butterflies {
     ($lanes:ty, $elem:ty, $feature:literal) => {
-        impl crate::fwht::kernel::Butterflies for $lanes {
+        impl crate::simd::kernel::Butterflies for $lanes {
             type Elem = $elem;
-            const LEAF_LOG2: u32 = 4 + <$lanes as crate::fwht::lanes::Lanes>::WIDTH.trailing_zeros();
+            const LEAF_LOG2: u32 = 4 + <$lanes as crate::simd::lanes::Lanes>::WIDTH.trailing_zeros();
 
             fn leaves(self, data: &mut [$elem]) {
                 #[target_feature(enable = $feature)]
                 unsafe fn leaves(l: $lanes, data: &mut [$elem]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::fwht::lanes::leaves(l, data) }
+                    unsafe { crate::simd::lanes::leaves(l, data) }
                 }
                 assert_eq!(data.len() % (1 << Self::LEAF_LOG2), 0);
                 // SAFETY: `self` exists only where the CPU has the feature; the length was checked.
@@ -53,9 +53,9 @@ macro_rules! simd_butterflies {
                 #[target_feature(enable = $feature)]
                 unsafe fn columns(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::fwht::lanes::columns(l, rows) }
+                    unsafe { crate::simd::lanes::columns(l, rows) }
                 }
-                crate::fwht::lanes::assert_rows(rows, <$lanes as crate::fwht::lanes::Lanes>::WIDTH);
+                crate::simd::lanes::assert_rows(rows, <$lanes as crate::simd::lanes::Lanes>::WIDTH);
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { columns(self, rows) }
             }
@@ -64,9 +64,9 @@ macro_rules! simd_butterflies {
                 #[target_feature(enable = $feature)]
                 unsafe fn staggered(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::fwht::lanes::staggered(l, rows) }
+                    unsafe { crate::simd::lanes::staggered(l, rows) }
                 }
-                crate::fwht::lanes::assert_rows(rows, <$lanes as crate::fwht::lanes::Lanes>::WIDTH);
+                crate::simd::lanes::assert_rows(rows, <$lanes as crate::simd::lanes::Lanes>::WIDTH);
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { staggered(self, rows) }
             }

@@ -8,7 +8,7 @@
 use std::arch::x86_64::*;
 
 use super::{load_store, simd_butterflies};
-use crate::fwht::lanes::Lanes;
+use crate::simd::lanes::Lanes;
 
 /// Proof that this CPU runs AVX-512F.
 #[derive(Clone, Copy, Debug)]

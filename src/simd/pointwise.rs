@@ -1,72 +1,57 @@
-//! Pointwise passes over transformed buffers: powers `x ← x^e mod m` with one exponent for
-//! every slot, and a parallel `for_each` for the other elementwise passes.
+//! The vectorised pointwise passes modulo an odd `m < 2^31`: the power `x ← x^e`, one exponent for
+//! every slot, and the scaled product `a ← a · b · w` of an XOR convolution.
 //!
 //! The exponent is the same in every lane, so square-and-multiply is branch-free across lanes:
 //! the branch on each exponent bit is shared. Values stay in Montgomery form (`x · 2^32 mod m`)
 //! between multiplications; several registers are in flight at once to hide multiply latency.
+//! The caller gives the Montgomery constants, finishes the elements left over (fewer than one
+//! block) with scalar code, and splits long slices across threads.
 
-use rayon::prelude::*;
+use super::Backend;
 
-use super::{Backend, PARALLEL_MIN};
-use crate::error::Result;
-use crate::ring::Mod32;
-
-/// Slices shorter than this are not split across threads (powers cost dozens of
-/// multiplications per element, so they split earlier than cheap passes).
-const PARALLEL_POW_MIN: usize = 1 << 13;
-
-/// Applies `f` to every element, splitting across threads from `2 · PARALLEL_MIN` elements.
-pub(crate) fn for_each_parallel<T: Send>(data: &mut [T], f: impl Fn(&mut T) + Sync + Send) {
-    if data.len() >= 2 * PARALLEL_MIN {
-        data.par_chunks_mut(PARALLEL_MIN).for_each(|chunk| chunk.iter_mut().for_each(&f));
-    } else {
-        data.iter_mut().for_each(f);
-    }
+/// The constants of Montgomery arithmetic modulo an odd `m < 2^31` with `R = 2^32`.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read by the x86 kernels only
+pub(crate) struct Montgomery32 {
+    /// The modulus.
+    pub m: u32,
+    /// `-m⁻¹ mod 2^32`.
+    pub neg_inv: u32,
+    /// `R² mod m`: a Montgomery product with it enters Montgomery form.
+    pub r2: u32,
+    /// `R mod m`: one in Montgomery form.
+    pub one: u32,
 }
 
-/// `x ← x^e mod m` for every element (`x^0 = 1`, also for `x = 0`), on the backend chosen by
-/// [`Backend::from_env`].
-pub(crate) fn pow_mod32(ring: &Mod32, data: &mut [u32], e: u64) -> Result<()> {
-    pow_mod32_with(ring, data, e, Backend::from_env()?);
-    Ok(())
-}
-
-/// [`pow_mod32`] on a chosen backend (the scalar path is always available).
-pub(crate) fn pow_mod32_with(ring: &Mod32, data: &mut [u32], e: u64, backend: Backend) {
-    let run = |chunk: &mut [u32]| {
+/// `x ← x^e mod m` for a prefix of `data` (`x^0 = 1`, also for `x = 0`) on `backend`; returns the
+/// length of that prefix (0 for the scalar backend, else all but fewer than one block).
+pub(crate) fn pow_mod32(c: Montgomery32, data: &mut [u32], e: u64, backend: Backend) -> usize {
+    let _ = (c, &data, e);
+    match backend {
         #[cfg(target_arch = "x86_64")]
-        {
-            let done = match backend {
-                Backend::Avx512 => x86::pow_avx512(ring, chunk, e),
-                Backend::Avx2 => x86::pow_avx2(ring, chunk, e),
-                Backend::Scalar => 0,
-            };
-            pow_scalar(ring, &mut chunk[done..], e);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        pow_scalar(ring, chunk, e);
-    };
-    if data.len() >= 2 * PARALLEL_POW_MIN {
-        data.par_chunks_mut(PARALLEL_POW_MIN).for_each(run);
-    } else {
-        run(data);
+        Backend::Avx512 => x86::pow_avx512(c, data, e),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => x86::pow_avx2(c, data, e),
+        _ => 0,
     }
 }
 
-/// Portable square-and-multiply in Montgomery form.
-pub(crate) fn pow_scalar(ring: &Mod32, data: &mut [u32], e: u64) {
-    let one = ring.enter_mont(crate::ring::Ring::one(ring));
-    let bits = u64::BITS - e.leading_zeros();
-    for x in data.iter_mut() {
-        let base = ring.enter_mont(*x);
-        let mut acc = one;
-        for i in (0..bits).rev() {
-            acc = ring.mont_mul(acc, acc);
-            if (e >> i) & 1 == 1 {
-                acc = ring.mont_mul(acc, base);
-            }
-        }
-        *x = ring.leave_mont(acc);
+/// `a[i] ← a[i] · b[i] · w mod m` for a prefix of `a` (`b` at least as long), where
+/// `w_r2 = w · R² mod m`; returns the length of that prefix, as [`pow_mod32`].
+pub(crate) fn mul_scaled_mod32(
+    c: Montgomery32,
+    a: &mut [u32],
+    b: &[u32],
+    w_r2: u32,
+    backend: Backend,
+) -> usize {
+    let _ = (c, &a, b, w_r2);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86::mul_scaled_avx512(c, a, b, w_r2),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => x86::mul_scaled_avx2(c, a, b, w_r2),
+        _ => 0,
     }
 }
 
@@ -75,7 +60,7 @@ pub(crate) fn pow_scalar(ring: &Mod32, data: &mut [u32], e: u64) {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use crate::ring::Mod32;
+    use super::Montgomery32;
 
     /// Registers processed together: independent multiplication chains hide latency.
     const IN_FLIGHT: usize = 4;
@@ -97,10 +82,10 @@ mod x86 {
     /// # Safety
     /// `L`'s instruction set must be available.
     #[inline(always)]
-    unsafe fn pow_body<L: MontLanes>(l: L, ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+    unsafe fn pow_body<L: MontLanes>(l: L, c: Montgomery32, data: &mut [u32], e: u64) -> usize {
         let block = IN_FLIGHT * L::WIDTH;
-        let r2 = l.splat(ring.enter_mont(ring.enter_mont(1 % ring.modulus())));
-        let one = l.splat(ring.enter_mont(1 % ring.modulus()));
+        let r2 = l.splat(c.r2);
+        let one = l.splat(c.one);
         let plain_one = l.splat(1);
         let bits = u64::BITS - e.leading_zeros();
         let done = data.len() / block * block;
@@ -128,6 +113,33 @@ mod x86 {
                 // Leaving Montgomery form: a · 1 · R⁻¹. SAFETY: as for the loads.
                 unsafe { l.store(p.add(i * L::WIDTH), l.mul(acc[i], plain_one)) };
             }
+        }
+        done
+    }
+
+    /// `a · b · w` over `IN_FLIGHT · WIDTH` elements at a time: `t = a·b·R⁻¹`, then
+    /// `t · (w·R²) · R⁻¹ = a·b·w`, two Montgomery products and no conversion; returns how many
+    /// elements were done.
+    ///
+    /// # Safety
+    /// `L`'s instruction set must be available; `b.len() >= a.len()`.
+    #[inline(always)]
+    unsafe fn mul_scaled_body<L: MontLanes>(l: L, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        let block = IN_FLIGHT * L::WIDTH;
+        let w = l.splat(w_r2);
+        let done = a.len() / block * block;
+        let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+        let mut at = 0;
+        while at < done {
+            for i in 0..IN_FLIGHT {
+                let k = at + i * L::WIDTH;
+                // SAFETY: k + WIDTH <= done <= a.len() <= b.len().
+                unsafe {
+                    let t = l.mul(l.load(pa.add(k)), l.load(pb.add(k)));
+                    l.store(pa.add(k), l.mul(t, w));
+                }
+            }
+            at += block;
         }
         done
     }
@@ -218,62 +230,64 @@ mod x86 {
     }
 
     /// Powers with AVX-512F when the CPU has it; returns the number of elements done.
-    pub(super) fn pow_avx512(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+    pub(super) fn pow_avx512(c: Montgomery32, data: &mut [u32], e: u64) -> usize {
         #[target_feature(enable = "avx512f")]
-        unsafe fn run(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
-            let l = Avx512 {
-                m: _mm512_set1_epi32(ring.modulus() as i32),
-                m_neg_inv: _mm512_set1_epi32(ring.m_neg_inv() as i32),
-            };
+        unsafe fn run(c: Montgomery32, data: &mut [u32], e: u64) -> usize {
+            let l =
+                Avx512 { m: _mm512_set1_epi32(c.m as i32), m_neg_inv: _mm512_set1_epi32(c.neg_inv as i32) };
             // SAFETY: this function only runs with AVX-512F enabled.
-            unsafe { pow_body(l, ring, data, e) }
+            unsafe { pow_body(l, c, data, e) }
         }
         if !std::arch::is_x86_feature_detected!("avx512f") {
             return 0;
         }
         // SAFETY: the CPU has AVX-512F (checked above).
-        unsafe { run(ring, data, e) }
+        unsafe { run(c, data, e) }
+    }
+
+    /// Scaled products with AVX-512F when the CPU has it; returns the number of elements done.
+    pub(super) fn mul_scaled_avx512(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        #[target_feature(enable = "avx512f")]
+        unsafe fn run(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+            let l =
+                Avx512 { m: _mm512_set1_epi32(c.m as i32), m_neg_inv: _mm512_set1_epi32(c.neg_inv as i32) };
+            // SAFETY: this function only runs with AVX-512F enabled; the caller's lengths.
+            unsafe { mul_scaled_body(l, a, b, w_r2) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx512f") || b.len() < a.len() {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX-512F and b is long enough (checked above).
+        unsafe { run(c, a, b, w_r2) }
+    }
+
+    /// Scaled products with AVX2 when the CPU has it; returns the number of elements done.
+    pub(super) fn mul_scaled_avx2(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        #[target_feature(enable = "avx2")]
+        unsafe fn run(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+            let l = Avx2 { m: _mm256_set1_epi32(c.m as i32), m_neg_inv: _mm256_set1_epi32(c.neg_inv as i32) };
+            // SAFETY: this function only runs with AVX2 enabled; the caller's lengths.
+            unsafe { mul_scaled_body(l, a, b, w_r2) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx2") || b.len() < a.len() {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX2 and b is long enough (checked above).
+        unsafe { run(c, a, b, w_r2) }
     }
 
     /// Powers with AVX2 when the CPU has it; returns the number of elements done.
-    pub(super) fn pow_avx2(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
+    pub(super) fn pow_avx2(c: Montgomery32, data: &mut [u32], e: u64) -> usize {
         #[target_feature(enable = "avx2")]
-        unsafe fn run(ring: &Mod32, data: &mut [u32], e: u64) -> usize {
-            let l = Avx2 {
-                m: _mm256_set1_epi32(ring.modulus() as i32),
-                m_neg_inv: _mm256_set1_epi32(ring.m_neg_inv() as i32),
-            };
+        unsafe fn run(c: Montgomery32, data: &mut [u32], e: u64) -> usize {
+            let l = Avx2 { m: _mm256_set1_epi32(c.m as i32), m_neg_inv: _mm256_set1_epi32(c.neg_inv as i32) };
             // SAFETY: this function only runs with AVX2 enabled.
-            unsafe { pow_body(l, ring, data, e) }
+            unsafe { pow_body(l, c, data, e) }
         }
         if !std::arch::is_x86_feature_detected!("avx2") {
             return 0;
         }
         // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { run(ring, data, e) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::arith::pow_mod;
-
-    #[test]
-    fn every_backend_matches_pow_mod_on_nasty_values_and_exponents() {
-        for m in [1u32, 3, 9, 2835, 998_244_353, 1_000_000_007, Mod32::MAX_MODULUS] {
-            let ring = Mod32::new(m).unwrap();
-            let mut x: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) % m).collect();
-            x.extend([0, 1 % m, m - 1, m / 2, m.saturating_sub(2)].iter().cycle().take(77));
-            for e in [0u64, 1, 2, 3, 31, 32, 1 << 31, u64::from(m - 1), u64::from(m), u64::MAX] {
-                let expected: Vec<u32> =
-                    x.iter().map(|&v| pow_mod(u64::from(v), e, u64::from(m)) as u32).collect();
-                for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-                    let mut y = x.clone();
-                    pow_mod32_with(&ring, &mut y, e, backend);
-                    assert_eq!(y, expected, "m = {m}, e = {e}, {backend}");
-                }
-            }
-        }
+        unsafe { run(c, data, e) }
     }
 }

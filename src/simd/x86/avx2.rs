@@ -7,7 +7,7 @@
 use std::arch::x86_64::*;
 
 use super::{load_store, simd_butterflies};
-use crate::fwht::lanes::Lanes;
+use crate::simd::lanes::Lanes;
 
 /// Proof that this CPU runs AVX2.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,23 @@
-//! Number theory on machine words: primality, factorisation, the Carmichael function, modular
-//! inverses, and the rule that reduces a huge exponent without changing `a^k mod m`.
+//! The one modular-arithmetic core of the crate: every ring, histogram and count uses these.
+//!
+//! - [`square_and_multiply`] over any multiplication and any [`Exponent`] (`u64`, `BigUint`);
+//! - [`Montgomery32`], [`Montgomery64`]: products modulo odd words without division;
+//! - [`Shoup32`], [`Shoup64`]: products by a fixed factor;
+//! - [`Barrett64`]: reduction modulo any fixed word;
+//! - number theory: [`is_prime`], [`factor`], [`factor_big`], [`inv_mod`], [`crt`], and
+//!   [`ExponentRule`], which reduces a huge exponent without changing `a^k mod m` for any `a`.
 
-use num_bigint::BigUint;
+mod barrett;
+mod montgomery;
+mod pow;
+mod shoup;
+
+pub use barrett::Barrett64;
+pub use montgomery::{Montgomery32, Montgomery64};
+pub use pow::{Exponent, square_and_multiply};
+pub use shoup::{Shoup32, Shoup64};
+
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -11,18 +27,9 @@ pub fn mul_mod(a: u64, b: u64, m: u64) -> u64 {
     ((a as u128 * b as u128) % m as u128) as u64
 }
 
-/// `a^e mod m` for `m >= 1` (`0^0 = 1 mod m`).
-pub fn pow_mod(mut a: u64, mut e: u64, m: u64) -> u64 {
-    let mut result = 1 % m;
-    a %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            result = mul_mod(result, a, m);
-        }
-        a = mul_mod(a, a, m);
-        e >>= 1;
-    }
-    result
+/// `a^e mod m` for any `m >= 1` (`0^0 = 1 mod m`).
+pub fn pow_mod(a: u64, e: u64, m: u64) -> u64 {
+    square_and_multiply(a % m, &e, 1 % m, |x, y| mul_mod(*x, *y, m))
 }
 
 /// The inverse of `a` modulo `m`, when `gcd(a, m) = 1` (and `m >= 1`; modulo 1 every inverse is 0).
@@ -42,6 +49,12 @@ pub fn inv_mod(a: u64, m: u64) -> Option<u64> {
 
 /// Deterministic Miller–Rabin for every `u64` (the first twelve primes are a sufficient base set
 /// below 3.3 · 10^24).
+///
+/// ```
+/// use nimcount::arith::is_prime;
+/// assert!(is_prime(998_244_353) && is_prime(u64::MAX - 58));
+/// assert!(!is_prime(561)); // a Carmichael number
+/// ```
 pub fn is_prime(n: u64) -> bool {
     const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
     if n < 2 {
@@ -72,6 +85,10 @@ pub fn is_prime(n: u64) -> bool {
 
 /// The prime factorisation of `n >= 1` as `(prime, exponent)` pairs in increasing order
 /// (empty for 1). Trial division by small primes, then Pollard's rho (Brent's variant).
+///
+/// ```
+/// assert_eq!(nimcount::arith::factor(1_234_567_890), [(2, 1), (3, 2), (5, 1), (3607, 1), (3803, 1)]);
+/// ```
 pub fn factor(mut n: u64) -> Vec<(u64, u32)> {
     assert!(n >= 1, "factor(0) is undefined");
     let mut primes = Vec::new();
@@ -146,6 +163,59 @@ fn pollard_rho(n: u64) -> u64 {
     unreachable!("some increment c finds a factor")
 }
 
+/// The factorisation of `m >= 1` as `(prime, exponent)` pairs in increasing order, when it can be
+/// found: trial division by the primes below 2^16, then the cofactor must be 1 or fit in a word
+/// (factored by Pollard's rho). `None` for a larger cofactor: callers then keep exponents as they
+/// are, which is always right.
+pub fn factor_big(m: &BigUint) -> Option<Vec<(BigUint, u32)>> {
+    let mut rest = m.clone();
+    let mut factors: Vec<(BigUint, u32)> = Vec::new();
+    let twos = rest.trailing_zeros().unwrap_or(0);
+    if twos > 0 {
+        factors.push((2u32.into(), u32::try_from(twos).ok()?));
+        rest >>= twos;
+    }
+    let mut p = 3u32;
+    while p < 1 << 16 && rest.bits() > 64 {
+        let mut e = 0;
+        while (&rest % p).is_zero() {
+            rest /= p;
+            e += 1;
+        }
+        if e > 0 {
+            factors.push((p.into(), e));
+        }
+        p += 2;
+    }
+    let rest = rest.to_u64()?;
+    for (q, e) in factor(rest) {
+        match factors.iter_mut().find(|(p, _)| *p == BigUint::from(q)) {
+            Some((_, f)) => *f += e,
+            None => factors.push((q.into(), e)),
+        }
+    }
+    factors.sort();
+    Some(factors)
+}
+
+/// `x mod m1·m2` from `x mod m1` and `x mod m2`, for coprime `m1` and `m2`.
+///
+/// ```
+/// use nimcount::arith::crt;
+/// use nimcount::num_bigint::BigUint;
+/// let x = crt(&2u32.into(), &3u32.into(), &3u32.into(), &5u32.into());
+/// assert_eq!(x, BigUint::from(8u32));
+/// ```
+pub fn crt(r1: &BigUint, m1: &BigUint, r2: &BigUint, m2: &BigUint) -> BigUint {
+    let (a, b) = (BigInt::from(m1.clone()), BigInt::from(m2.clone()));
+    let e = a.extended_gcd(&b);
+    debug_assert!(e.gcd.is_one(), "{m1} and {m2} are not coprime");
+    // x = r1 + m1 · ((r2 − r1) · m1⁻¹ mod m2).
+    let diff = BigInt::from(r2.clone()) - BigInt::from(r1.clone());
+    let t = (diff * e.x).mod_floor(&b).to_biguint().expect("non-negative");
+    r1 + m1 * t
+}
+
 /// Reduces huge exponents without changing any power modulo `m`.
 ///
 /// For every `a` and every `k >= t`, `a^k ≡ a^(t + ((k - t) mod λ(m))) (mod m)`, where `λ` is
@@ -153,6 +223,15 @@ fn pollard_rho(n: u64) -> u64 {
 /// The rule holds for bases that share factors with `m` (unlike `k mod φ(m)`): modulo each prime
 /// power `q^e`, a base divisible by `q` has `a^k ≡ 0` once `k >= e`, and a unit has order dividing
 /// `λ(q^e)`, which divides `λ(m)`. Exponents below `t` are kept as they are.
+///
+/// ```
+/// use nimcount::arith::{ExponentRule, pow_mod};
+/// // Modulo 12 = 2^2 · 3: λ = 2, threshold 2. 2^(10^20) = 2^(2 + (10^20 - 2) mod 2) = 2^2 = 4.
+/// let rule = ExponentRule::for_modulus(12);
+/// let k: nimcount::num_bigint::BigUint = "100000000000000000000".parse().unwrap();
+/// let e = rule.reduce_u64(&k).unwrap();
+/// assert_eq!((e, pow_mod(2, e, 12)), (2, 4));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExponentRule {
     /// Exponents below this are never reduced (the largest prime exponent of `m`).
@@ -302,6 +381,25 @@ mod tests {
                 let direct = BigUint::from(a).modpow(&big_half, &m.into()).modpow(&big_half, &m.into());
                 assert_eq!(BigUint::from(pow_mod(a, e, m)), direct, "{a}^(10^100) mod {m}");
             }
+        }
+    }
+
+    #[test]
+    fn big_factorisation_when_possible() {
+        let m = BigUint::from(2u8).pow(64) * 1_000_000_007u64 * 3u32 * 3u32;
+        let f = factor_big(&m).unwrap();
+        assert_eq!(f, vec![(2u32.into(), 64), (3u32.into(), 2), (1_000_000_007u32.into(), 1)]);
+        let m = BigUint::from((1u128 << 89) - 1) * BigUint::from((1u128 << 89) - 1);
+        assert_eq!(factor_big(&m), None);
+        assert_eq!(factor_big(&BigUint::one()), Some(vec![]));
+    }
+
+    #[test]
+    fn chinese_remainders() {
+        let (m1, m2) = (BigUint::from(1_953_125u32), BigUint::from(512u32));
+        for x in [0u64, 1, 999_999_999, 123_456_789] {
+            let r = crt(&(BigUint::from(x) % &m1), &m1, &(BigUint::from(x) % &m2), &m2);
+            assert_eq!(r, BigUint::from(x));
         }
     }
 

@@ -1,0 +1,193 @@
+//! `nimcount count` for Moore's Nim-K (`--game moore:K`) and staircases (`--staircase`).
+
+use std::io::Write;
+use std::time::Instant;
+
+use nimcount::count::Source;
+use nimcount::game::Game;
+use nimcount::num_bigint::BigUint;
+use nimcount::number;
+use nimcount::play::{Moore, count_staircase};
+use serde_json::{Map, Value, json};
+
+use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
+use crate::count::{parse_sizes, plural};
+
+/// The options of `nimcount count` as given.
+pub struct Request<'a> {
+    pub game: Option<&'a str>,
+    pub histogram: bool,
+    pub sizes: Option<&'a str>,
+    pub heaps: &'a str,
+    pub modulus: Option<&'a str>,
+    pub unordered: bool,
+    pub distinct: bool,
+    pub misere: bool,
+    pub distribution: bool,
+    pub probability: bool,
+    pub json: bool,
+    pub verbose: bool,
+    pub max_heap: Option<&'a str>,
+    pub max_work: bool,
+    pub max_input: bool,
+    pub staircase: bool,
+}
+
+/// Runs a count of Moore's Nim or of a staircase.
+pub fn run(r: &Request) -> Result<()> {
+    let start = Instant::now();
+    let what =
+        if r.staircase { "--staircase".to_string() } else { r.game.unwrap_or_default().trim().to_string() };
+    let refuse = |option: &str, why: &str| Err(usage(format!("{option} with {what}: {why}")));
+    if r.histogram {
+        return refuse("--histogram", "give --game SPEC and --sizes LO..=HI");
+    }
+    if r.unordered || r.distinct {
+        return refuse(
+            if r.unordered { "--unordered" } else { "--distinct" },
+            "only ordered positions are counted",
+        );
+    }
+    if r.misere {
+        return refuse(
+            "--misere",
+            "misère play is counted for plain nim heaps only, not for Moore's Nim or staircases",
+        );
+    }
+    if r.distribution || r.probability {
+        return refuse(
+            if r.distribution { "--distribution" } else { "--probability" },
+            "only counts are available",
+        );
+    }
+    if r.max_input {
+        return refuse("--max-input", "it limits a histogram read from a stream");
+    }
+    if r.max_work {
+        return refuse("--max-work", "these counts have limits of their own (see --help)");
+    }
+    let spec = r.game.ok_or_else(|| usage("--staircase needs --game SPEC"))?;
+    let (lo, hi) = parse_sizes(r.sizes.unwrap_or_default())?;
+    let heaps = number::parse(r.heaps)?;
+    let modulus = r.modulus.map(number::parse).transpose()?;
+    if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
+        return Err(usage("modulus 0: the modulus must be at least 1"));
+    }
+    let progress = TerminalProgress::new();
+    let mut fields = Map::new();
+    let mut lines: Vec<(&str, String)> = Vec::new();
+    let (losing, winning, total, sizes);
+    if Moore::names(spec) {
+        let moore = Moore::parse(spec)?;
+        if r.staircase {
+            return refuse(&moore.spec(), "a staircase needs a game of single heaps");
+        }
+        if r.max_heap.is_some() {
+            return refuse("--max-heap", "moore:K computes no Grundy values");
+        }
+        let c = moore.count(&lo, &hi, &heaps, modulus.as_ref(), &progress)?;
+        fields.insert("game".into(), json!(moore.spec()));
+        fields.insert("heaps".into(), json!(heaps.to_string()));
+        fields.insert("columns".into(), json!(c.columns));
+        lines.push((
+            "game",
+            format!("{} (take from up to {})", moore.spec(), plural(&moore.k(), "heap", "heaps")),
+        ));
+        lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.sizes, "size", "sizes"))));
+        lines.push(("heaps", format!("{heaps}, ordered, normal play")));
+        lines.push((
+            "method",
+            format!(
+                "digit by digit over {} binary columns: 1s per column modulo {}, heaps still equal to a bound's prefix as state",
+                c.columns,
+                BigUint::from(moore.k()) + 1u32
+            ),
+        ));
+        (losing, winning, total, sizes) = (c.losing, c.winning, c.total, c.sizes);
+    } else {
+        let game = Game::parse(spec)?;
+        let max_heap = r.max_heap.map(number::parse_u64).transpose()?;
+        let c = count_staircase(
+            &game,
+            lo.clone(),
+            hi.clone(),
+            heaps.clone(),
+            modulus.as_ref(),
+            max_heap,
+            &progress,
+        )?;
+        let odd: BigUint = (&heaps + 1u32) >> 1;
+        fields.insert("game".into(), json!(game.spec()));
+        fields.insert("steps".into(), json!(heaps.to_string()));
+        fields.insert("odd_steps".into(), json!(odd.to_string()));
+        lines.push(("game", format!("{game} staircase (coins move one step down; only odd steps count)")));
+        lines.push((
+            "sizes",
+            format!("{lo}..={hi} coins per step ({})", plural(&c.report.sizes, "size", "sizes")),
+        ));
+        lines.push((
+            "steps",
+            format!(
+                "{heaps}, ordered, normal play: {} counted, {} free",
+                plural(&odd, "odd step", "odd steps"),
+                plural(&heaps - &odd, "even step", "even steps")
+            ),
+        ));
+        let period = match &c.report.source {
+            Source::Period { certificate, values_computed } => {
+                lines.push((
+                    "grundy",
+                    format!(
+                        "preperiod {}, period {}, saltus {}; values computed: {values_computed}",
+                        certificate.preperiod, certificate.period, certificate.saltus
+                    ),
+                ));
+                lines.push(("theorem", certificate.theorem.to_string()));
+                json!({
+                    "preperiod": certificate.preperiod,
+                    "period": certificate.period,
+                    "saltus": certificate.saltus,
+                    "theorem": certificate.theorem.to_string(),
+                })
+            }
+            Source::Values { values_computed } => {
+                lines.push(("grundy", format!("computed directly (values computed: {values_computed})")));
+                Value::Null
+            }
+            _ => Value::Null,
+        };
+        fields.insert("period".into(), period);
+        (losing, winning, total, sizes) = (c.losing, c.winning, c.total, c.report.sizes);
+    }
+    drop(progress);
+    let modulus_text = modulus.as_ref().map_or("none (exact)".to_string(), BigUint::to_string);
+    lines.insert(3, ("modulus", modulus_text));
+    let elapsed = start.elapsed().as_secs_f64() * 1e3;
+    let mut out = stdout();
+    if r.json {
+        fields.insert("staircase".into(), json!(r.staircase));
+        fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
+        fields.insert("kind".into(), json!("ordered"));
+        fields.insert("play".into(), json!("normal"));
+        fields.insert("number_of_sizes".into(), json!(sizes.to_string()));
+        fields.insert("losing".into(), json!(losing.to_string()));
+        fields.insert("winning".into(), json!(winning.to_string()));
+        fields.insert("total".into(), json!(total.to_string()));
+        fields.insert("modulus".into(), modulus.map_or(Value::Null, |m| json!(m.to_string())));
+        if r.verbose {
+            fields.insert("elapsed_ms".into(), json!(elapsed));
+        }
+        writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
+    } else {
+        lines.push(("losing", losing.to_string()));
+        lines.push(("winning", winning.to_string()));
+        lines.push(("total", total.to_string()));
+        if r.verbose {
+            lines.push(("time", format!("{elapsed:.3} ms in all")));
+        }
+        for (label, value) in lines {
+            writeln!(out, "{label:<10} {value}").map_err(stdout_error)?;
+        }
+    }
+    out.flush().map_err(stdout_error)
+}

@@ -1,0 +1,317 @@
+//! `nimcount play`: who wins one position, and the winning moves.
+
+use std::io::Write;
+
+use nimcount::game::Game;
+use nimcount::grundy;
+use nimcount::num_bigint::BigUint;
+use nimcount::number;
+use nimcount::play::{Moore, Move, Position, Rules, Staircase, Verdict};
+use serde_json::{Map, Value, json};
+
+use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
+
+/// The most moves `--all` lists; more is refused before anything is printed.
+const MAX_LISTED: usize = 100_000;
+
+/// Arguments of `nimcount play`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Heaps are numbers of any size for nim and moore:K (10^30, 2^100+1), and for subtraction games
+and octal games without splitting moves once their period is proven; other games compute their
+Grundy values up to the largest heap (at most --max-heap).
+Heaps are numbered from 1 in the text, from 0 in JSON.
+Examples:
+  nimcount play 3 4 5
+  nimcount play --game moore:2 1 2 3 3
+  nimcount play --misere 1 1 1
+  nimcount play --game subtract:1-2 --staircase 4 1 3 --all")]
+pub struct Args {
+    /// The game: nim, subtract:1,3,4, allbut:1,2, octal:0.07, squares, moore:K (take from up to K heaps).
+    #[arg(long, value_name = "SPEC", default_value = "nim")]
+    game: String,
+    /// The heaps (with --staircase: the coins on steps 1, 2, …).
+    #[arg(value_name = "HEAP", required = true, allow_negative_numbers = true)]
+    heaps: Vec<String>,
+    /// Misère play (nim only): whoever takes the last stone loses.
+    #[arg(long)]
+    misere: bool,
+    /// Staircase: the heaps are steps 1, 2, …; a move takes coins one step down (step 0 collects
+    /// them), as many as the game lets a move take from a heap.
+    #[arg(long)]
+    staircase: bool,
+    /// List every winning move (at most 100000), not only one.
+    #[arg(long)]
+    all: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// The most Grundy values computed [default: as for `grundy --period`].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_heap: Option<String>,
+}
+
+/// What is printed about a position.
+struct Report {
+    /// The game's specification, and how the text output describes it.
+    spec: String,
+    game: String,
+    all: bool,
+    play: &'static str,
+    staircase: bool,
+    heaps: Vec<BigUint>,
+    grundy: Option<Vec<BigUint>>,
+    xor: Option<BigUint>,
+    /// Extra lines of the text output, after the XOR.
+    notes: Vec<(&'static str, String)>,
+    /// Moore's Nim: the 1s per binary column, from the top.
+    columns: Option<Vec<u64>>,
+    verdict: Verdict,
+    moves: Vec<Move>,
+}
+
+/// Runs `nimcount play`.
+pub fn run(args: Args) -> Result<()> {
+    let heaps = args.heaps.iter().map(|h| number::parse(h)).collect::<nimcount::Result<Vec<BigUint>>>()?;
+    if args.staircase && args.misere {
+        return Err(usage(
+            "--staircase with --misere: misère staircases have no theory here; drop one of them",
+        ));
+    }
+    let report = if Moore::names(&args.game) {
+        moore(&args, heaps)?
+    } else {
+        let game = Game::parse(&args.game)?;
+        if args.misere && game != Game::Nim {
+            return Err(usage(format!(
+                "misère play is known exactly for nim only; refusing to guess for {game}"
+            )));
+        }
+        if game == Game::Nim && args.max_heap.is_some() {
+            return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
+        }
+        let max_heap = match &args.max_heap {
+            Some(text) => number::parse_u64(text)?,
+            None => grundy::default_max_heap(&game),
+        };
+        // The values needed: every heap, and on a staircase every odd step plus the step above.
+        let mut largest = heaps.iter().max().cloned().unwrap_or_default();
+        if args.staircase {
+            for pair in heaps.chunks(2).filter(|p| p.len() == 2) {
+                largest = largest.max(&pair[0] + &pair[1]);
+            }
+        }
+        let progress = TerminalProgress::new();
+        let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
+            nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
+                "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
+                 the step above can send down), beyond those known (heaps below {limit}){why}",
+                nimcount::error::quote(&largest.to_string())
+            )),
+            other => other.into(),
+        })?;
+        drop(progress);
+        if args.staircase {
+            staircase(&args, &game, &rules, heaps)?
+        } else {
+            heap_game(&args, &game, &rules, heaps)?
+        }
+    };
+    if args.json { print_json(&report) } else { print_text(&report) }
+}
+
+/// The first winning move, or all of them (refused beyond [`MAX_LISTED`]).
+fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
+    if !all {
+        return Ok(moves.take(1).collect());
+    }
+    let listed: Vec<Move> = moves.take(MAX_LISTED + 1).collect();
+    if listed.len() > MAX_LISTED {
+        return Err(usage(format!(
+            "more than {MAX_LISTED} winning moves: too many to list; drop --all for one"
+        )));
+    }
+    Ok(listed)
+}
+
+fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
+    let moore = Moore::parse(&args.game)?;
+    if args.misere {
+        return Err(usage(format!(
+            "misère play is known exactly for nim only; refusing to guess for {}",
+            moore.spec()
+        )));
+    }
+    if args.staircase {
+        return Err(usage(format!(
+            "--staircase needs a game of single heaps; {} changes several at once",
+            moore.spec()
+        )));
+    }
+    if args.max_heap.is_some() {
+        return Err(usage(format!("{} needs no Grundy values: --max-heap does not apply", moore.spec())));
+    }
+    let verdict = moore.verdict(&heaps);
+    let moves = if args.all {
+        collect(moore.winning_moves(&heaps), true)?
+    } else {
+        moore.winning_move(&heaps).into_iter().collect()
+    };
+    let columns = Moore::column_ones(&heaps);
+    let q = BigUint::from(moore.k()) + 1u32;
+    let note = if columns.is_empty() {
+        "none: every heap is empty".to_string()
+    } else {
+        let counts: Vec<String> = columns.iter().map(u64::to_string).collect();
+        format!(
+            "{} (1s per binary column, from bit {} down; lost when every count is a multiple of {q})",
+            counts.join(" "),
+            columns.len() - 1
+        )
+    };
+    Ok(Report {
+        spec: moore.spec(),
+        game: format!(
+            "{} (take from up to {} heap{})",
+            moore.spec(),
+            moore.k(),
+            if moore.k() == 1 { "" } else { "s" }
+        ),
+        all: args.all,
+        play: "normal",
+        staircase: false,
+        heaps,
+        grundy: None,
+        xor: None,
+        notes: vec![("columns", note)],
+        columns: Some(columns),
+        verdict,
+        moves,
+    })
+}
+
+fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Result<Report> {
+    let position = if args.misere { Position::misere_nim(heaps) } else { Position::new(rules, heaps)? };
+    let mut notes = Vec::new();
+    if args.misere {
+        let large = position.heaps().iter().any(|h| h.bits() >= 2);
+        notes.push((
+            "rule",
+            if large {
+                "a heap has two stones or more: lost when the XOR is 0; play as in normal play, but a \
+                 move that leaves only 0- and 1-heaps must leave an odd number of 1-heaps"
+                    .to_string()
+            } else {
+                "no heap has two stones: lost when the number of 1-heaps is odd".to_string()
+            },
+        ));
+    }
+    let moves = collect(position.winning_moves(), args.all)?;
+    Ok(Report {
+        spec: game.spec(),
+        all: args.all,
+        game: format!(
+            "{game} ({})",
+            if args.misere { "misère play: whoever takes the last stone loses" } else { "normal play" }
+        ),
+        play: if args.misere { "misère" } else { "normal" },
+        staircase: false,
+        grundy: Some(position.grundy().to_vec()),
+        xor: Some(position.xor().clone()),
+        heaps: position.heaps().to_vec(),
+        notes,
+        columns: None,
+        verdict: position.verdict(),
+        moves,
+    })
+}
+
+fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Result<Report> {
+    let stairs = Staircase::new(rules, steps)?;
+    let moves = collect(stairs.winning_moves(), args.all)?;
+    let n = stairs.steps().len();
+    Ok(Report {
+        spec: game.spec(),
+        all: args.all,
+        game: format!(
+            "{game} staircase (steps 1 … {n}; coins move one step down, step 0 collects them; only odd steps count)"
+        ),
+        play: "normal",
+        staircase: true,
+        grundy: Some(stairs.grundy().to_vec()),
+        xor: Some(stairs.xor().clone()),
+        heaps: stairs.steps().to_vec(),
+        notes: Vec::new(),
+        columns: None,
+        verdict: stairs.verdict(),
+        moves,
+    })
+}
+
+fn joined(numbers: &[BigUint]) -> String {
+    numbers.iter().map(BigUint::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn print_text(r: &Report) -> Result<()> {
+    let mut out = stdout();
+    let mut line = |label: &str, value: &str| writeln!(out, "{label:<10} {value}").map_err(stdout_error);
+    line("game", &r.game)?;
+    line(if r.staircase { "steps" } else { "heaps" }, &joined(&r.heaps))?;
+    if let Some(g) = &r.grundy {
+        line("grundy", &joined(g))?;
+    }
+    if let Some(x) = &r.xor {
+        line("xor", &if r.staircase { format!("{x} (over the odd steps)") } else { x.to_string() })?;
+    }
+    for (label, note) in &r.notes {
+        line(label, note)?;
+    }
+    line("verdict", &format!("{} for the player to move", r.verdict))?;
+    let describe = |m: &Move| if r.staircase { Staircase::describe(m) } else { m.to_string() };
+    match (r.verdict, r.moves.as_slice()) {
+        (Verdict::Lost, _) => line("move", "none: every move leaves a position won for the opponent")?,
+        (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
+        (Verdict::Won, [only]) if !r.all => line("move", &describe(only))?,
+        (Verdict::Won, moves) => {
+            line(
+                "moves",
+                &format!("{} winning move{}", moves.len(), if moves.len() == 1 { "" } else { "s" }),
+            )?;
+            for m in moves {
+                line("", &describe(m))?;
+            }
+        }
+    }
+    out.flush().map_err(stdout_error)
+}
+
+fn print_json(r: &Report) -> Result<()> {
+    let strings = |v: &[BigUint]| Value::Array(v.iter().map(|x| json!(x.to_string())).collect());
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| {
+            Value::Array(
+                m.changes
+                    .iter()
+                    .map(|c| json!({ "heap": c.heap, "from": c.from.to_string(), "to": strings(&c.to) }))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut fields = Map::new();
+    fields.insert("game".into(), json!(r.spec));
+    fields.insert("play".into(), json!(r.play));
+    fields.insert("staircase".into(), json!(r.staircase));
+    fields.insert("heaps".into(), strings(&r.heaps));
+    fields.insert("grundy".into(), r.grundy.as_deref().map_or(Value::Null, strings));
+    fields.insert("xor".into(), r.xor.as_ref().map_or(Value::Null, |x| json!(x.to_string())));
+    if let Some(columns) = &r.columns {
+        fields.insert("columns".into(), json!(columns));
+    }
+    fields.insert("verdict".into(), json!(r.verdict.as_str()));
+    fields.insert("moves".into(), Value::Array(moves));
+    let mut out = stdout();
+    writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}

@@ -1,0 +1,156 @@
+//! What a counting query asks for and what it answers.
+
+use std::fmt;
+use std::time::Duration;
+
+use num_bigint::BigUint;
+
+use crate::grundy::Certificate;
+
+/// Which positions are counted.
+///
+/// ```
+/// use nimcount::count::{Kind, Query};
+/// use nimcount::histogram::Histogram;
+/// // Two Nim heaps of 1..=3 stones: (1,1), (2,2), (3,3) are the losing pairs.
+/// let h = || Histogram::from_values(&[0, 1, 2, 3], 1, 3).unwrap();
+/// let count = |kind| Query::from_histogram(h()).heaps(2u32).kind(kind).count().unwrap();
+/// assert_eq!((count(Kind::Ordered).losing, count(Kind::Ordered).total), (3u32.into(), 9u32.into()));
+/// assert_eq!((count(Kind::Multiset).losing, count(Kind::Multiset).total), (3u32.into(), 6u32.into()));
+/// assert_eq!((count(Kind::Set).losing, count(Kind::Set).total), (0u32.into(), 3u32.into()));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Kind {
+    /// Ordered k-tuples of heap sizes (heaps are distinguishable).
+    #[default]
+    Ordered,
+    /// Multisets: unordered heaps, sizes may repeat.
+    Multiset,
+    /// Sets: k distinct heap sizes.
+    Set,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Ordered => "ordered",
+            Kind::Multiset => "unordered",
+            Kind::Set => "distinct",
+        })
+    }
+}
+
+/// How the pointwise values are evaluated; every method gives the same answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Method {
+    /// Ordered counts modulo odd words (and small powers of two): transformed residues, each
+    /// distinct residue raised once when they are few, every slot otherwise. Classes for the
+    /// other queries.
+    #[default]
+    Auto,
+    /// Raise every slot of the transformed residues (ordered counts modulo odd words and small
+    /// powers of two; other queries use classes).
+    Slots,
+    /// Transform exactly and evaluate each distinct transformed value once.
+    Classes,
+}
+
+/// Where the histogram came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// Given by the caller.
+    Histogram,
+    /// Built from a proven periodicity of the game's Grundy values.
+    Period {
+        /// The periodicity.
+        certificate: Certificate,
+        /// How many Grundy values the period search computed.
+        values_computed: usize,
+    },
+    /// Counted from Grundy values computed directly (the range is small enough).
+    Values {
+        /// How many Grundy values were computed.
+        values_computed: usize,
+    },
+}
+
+/// What a query used and how long each stage took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Report {
+    /// Where the histogram came from.
+    pub source: Source,
+    /// The number of heap sizes `N`.
+    pub sizes: BigUint,
+    /// The transform length `F`.
+    pub transform_len: usize,
+    /// The number of distinct transformed values, when they were grouped.
+    pub distinct_values: Option<usize>,
+    /// The stages, in order, with their wall-clock times.
+    pub stages: Vec<(String, Duration)>,
+}
+
+/// The answer to a counting query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Counts {
+    /// Positions lost for the player to move.
+    pub losing: BigUint,
+    /// Positions won for the player to move (`total − losing`).
+    pub winning: BigUint,
+    /// All positions: `N^k`, `C(N+k−1, k)` or `C(N, k)`.
+    pub total: BigUint,
+    /// The modulus of the three counts, or `None` when they are exact.
+    pub modulus: Option<BigUint>,
+    /// What was used.
+    pub report: Report,
+}
+
+/// The number of positions for every XOR value of the Grundy values (normal play).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Distribution {
+    /// `counts[x]`: positions whose Grundy values XOR to `x`, for `x < F`.
+    pub counts: Vec<BigUint>,
+    /// Positions lost for the player to move: `counts[0]`.
+    pub losing: BigUint,
+    /// Positions won for the player to move: `total − losing`.
+    pub winning: BigUint,
+    /// All positions.
+    pub total: BigUint,
+    /// The modulus of the counts, or `None` when they are exact.
+    pub modulus: Option<BigUint>,
+    /// What was used.
+    pub report: Report,
+}
+
+/// Probabilities when every heap size is drawn with its weight in the histogram (ordered), or
+/// when a multiset or set is drawn uniformly.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Probability {
+    /// Probability that the player to move loses.
+    pub losing: f64,
+    /// Probability that the player to move wins.
+    pub winning: f64,
+    /// `probabilities[x]` for every XOR value `x`, when asked for; `distribution[0]` is
+    /// `losing`, bit for bit.
+    pub distribution: Option<Vec<f64>>,
+    /// Whether the probabilities are the exact ratios of counts, correctly rounded (tiny ones
+    /// included, down to 1e-300 and below); otherwise they were evaluated in floating point,
+    /// with an absolute error of about 1e-15 (the exact counts would have cost too much).
+    pub exact: bool,
+    /// What was used.
+    pub report: Report,
+}
+
+/// `total − losing`, modulo `modulus` when there is one.
+pub(super) fn winning(total: &BigUint, losing: &BigUint, modulus: Option<&BigUint>) -> BigUint {
+    match modulus {
+        Some(m) => (total + m - losing % m) % m,
+        None => total - losing,
+    }
+}

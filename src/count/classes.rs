@@ -1,0 +1,159 @@
+//! Counts through the classes of equal transformed values: the histogram is transformed exactly
+//! once ([`Spectrum`]), and every pointwise function is evaluated once per class, modulo any
+//! modulus (an odd word, a power of two, or a big integer).
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::coefficients::{self, Binomials};
+use super::engine::{Distinct, Engine, Outcome, Part, Stages, halves, inverse_power_of_two};
+use super::residue::{Residues, pow_reduced};
+use super::spectrum::Spectrum;
+use crate::error::Result;
+use crate::fwht::Plan;
+use crate::fwht::reference::textbook_with;
+use crate::parallel;
+use crate::ring::{Mod64, Wrap64};
+
+impl Engine<'_> {
+    /// Counts modulo `r`'s modulus (the odd part `M′`, or `2^(a+d)` for the part `2^a`).
+    pub(super) fn classes<R: Residues>(
+        &mut self,
+        r: &R,
+        part: &Part,
+        with_distribution: bool,
+    ) -> Result<Outcome> {
+        let values = self.class_values(r, with_distribution)?;
+        let spectrum = self.spectrum.as_ref().expect("computed by class_values");
+        let d = self.log2();
+        let mut sum = r.zero();
+        for (value, &multiplicity) in values.iter().zip(&spectrum.multiplicity) {
+            sum = r.add(sum, r.mul(value.clone(), r.residue_u128(u128::from(multiplicity))));
+        }
+        let losing = part.losing(r.to_biguint(&sum), d);
+        let total = r.to_biguint(&values[spectrum.zero_class]) % part.modulus();
+        let distribution = if with_distribution {
+            let bits = match part {
+                Part::Odd(_) => None,
+                Part::Two(a) => Some(a + u64::from(d)),
+            };
+            let inverse = || match (part, bits) {
+                (Part::Odd(m), _) => inverse_odd(r, m, &values, spectrum, d),
+                (_, Some(bits)) => inverse_two(r, bits, &values, spectrum, d),
+                _ => unreachable!("a power-of-two part has bits"),
+            };
+            Some(self.stages.time("inverse transform", inverse)?)
+        } else {
+            None
+        };
+        Ok(Outcome { losing, total, distribution })
+    }
+
+    /// The pointwise value of every class modulo `r`'s modulus.
+    fn class_values<R: Residues>(&mut self, r: &R, with_distribution: bool) -> Result<Vec<R::Elem>> {
+        let k = self.k;
+        let kind = self.unordered();
+        let n = self.histogram.total().clone();
+        let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
+        let spectrum = self.spectrum(with_distribution)?;
+        let mut stages = Stages::default();
+        let values = match kind {
+            None => {
+                let exponent = r.reduce_exponent(k);
+                // Square-and-multiply: at most two multiplications per bit of the exponent.
+                let steps =
+                    (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
+                super::engine::check_steps(
+                    "raising the transformed values to the power k modulo this modulus",
+                    steps,
+                    limit,
+                )?;
+                stages.time("power", || {
+                    let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
+                    let classes: Vec<usize> = (0..spectrum.len()).collect();
+                    parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
+                        let base =
+                            spectrum.class(c).iter().zip(&weights).fold(r.zero(), |acc, (&x, w)| {
+                                r.add(acc, r.mul(w.clone(), r.residue_i64(x)))
+                            });
+                        pow_reduced(r, base, &exponent)
+                    })
+                })
+            }
+            Some(unordered) => {
+                let distinct = Distinct::of(spectrum);
+                let cost = u64::try_from(r.mul_steps()).unwrap_or(u64::MAX);
+                let k = coefficients::check_work(distinct.len(), k, cost, "the unordered count", limit)?;
+                let binomials = Binomials::new(r, k, &(&n + k))?;
+                let done = std::sync::atomic::AtomicU64::new(0);
+                progress.start("coefficients", distinct.len() as u64);
+                stages.time("coefficients", || {
+                    let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+                    let per_value: Vec<R::Elem> = parallel::map(&distinct.values, parallel, |h| {
+                        let (a, b) = halves(&n, h);
+                        let c = binomials.coefficient(unordered, &a, &b);
+                        progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                        c
+                    });
+                    distinct.class_value.iter().map(|&i| per_value[i].clone()).collect()
+                })
+            }
+        };
+        self.stages.0.extend(stages.0);
+        Ok(values)
+    }
+}
+
+/// The normalised inverse transform of the per-slot values modulo an odd `m`.
+fn inverse_odd<R: Residues>(
+    r: &R,
+    m: &BigUint,
+    values: &[R::Elem],
+    spectrum: &Spectrum,
+    d: u32,
+) -> Result<Vec<BigUint>> {
+    let slots = spectrum.slot_class.as_ref().expect("kept for the distribution");
+    if let Some(m) = m.to_u64().filter(|&m| m < 1 << 63) {
+        let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below m")).collect();
+        let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();
+        Plan::new(Mod64::new(m)?, data.len())?.inverse(&mut data)?;
+        return Ok(data.into_iter().map(BigUint::from).collect());
+    }
+    reserve_big(slots.len(), m.bits())?;
+    let plain: Vec<BigUint> = values.iter().map(|v| r.to_biguint(v)).collect();
+    let mut data: Vec<BigUint> = slots.iter().map(|&c| plain[c as usize].clone()).collect();
+    textbook_with(&mut data, |a, b| ((a + b) % m, (a + m - b) % m));
+    let scale = inverse_power_of_two(d, m);
+    Ok(data.into_iter().map(|x| (x * &scale) % m).collect())
+}
+
+/// The unnormalised inverse transform of the per-slot values modulo `2^bits`, divided by `2^d`.
+fn inverse_two<R: Residues>(
+    r: &R,
+    bits: u64,
+    values: &[R::Elem],
+    spectrum: &Spectrum,
+    d: u32,
+) -> Result<Vec<BigUint>> {
+    let slots = spectrum.slot_class.as_ref().expect("kept for the distribution");
+    if bits <= 64 {
+        let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below 2^64")).collect();
+        let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();
+        Plan::new(Wrap64, data.len())?.inverse_unnormalized(&mut data)?;
+        return Ok(data.into_iter().map(|x| super::engine::low_bits(&x.into(), bits) >> d).collect());
+    }
+    reserve_big(slots.len(), bits)?;
+    let m = BigUint::from(1u8) << bits;
+    let plain: Vec<BigUint> = values.iter().map(|v| r.to_biguint(v)).collect();
+    let mut data: Vec<BigUint> = slots.iter().map(|&c| plain[c as usize].clone()).collect();
+    textbook_with(&mut data, |a, b| ((a + b) % &m, (a + &m - b) % &m));
+    Ok(data.into_iter().map(|x| x >> d).collect())
+}
+
+/// Refuses `len` big residues of `bits` bits (with room for a sum while transforming) when they
+/// cannot fit.
+fn reserve_big(len: usize, bits: u64) -> Result<()> {
+    let words = (u128::from(bits) / 64 + 4) * 2 * len as u128;
+    let bytes = crate::memory::bytes_for::<u64>(|| "the distribution".into(), words)?;
+    crate::memory::ensure_fits(|| format!("the distribution of {len} big residues"), bytes)
+}

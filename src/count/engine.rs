@@ -1,0 +1,436 @@
+//! The computation of one query: the moduli it splits into, and the exact counts.
+//!
+//! The evaluation strategies live beside it: [`slots`](super::slots) (transformed residues on
+//! the SIMD kernels), [`classes`](super::classes) (exact transform, one value per class) and
+//! [`probability`](super::probability).
+
+use std::time::{Duration, Instant};
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::answer::{Kind, Method, Report, Source};
+use super::coefficients::{self, Unordered};
+use super::residue::{Big, OddWord, TwoWord};
+use super::spectrum::Spectrum;
+use crate::arith::crt;
+use crate::error::{Error, Estimate, Result};
+use crate::histogram::Histogram;
+use crate::parallel;
+use crate::progress::Progress;
+use crate::ring::{Mod32, Mod64, Wrap64};
+use crate::simd::Backend;
+
+/// Exact answers are refused beyond this many bits (about 20 million decimal digits).
+pub const EXACT_MAX_BITS: u64 = 1 << 26;
+
+/// Options that change how a query is computed, never its answer.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Options {
+    pub method: Method,
+    pub backend: Backend,
+    pub parallel: bool,
+    /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
+    pub work_limit: u128,
+}
+
+/// Stage timings.
+#[derive(Default)]
+pub(super) struct Stages(pub Vec<(String, Duration)>);
+
+impl Stages {
+    pub fn time<T>(&mut self, name: &str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let value = f();
+        self.0.push((name.to_string(), start.elapsed()));
+        value
+    }
+}
+
+/// Losing count, total and (when asked) the distribution, modulo the query's modulus or exact.
+pub(super) struct Outcome {
+    pub losing: BigUint,
+    pub total: BigUint,
+    pub distribution: Option<Vec<BigUint>>,
+}
+
+impl Outcome {
+    /// Every count zero.
+    fn zero(len: usize, with_distribution: bool) -> Self {
+        Outcome {
+            losing: BigUint::zero(),
+            total: BigUint::zero(),
+            distribution: with_distribution.then(|| vec![BigUint::zero(); len]),
+        }
+    }
+}
+
+/// One prime-power side of a modulus `M = 2^a · M′`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Part {
+    /// The odd part `M′ > 1`: `L = F⁻¹ · S`.
+    Odd(BigUint),
+    /// The power of two `2^a`, `a >= 1`: `L = (S mod 2^(a+d)) / 2^d`.
+    Two(u64),
+}
+
+impl Part {
+    pub fn modulus(&self) -> BigUint {
+        match self {
+            Part::Odd(m) => m.clone(),
+            Part::Two(a) => BigUint::one() << *a,
+        }
+    }
+
+    /// `L` modulo this part from `S = Σ_j c_j` (modulo `M′`, or modulo `2^(a+d)`).
+    pub fn losing(&self, sum: BigUint, d: u32) -> BigUint {
+        match self {
+            Part::Odd(m) => (sum * inverse_power_of_two(d, m)) % m,
+            Part::Two(a) => low_bits(&sum, a + u64::from(d)) >> d,
+        }
+    }
+}
+
+/// The state of one query's computation.
+pub(super) struct Engine<'a> {
+    pub histogram: &'a Histogram,
+    pub k: &'a BigUint,
+    pub kind: Kind,
+    pub options: Options,
+    pub progress: &'a dyn Progress,
+    pub spectrum: Option<Spectrum>,
+    /// The number of distinct transformed residues, when they were tallied.
+    pub distinct: Option<usize>,
+    pub stages: Stages,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        histogram: &'a Histogram,
+        k: &'a BigUint,
+        kind: Kind,
+        options: Options,
+        progress: &'a dyn Progress,
+        stages: Stages,
+    ) -> Self {
+        Engine { histogram, k, kind, options, progress, spectrum: None, distinct: None, stages }
+    }
+
+    /// What was used, once the computation is over.
+    pub fn report(self, source: Source) -> Report {
+        Report {
+            source,
+            sizes: self.histogram.total().clone(),
+            transform_len: self.histogram.transform_len(),
+            distinct_values: self.distinct.or(self.spectrum.as_ref().map(Spectrum::len)),
+            stages: self.stages.0,
+        }
+    }
+
+    pub fn log2(&self) -> u32 {
+        self.histogram.log2_len()
+    }
+
+    pub fn parallel(&self) -> bool {
+        self.options.parallel
+    }
+
+    pub fn unordered(&self) -> Option<Unordered> {
+        match self.kind {
+            Kind::Ordered => None,
+            Kind::Multiset => Some(Unordered::Multiset),
+            Kind::Set => Some(Unordered::Set),
+        }
+    }
+
+    /// Sets of more distinct sizes than there are: no positions at all.
+    fn no_sets(&self) -> bool {
+        self.kind == Kind::Set && self.k > self.histogram.total()
+    }
+
+    /// The exact spectrum, computed once.
+    pub fn spectrum(&mut self, keep_slots: bool) -> Result<&Spectrum> {
+        if self.spectrum.as_ref().is_some_and(|s| s.slot_class.is_some() || !keep_slots) {
+            return Ok(self.spectrum.as_ref().expect("just checked"));
+        }
+        self.progress.start("transform", 0);
+        let (histogram, options) = (self.histogram, self.options);
+        let spectrum =
+            self.stages.time("exact transform and classes", || Spectrum::new(histogram, keep_slots, options));
+        self.progress.finish();
+        Ok(self.spectrum.insert(spectrum?))
+    }
+
+    /// With no heap sizes at all, the only position is the empty one (`k = 0`), lost.
+    fn no_sizes(&self, with_distribution: bool) -> Option<Outcome> {
+        if !self.histogram.total().is_zero() {
+            return None;
+        }
+        let count = BigUint::from(u8::from(self.k.is_zero()));
+        let distribution = with_distribution.then(|| {
+            let mut d = vec![BigUint::zero(); self.histogram.transform_len()];
+            d[0] = count.clone();
+            d
+        });
+        Some(Outcome { losing: count.clone(), total: count, distribution })
+    }
+
+    /// The counts modulo `m >= 1`: modulo its odd part and its power of two, joined by the
+    /// Chinese remainder theorem.
+    pub fn modular(&mut self, m: &BigUint, with_distribution: bool) -> Result<Outcome> {
+        let len = self.histogram.transform_len();
+        if m.is_one() {
+            return Ok(Outcome::zero(len, with_distribution)); // everything is 0 modulo 1
+        }
+        if let Some(outcome) = self.no_sizes(with_distribution) {
+            return Ok(Outcome {
+                losing: outcome.losing % m,
+                total: outcome.total % m,
+                distribution: outcome.distribution.map(|d| d.into_iter().map(|x| x % m).collect()),
+            });
+        }
+        let twos = m.trailing_zeros().unwrap_or(0);
+        let odd = m >> twos;
+        let mut parts = Vec::new();
+        if !odd.is_one() {
+            parts.push(Part::Odd(odd));
+        }
+        if twos > 0 {
+            parts.push(Part::Two(twos));
+        }
+        let mut combined: Option<(Outcome, BigUint)> = None;
+        for part in parts {
+            let outcome = if self.no_sets() {
+                Outcome::zero(len, with_distribution)
+            } else {
+                self.part(&part, with_distribution)?
+            };
+            let part_modulus = part.modulus();
+            combined = Some(match combined {
+                None => (outcome, part_modulus),
+                Some((previous, previous_modulus)) => {
+                    let join = |a: &BigUint, b: &BigUint| crt(a, &previous_modulus, b, &part_modulus);
+                    let distribution = match (&previous.distribution, &outcome.distribution) {
+                        (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| join(x, y)).collect()),
+                        _ => None,
+                    };
+                    let joined = Outcome {
+                        losing: join(&previous.losing, &outcome.losing),
+                        total: join(&previous.total, &outcome.total),
+                        distribution,
+                    };
+                    (joined, &previous_modulus * &part_modulus)
+                }
+            });
+        }
+        Ok(combined.expect("M > 1 has a part").0)
+    }
+
+    /// The counts modulo one part of the modulus, by the cheapest strategy that applies.
+    fn part(&mut self, part: &Part, with_distribution: bool) -> Result<Outcome> {
+        let d = u64::from(self.log2());
+        let slots = self.kind == Kind::Ordered && self.options.method != Method::Classes;
+        match part {
+            Part::Odd(m) => match m.to_u64() {
+                Some(m) if slots && m < 1 << 31 => self.slots(Mod32::new(m as u32)?, part, with_distribution),
+                Some(m) if slots && m < 1 << 63 => self.slots(Mod64::new(m)?, part, with_distribution),
+                Some(m) if m < 1 << 63 => self.classes(&OddWord::new(m), part, with_distribution),
+                _ => self.classes(&Big::new(m.clone()), part, with_distribution),
+            },
+            Part::Two(a) => {
+                let bits = a + d;
+                if slots && bits <= 64 {
+                    self.slots(Wrap64, part, with_distribution)
+                } else if bits <= 128 {
+                    self.classes(&TwoWord::new(bits as u32), part, with_distribution)
+                } else {
+                    self.classes(&Big::new(BigUint::one() << bits), part, with_distribution)
+                }
+            }
+        }
+    }
+
+    /// Exact counts: exact pointwise values, summed, divided by `F`.
+    pub fn exact(&mut self, with_distribution: bool) -> Result<Outcome> {
+        let n = self.histogram.total().clone();
+        let k = self.k;
+        let d = self.log2();
+        let parallel = self.parallel();
+        if self.no_sets() {
+            return Ok(Outcome::zero(self.histogram.transform_len(), with_distribution));
+        }
+        if let Some(outcome) = self.no_sizes(with_distribution) {
+            return Ok(outcome);
+        }
+        let bits = answer_bits(self.kind, &n, k);
+        if bits.is_none_or(|b| b > u128::from(EXACT_MAX_BITS)) {
+            return Err(Error::AnswerTooLarge {
+                bits: Estimate(bits),
+                limit_log2: EXACT_MAX_BITS.trailing_zeros(),
+            });
+        }
+        let bits = bits.expect("checked");
+        if with_distribution {
+            // Every XOR value's count has up to `bits` bits (twice that while transforming).
+            let words = (bits / 64 + 2) * 2 * self.histogram.transform_len() as u128;
+            let bytes = crate::memory::bytes_for::<u64>(|| "the exact distribution".into(), words)?;
+            crate::memory::ensure_fits(|| "the exact distribution".into(), bytes)?;
+        }
+        let unordered = self.unordered();
+        let progress = self.progress;
+        let limit = self.options.work_limit;
+        let spectrum = self.spectrum(with_distribution)?;
+        let distinct = Distinct::of(spectrum);
+        let mut stages = Stages::default();
+        let per_value: Vec<BigInt> = match unordered {
+            None => {
+                check_steps(
+                    "raising the transformed values to the power k exactly",
+                    exact_power_steps(distinct.len(), bits),
+                    limit,
+                )?;
+                let small_k = k.to_u64();
+                stages.time("power", || {
+                    parallel::map(&distinct.values, parallel && distinct.len() >= 64, |h| {
+                        exact_power(h, small_k, k)
+                    })
+                })
+            }
+            Some(unordered) => {
+                let words = (bits / 64 + 1) as u64;
+                let k =
+                    coefficients::check_work(distinct.len(), k, words, "the exact unordered count", limit)?;
+                let done = std::sync::atomic::AtomicU64::new(0);
+                progress.start("coefficients", distinct.len() as u64);
+                stages.time("coefficients", || {
+                    let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 12;
+                    parallel::map(&distinct.values, parallel, |h| {
+                        let c = coefficients::exact(unordered, &n, h, k);
+                        progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                        c
+                    })
+                })
+            }
+        };
+        let mut sum = BigInt::zero();
+        for (&i, &multiplicity) in distinct.class_value.iter().zip(&spectrum.multiplicity) {
+            sum += &per_value[i] * multiplicity;
+        }
+        let (losing, rest) = sum.div_rem(&(BigInt::one() << d));
+        debug_assert!(rest.is_zero(), "Σ_j c_j is F times the losing count");
+        let total = per_value[distinct.class_value[spectrum.zero_class]].clone();
+        let distribution = if with_distribution {
+            let slots = spectrum.slot_class.as_ref().expect("kept");
+            let mut data: Vec<BigInt> =
+                slots.iter().map(|&c| per_value[distinct.class_value[c as usize]].clone()).collect();
+            stages.time("inverse transform", || {
+                crate::fwht::reference::textbook_with(&mut data, |a, b| (a + b, a - b));
+            });
+            Some(data.into_iter().map(|x| (x >> d).to_biguint().expect("a count is non-negative")).collect())
+        } else {
+            None
+        };
+        self.stages.0.extend(stages.0);
+        let to_count = |x: BigInt| x.to_biguint().expect("a count is non-negative");
+        Ok(Outcome { losing: to_count(losing), total: to_count(total), distribution })
+    }
+}
+
+/// The distinct exact values `Ĥ` of the classes.
+pub(super) struct Distinct {
+    pub values: Vec<BigInt>,
+    /// For each class, the index of its value.
+    pub class_value: Vec<usize>,
+}
+
+impl Distinct {
+    pub fn of(spectrum: &Spectrum) -> Distinct {
+        let mut index = std::collections::HashMap::new();
+        let mut values = Vec::new();
+        let class_value = (0..spectrum.len())
+            .map(|c| {
+                let v = spectrum.value(c);
+                *index.entry(v.clone()).or_insert_with(|| {
+                    values.push(v);
+                    values.len() - 1
+                })
+            })
+            .collect();
+        Distinct { values, class_value }
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+}
+
+/// `A = (N + Ĥ)/2` and `B = (N − Ĥ)/2` (exact: `Ĥ ≡ N mod 2` and `|Ĥ| <= N`).
+pub(super) fn halves(n: &BigUint, h: &BigInt) -> (BigUint, BigUint) {
+    let n = BigInt::from(n.clone());
+    let a = ((&n + h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
+    let b = ((&n - h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
+    (a, b)
+}
+
+/// `Ĥ^k` exactly; `k` is `None` when it does not fit a word (then `|Ĥ| <= 1`, or the answer
+/// size check would have refused).
+fn exact_power(h: &BigInt, k: Option<u64>, k_big: &BigUint) -> BigInt {
+    if k_big.is_zero() {
+        return BigInt::one();
+    }
+    if h.is_zero() || h.is_one() {
+        return h.clone();
+    }
+    if *h == -BigInt::one() {
+        return if k_big.bit(0) { h.clone() } else { BigInt::one() };
+    }
+    num_traits::pow::Pow::pow(h, k.expect("the exact-size check bounds k"))
+}
+
+/// Steps to raise `values` big integers to powers of `bits` bits: multiplications of `n` words
+/// cost about `n^1.5` word operations in num-bigint (Karatsuba, Toom-3), 4 to a step (measured:
+/// 52 powers of 4.4 million bits in 6.5 s).
+pub(super) fn exact_power_steps(values: usize, bits: u128) -> u128 {
+    let words = (bits / 64 + 1) as f64;
+    (values as f64 * words.powf(1.5) / 4.0).min(1e38) as u128
+}
+
+/// Refuses a computation estimated at more than `limit` steps.
+pub(super) fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
+    if steps > limit {
+        return Err(Error::TooMuchWork { what, steps: Estimate(Some(steps)), limit });
+    }
+    Ok(())
+}
+
+/// An upper bound on the number of bits of the total count (`None`: beyond 128 bits of bits).
+pub(super) fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> {
+    if n.is_zero() || k.is_zero() || (kind == Kind::Ordered && n.is_one()) {
+        return Some(1);
+    }
+    let n_bits = u128::from(n.bits());
+    let k = k.to_u128()?;
+    match kind {
+        Kind::Ordered => k.checked_mul(n_bits),
+        // C(N+k−1, k) = C(N+k−1, N−1) <= (N+k)^min(k, N−1).
+        Kind::Multiset => {
+            let top = (n + BigUint::from(k)).bits() as u128;
+            Some(k.min(n.to_u128().unwrap_or(u128::MAX) - 1).checked_mul(top)?.max(1))
+        }
+        Kind::Set => {
+            Some(k.min(n.to_u128().unwrap_or(u128::MAX).saturating_sub(k)).checked_mul(n_bits)?.max(1))
+        }
+    }
+}
+
+/// The low `bits` bits of `x`.
+pub(super) fn low_bits(x: &BigUint, bits: u64) -> BigUint {
+    x % (BigUint::one() << bits)
+}
+
+/// `2^-d mod m` for odd `m`: `((m + 1)/2)^d`.
+pub(super) fn inverse_power_of_two(d: u32, m: &BigUint) -> BigUint {
+    let half = (m + 1u32) >> 1u32;
+    half.modpow(&BigUint::from(d), m)
+}

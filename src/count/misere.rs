@@ -1,0 +1,92 @@
+//! Misère Nim (whoever takes the last stone loses): normal-play counts, corrected.
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::answer::Kind;
+use crate::error::Result;
+
+/// Misère Nim minus normal-play Nim, in losing positions: only positions whose heaps all have
+/// at most one stone change (lost in misère play exactly when the number of 1-heaps is odd, in
+/// normal play when it is even), so the correction is (odd − even) over those positions, with
+/// `z` = [0 is a size], `o` = [1 is a size]:
+///
+/// - ordered: `−(z − o)^k` (`0^0 = 1`);
+/// - multisets (`i` ones, `0 <= i <= k`, when both sizes exist): `−1` for even `k`, else `0`;
+///   only 0: `−1`; only 1: `(−1)^(k+1)`; neither: `−[k = 0]`;
+/// - sets: the subsets of the available sizes with `k` elements.
+pub(super) fn correction(kind: Kind, k: &BigUint, lo: &BigUint, hi: &BigUint) -> i64 {
+    let z = lo.is_zero();
+    let o = *lo <= BigUint::one() && *hi >= BigUint::one();
+    let k_odd = k.bit(0);
+    let k_zero = k.is_zero();
+    match kind {
+        Kind::Ordered => {
+            let base = i64::from(z) - i64::from(o);
+            // base^k with 0^0 = 1; base is −1, 0 or 1.
+            let power = if k_zero || (base == -1 && !k_odd) { 1 } else { base };
+            -power
+        }
+        Kind::Multiset => match (z, o) {
+            (true, true) => {
+                if k_odd {
+                    0
+                } else {
+                    -1
+                }
+            }
+            (true, false) => -1,
+            (false, true) => {
+                if k_odd {
+                    1
+                } else {
+                    -1
+                }
+            }
+            (false, false) => -i64::from(k_zero),
+        },
+        Kind::Set => {
+            // Subsets of {0 if z, 1 if o} with k elements; odd count of ones (i.e. 1 present) wins
+            // misère.
+            let k = k.to_u64().unwrap_or(u64::MAX);
+            let mut correction = 0;
+            for zero_in in [false, true] {
+                for one_in in [false, true] {
+                    if (zero_in && !z) || (one_in && !o) || u64::from(zero_in) + u64::from(one_in) != k {
+                        continue;
+                    }
+                    correction += if one_in { 1 } else { -1 };
+                }
+            }
+            correction
+        }
+    }
+}
+
+/// The misère losing count from the normal-play one: `losing + correction`, modulo `modulus`
+/// when there is one.
+pub(super) fn correct_count(losing: &BigUint, correction: i64, modulus: Option<&BigUint>) -> BigUint {
+    let corrected = BigInt::from(losing.clone()) + correction;
+    match modulus {
+        Some(m) => corrected.mod_floor(&BigInt::from(m.clone())),
+        None => corrected,
+    }
+    .to_biguint()
+    .expect("a count is non-negative")
+}
+
+/// The misère probability of losing from the normal-play one: each corrected position weighs
+/// `1 / (number of positions)`.
+pub(super) fn correct_probability(
+    losing: f64,
+    correction: i64,
+    kind: Kind,
+    n: &BigUint,
+    k: &BigUint,
+) -> Result<f64> {
+    if correction == 0 {
+        return Ok(losing);
+    }
+    Ok(losing + correction as f64 * (-super::probability::ln_total(kind, n, k)?).exp())
+}

@@ -1,0 +1,403 @@
+//! The query builder and its three answers: counts, the distribution, probabilities.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, winning};
+use super::engine::{Engine, Options, Outcome, Stages};
+use super::misere;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::histogram::Histogram;
+use crate::progress::{Progress, Silent};
+use crate::simd::Backend;
+
+/// The histogram a query counts over.
+#[derive(Debug, Clone)]
+enum Input {
+    Game(Game),
+    Histogram(Histogram),
+}
+
+/// A counting query, built step by step.
+///
+/// Defaults: one heap, exact counts, ordered heaps, normal play, the widest SIMD backend of this
+/// CPU, rayon's thread pool allowed. [`parallel(false)`](Query::parallel) keeps every step on
+/// the calling thread; for a number of threads, run the query inside `ThreadPool::install`.
+///
+/// ```
+/// use nimcount::count::{Kind, Query};
+/// use nimcount::histogram::Histogram;
+///
+/// // Heap sizes 1..=10^12 of a game with Grundy values 0, 1, 2 repeating (G(n) = n mod 3).
+/// let h = Histogram::parse("0 333333333333\n1 333333333334\n2 333333333333\n", "sizes")?;
+/// let counts = Query::from_histogram(h.clone()).heaps(10u32.pow(9)).modulus(1_000_000_007u32).count()?;
+/// assert_eq!(counts.modulus, Some(1_000_000_007u32.into()));
+/// // Unordered pairs: a pair is lost exactly when both heaps have the same value.
+/// let pairs = Query::from_histogram(h).heaps(2u32).kind(Kind::Multiset).count()?;
+/// let per_value = [333333333333u64, 333333333334, 333333333333];
+/// let same: u128 = per_value.iter().map(|&c| c as u128 * (c as u128 + 1) / 2).sum();
+/// assert_eq!(pairs.losing, same.into());
+///
+/// // Two threads, or none at all: the same answer.
+/// use nimcount::game::Game;
+/// let nim = || Query::new(Game::Nim).sizes(1u32, 10u32.pow(6)).heaps(3u32).modulus(1_000_000_007u32);
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let two = pool.install(|| nim().count())?;
+/// assert_eq!(two.losing, nim().parallel(false).count()?.losing);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub struct Query<'p> {
+    input: Input,
+    sizes: Option<(BigUint, BigUint)>,
+    heaps: BigUint,
+    modulus: Option<BigUint>,
+    kind: Kind,
+    misere: bool,
+    max_heap: Option<u64>,
+    options: Options,
+    progress: &'p dyn Progress,
+}
+
+impl fmt::Debug for Query<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Query")
+            .field("input", &self.input)
+            .field("sizes", &self.sizes)
+            .field("heaps", &self.heaps)
+            .field("modulus", &self.modulus)
+            .field("kind", &self.kind)
+            .field("misere", &self.misere)
+            .field("max_heap", &self.max_heap)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl Query<'static> {
+    /// A query over the heap sizes of a game (give them with [`sizes`](Query::sizes)).
+    ///
+    /// The game's Grundy values come from a proven period, or are computed directly when that
+    /// is affordable ([`crate::grundy::range_values`]); a game with no proven period over a
+    /// range too costly to compute is an [`Error::TooCostly`]. A game of your own enters as
+    /// [`Game::custom`](crate::game::Game::custom).
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    ///
+    /// // Three Nim heaps of 1..=1000 stones.
+    /// let counts = Query::new(Game::Nim).sizes(1u32, 1_000u32).heaps(3u32).count()?;
+    /// // Losing triples (a, b, a ^ b) with all three in 1..=1000.
+    /// let brute = (1..=1000u32)
+    ///     .flat_map(|a| (1..=1000u32).map(move |b| a ^ b))
+    ///     .filter(|&c| (1..=1000).contains(&c))
+    ///     .count();
+    /// assert_eq!(counts.losing, brute.into());
+    ///
+    /// // Misère Nim: the empty position is a win for the player to move.
+    /// let empty = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count()?;
+    /// assert_eq!(empty.losing, 0u32.into());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn new(game: Game) -> Self {
+        Query::with_input(Input::Game(game))
+    }
+
+    /// A query over a histogram of Grundy values.
+    pub fn from_histogram(histogram: Histogram) -> Self {
+        Query::with_input(Input::Histogram(histogram))
+    }
+
+    fn with_input(input: Input) -> Self {
+        Query {
+            input,
+            sizes: None,
+            heaps: BigUint::one(),
+            modulus: None,
+            kind: Kind::Ordered,
+            misere: false,
+            max_heap: None,
+            options: Options {
+                method: Method::Auto,
+                backend: Backend::best(),
+                parallel: true,
+                work_limit: super::MAX_STEPS,
+            },
+            progress: &Silent,
+        }
+    }
+}
+
+impl<'p> Query<'p> {
+    /// Every heap size in `lo..=hi` (games only).
+    pub fn sizes(mut self, lo: impl Into<BigUint>, hi: impl Into<BigUint>) -> Self {
+        self.sizes = Some((lo.into(), hi.into()));
+        self
+    }
+
+    /// The number of heaps `k` (any size; `k = 0` counts the empty position, which is lost).
+    pub fn heaps(mut self, k: impl Into<BigUint>) -> Self {
+        self.heaps = k.into();
+        self
+    }
+
+    /// Counts modulo `m >= 1` (`m = 0` is refused when the query runs).
+    pub fn modulus(mut self, m: impl Into<BigUint>) -> Self {
+        self.modulus = Some(m.into());
+        self
+    }
+
+    /// Exact counts (the default).
+    pub fn exact(mut self) -> Self {
+        self.modulus = None;
+        self
+    }
+
+    /// Ordered tuples, multisets or sets.
+    pub fn kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// Misère play (Nim only): the player who takes the last stone loses.
+    pub fn misere(mut self, misere: bool) -> Self {
+        self.misere = misere;
+        self
+    }
+
+    /// The most Grundy values that may be computed, `G(0)` … `G(max_heap − 1)`, in the period
+    /// search and directly. By default the search is bounded by an estimate of its time and
+    /// direct values by [`crate::grundy::range_values`]'s rule.
+    pub fn max_heap(mut self, max_heap: u64) -> Self {
+        self.max_heap = Some(max_heap);
+        self
+    }
+
+    /// How pointwise values are evaluated (the answer does not depend on it).
+    pub fn method(mut self, method: Method) -> Self {
+        self.options.method = method;
+        self
+    }
+
+    /// The SIMD backend of the transforms and powers; an error when this CPU lacks it.
+    pub fn backend(mut self, backend: Backend) -> Result<Self> {
+        self.options.backend = backend.available()?;
+        Ok(self)
+    }
+
+    /// Whether rayon's thread pool may be used (`true` by default); with `false` no step of the
+    /// query touches rayon.
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.options.parallel = parallel;
+        self
+    }
+
+    /// The most work a computation of this query may take, in steps of about 25 ns (by default
+    /// [`MAX_STEPS`](super::MAX_STEPS), about ten seconds). A query estimated above it is refused
+    /// with [`Error::TooMuchWork`] before the expensive stage starts: powers modulo numbers of
+    /// thousands of digits, exact answers of millions of digits, long coefficient recurrences.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    /// use nimcount::number::parse;
+    /// let query = Query::new(Game::Nim).sizes(1u32, 1000u32).heaps(10u32.pow(9)).modulus(parse("10^300000")?);
+    /// assert!(matches!(query.count(), Err(nimcount::Error::TooMuchWork { .. })));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn max_work(mut self, steps: u128) -> Self {
+        self.options.work_limit = steps;
+        self
+    }
+
+    /// Reports progress of the long stages to `progress`.
+    pub fn progress<'q>(self, progress: &'q dyn Progress) -> Query<'q> {
+        Query {
+            input: self.input,
+            sizes: self.sizes,
+            heaps: self.heaps,
+            modulus: self.modulus,
+            kind: self.kind,
+            misere: self.misere,
+            max_heap: self.max_heap,
+            options: self.options,
+            progress,
+        }
+    }
+
+    /// The histogram the query counts over, and where it came from.
+    pub fn histogram(&self) -> Result<(Cow<'_, Histogram>, Source)> {
+        self.validate()?;
+        self.histogram_timed(&mut Stages::default())
+    }
+
+    /// Losing, winning and total counts.
+    pub fn count(&self) -> Result<Counts> {
+        let (outcome, report) = self.run(false)?;
+        let winning = winning(&outcome.total, &outcome.losing, self.modulus.as_ref());
+        Ok(Counts {
+            losing: outcome.losing,
+            winning,
+            total: outcome.total,
+            modulus: self.modulus.clone(),
+            report,
+        })
+    }
+
+    /// The number of positions for every XOR value (normal play).
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::histogram::Histogram;
+    /// // Two Nim heaps of 0..=3 stones: each XOR value in 4 ways.
+    /// let h = Histogram::from_values(&[0, 1, 2, 3], 0, 3)?;
+    /// let d = Query::from_histogram(h).heaps(2u32).modulus(10u32).distribution()?;
+    /// assert_eq!(d.counts, [4u32, 4, 4, 4].map(Into::into));
+    /// assert_eq!((d.losing, d.winning, d.total), (4u32.into(), 2u32.into(), 6u32.into())); // mod 10
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn distribution(&self) -> Result<Distribution> {
+        if self.misere {
+            return Err(Error::MisereDistribution);
+        }
+        let (outcome, report) = self.run(true)?;
+        let counts = outcome.distribution.expect("asked for");
+        let losing = counts[0].clone();
+        let winning = winning(&outcome.total, &losing, self.modulus.as_ref());
+        Ok(Distribution {
+            counts,
+            losing,
+            winning,
+            total: outcome.total,
+            modulus: self.modulus.clone(),
+            report,
+        })
+    }
+
+    /// The probabilities that the player to move loses and wins, when the heap sizes are drawn
+    /// with the histogram's counts as weights (ordered: independently; unordered: a uniform
+    /// multiset or set). `with_distribution` adds the probability of every XOR value.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::histogram::Histogram;
+    /// // Grundy value 0 with weight 3, value 1 with weight 1: two heaps XOR to 0 with
+    /// // probability (3/4)^2 + (1/4)^2 = 5/8.
+    /// let h = Histogram::parse("0 3\n1 1\n", "weights")?;
+    /// let p = Query::from_histogram(h).heaps(2u32).probability(false)?;
+    /// assert!((p.losing - 0.625).abs() < 1e-12);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
+        self.validate()?;
+        if self.misere && with_distribution {
+            return Err(Error::MisereDistribution);
+        }
+        // The number of sizes is known before any Grundy value or transform: refuse at once.
+        let sizes = match (&self.input, self.range()) {
+            (Input::Histogram(h), _) => h.total().clone(),
+            (Input::Game(_), Ok((lo, hi))) => hi - lo + 1u32,
+            (Input::Game(_), Err(e)) => return Err(e),
+        };
+        if sizes.is_zero() {
+            return Err(Error::EmptyHistogram);
+        }
+        if self.kind == Kind::Set && self.heaps > sizes {
+            return Err(Error::NoSets { k: self.heaps.clone(), n: sizes });
+        }
+        let mut stages = Stages::default();
+        let (histogram, source) = self.histogram_timed(&mut stages)?;
+        if histogram.total().is_zero() {
+            return Err(Error::EmptyHistogram);
+        }
+        let correction = self.misere_correction()?;
+        let mut engine = self.engine(&histogram, stages);
+        let (losing, winning, distribution, exact) = engine.probability(with_distribution, correction)?;
+        let report = engine.report(source);
+        Ok(Probability { losing, winning, distribution, exact, report })
+    }
+
+    /// Validates, builds the histogram, and counts (with the distribution when asked).
+    fn run(&self, with_distribution: bool) -> Result<(Outcome, Report)> {
+        self.validate()?;
+        let mut stages = Stages::default();
+        let (histogram, source) = self.histogram_timed(&mut stages)?;
+        let mut engine = self.engine(&histogram, stages);
+        let mut outcome = match &self.modulus {
+            Some(m) => engine.modular(m, with_distribution)?,
+            None => engine.exact(with_distribution)?,
+        };
+        if let Some(correction) = self.misere_correction()? {
+            outcome.losing = misere::correct_count(&outcome.losing, correction, self.modulus.as_ref());
+        }
+        Ok((outcome, engine.report(source)))
+    }
+
+    /// The engine of this query over `histogram`.
+    fn engine<'a>(&'a self, histogram: &'a Histogram, stages: Stages) -> Engine<'a> {
+        Engine::new(histogram, &self.heaps, self.kind, self.options, self.progress, stages)
+    }
+
+    /// The misère correction of the losing count, for misère queries.
+    fn misere_correction(&self) -> Result<Option<i64>> {
+        if !self.misere {
+            return Ok(None);
+        }
+        let (lo, hi) = self.range()?;
+        Ok(Some(misere::correction(self.kind, &self.heaps, lo, hi)))
+    }
+
+    /// [`histogram`](Self::histogram), timing the period search and the counting.
+    fn histogram_timed(&self, stages: &mut Stages) -> Result<(Cow<'_, Histogram>, Source)> {
+        match &self.input {
+            Input::Histogram(h) => Ok((Cow::Borrowed(h), Source::Histogram)),
+            Input::Game(game) => {
+                let (lo, hi) = self.range()?;
+                let max_heap = self.max_heap;
+                super::source::game_histogram(game, lo, hi, max_heap, self.progress, stages)
+                    .map(|(h, s)| (Cow::Owned(h), s))
+            }
+        }
+    }
+
+    fn range(&self) -> Result<(&BigUint, &BigUint)> {
+        let (lo, hi) = self.sizes.as_ref().ok_or(Error::MissingSizes)?;
+        if lo > hi {
+            return Err(Error::EmptyRange { lo: lo.clone(), hi: hi.clone() });
+        }
+        Ok((lo, hi))
+    }
+
+    /// Checks what does not depend on the histogram: every cheap refusal comes before any work.
+    fn validate(&self) -> Result<()> {
+        if let Some(m) = &self.modulus
+            && m.is_zero()
+        {
+            return Err(Error::InvalidModulus {
+                modulus: "0".into(),
+                reason: "the modulus must be at least 1",
+            });
+        }
+        match &self.input {
+            Input::Game(game) => {
+                self.range()?;
+                if self.misere && *game != Game::Nim {
+                    return Err(Error::MisereUnsupported { game: game.spec() });
+                }
+            }
+            Input::Histogram(_) => {
+                if self.sizes.is_some() {
+                    return Err(Error::SizesWithHistogram);
+                }
+                if self.misere {
+                    return Err(Error::MisereNeedsGame);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,41 @@
+//! From a game and a range of heap sizes to the histogram of their Grundy values.
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::answer::Source;
+use super::engine::Stages;
+use crate::error::Result;
+use crate::game::Game;
+use crate::grundy;
+use crate::histogram::Histogram;
+use crate::progress::Progress;
+
+/// The histogram of `game`'s Grundy values over `lo..=hi` (`lo <= hi`): through a proven
+/// period, or from the values `G(0..=hi)` computed directly when that is affordable (see
+/// [`grundy::range_values`] for the rule; `max_heap` values at most when given).
+pub(super) fn game_histogram(
+    game: &Game,
+    lo: &BigUint,
+    hi: &BigUint,
+    max_heap: Option<u64>,
+    progress: &dyn Progress,
+    stages: &mut Stages,
+) -> Result<(Histogram, Source)> {
+    let range = stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, progress))?;
+    match range {
+        grundy::RangeValues::Period(search) => {
+            let certificate = search.certificate.expect("a proven period");
+            let values_computed = search.checked_upto as usize;
+            let histogram = stages.time("histogram", || {
+                Histogram::from_period(search.values, &certificate, lo.clone(), hi.clone())
+            })?;
+            Ok((histogram, Source::Period { certificate, values_computed }))
+        }
+        grundy::RangeValues::Direct(values) => {
+            let (lo, hi) = (lo.to_u64().expect("lo <= hi < 2^64"), values.len() as u64 - 1);
+            let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
+            Ok((histogram, Source::Values { values_computed: values.len() }))
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! A position of a heap game: Grundy values, verdict, winning moves.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use super::rules::{NIM, Rules};
+use super::{Move, Verdict};
+use crate::error::Result;
+
+/// A position of a heap game, judged by Sprague–Grundy theory: the player to move loses exactly
+/// when the XOR of the heaps' Grundy values is 0. A winning move takes a heap `n` to an option
+/// whose value is `G(n) ⊕ xor`; in Nim that is the heap `n ⊕ xor`, smaller than `n` exactly
+/// when `n` has the highest bit of the XOR.
+///
+/// Misère Nim ([`Position::misere_nim`]), where whoever takes the last stone loses, is played
+/// like normal Nim until a move would leave only heaps of at most one stone; then the winner
+/// leaves an odd number of 1-heaps. A position is lost when some heap has two stones or more
+/// and the XOR is 0, or when every heap has at most one stone and the number of 1-heaps is odd.
+///
+/// ```
+/// use nimcount::play::{Position, Rules, Verdict};
+///
+/// let nim = Rules::nim();
+/// let position = Position::new(&nim, [3u32, 4, 5])?;
+/// assert_eq!(position.verdict(), Verdict::Won);
+/// let moves: Vec<String> = position.winning_moves().map(|m| m.to_string()).collect();
+/// assert_eq!(moves, ["heap 1: 3 → 1"]);
+///
+/// // Misère: with a heap of 3 and two single stones, take the 3 down to 1 (three 1-heaps).
+/// let misere = Position::misere_nim([3u32, 1, 1]);
+/// assert_eq!(misere.winning_moves().next().unwrap().to_string(), "heap 1: 3 → 1");
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Position<'r> {
+    rules: &'r Rules<'r>,
+    heaps: Vec<BigUint>,
+    grundy: Vec<BigUint>,
+    xor: BigUint,
+    misere: bool,
+}
+
+impl<'r> Position<'r> {
+    /// The position of these heaps under `rules` (normal play: whoever cannot move loses).
+    ///
+    /// Fails when a heap has no known Grundy value under the rules.
+    pub fn new<T: Into<BigUint>>(rules: &'r Rules<'r>, heaps: impl IntoIterator<Item = T>) -> Result<Self> {
+        let heaps: Vec<BigUint> = heaps.into_iter().map(Into::into).collect();
+        let grundy = heaps.iter().map(|h| rules.value_or_error(h)).collect::<Result<Vec<_>>>()?;
+        let xor = grundy.iter().fold(BigUint::zero(), |x, g| x ^ g);
+        Ok(Position { rules, heaps, grundy, xor, misere: false })
+    }
+}
+
+impl Position<'static> {
+    /// A position of misère Nim: whoever takes the last stone loses.
+    pub fn misere_nim<T: Into<BigUint>>(heaps: impl IntoIterator<Item = T>) -> Self {
+        let mut position = Position::new(&NIM, heaps).expect("every heap has a Nim value");
+        position.misere = true;
+        position
+    }
+}
+
+impl Position<'_> {
+    /// The heaps.
+    pub fn heaps(&self) -> &[BigUint] {
+        &self.heaps
+    }
+
+    /// The Grundy value of each heap (for misère Nim, its normal-play value: the heap itself).
+    pub fn grundy(&self) -> &[BigUint] {
+        &self.grundy
+    }
+
+    /// The XOR of the heaps' Grundy values.
+    pub fn xor(&self) -> &BigUint {
+        &self.xor
+    }
+
+    /// Whether this is misère play.
+    pub fn is_misere(&self) -> bool {
+        self.misere
+    }
+
+    /// The rules the position is played by.
+    pub fn rules(&self) -> &Rules<'_> {
+        self.rules
+    }
+
+    /// Heaps of two stones or more.
+    fn large_heaps(&self) -> usize {
+        self.heaps.iter().filter(|h| h.bits() >= 2).count()
+    }
+
+    /// Won or lost for the player to move.
+    pub fn verdict(&self) -> Verdict {
+        if self.misere && self.large_heaps() == 0 {
+            // Only 0- and 1-heaps: the XOR is the parity of the 1-heaps; odd loses.
+            return Verdict::lost_if(self.xor.is_one());
+        }
+        Verdict::lost_if(self.xor.is_zero())
+    }
+
+    /// Every winning move, heap by heap (each heap's options are found when the iterator gets
+    /// to it): none when the position is lost.
+    pub fn winning_moves(&self) -> WinningMoves<'_> {
+        let heaps = if self.verdict() == Verdict::Lost { 0 } else { self.heaps.len() };
+        WinningMoves { position: self, heap: 0, heaps, pending: Vec::new().into_iter() }
+    }
+
+    /// The winning moves that change heap `i`.
+    fn moves_from(&self, i: usize) -> Vec<Move> {
+        let n = &self.heaps[i];
+        if self.misere {
+            // Against the other heaps' XOR y: with a large heap among them, normal play (leave y);
+            // otherwise leave an odd number of 1-heaps: y ⊕ 1.
+            let y = &self.xor ^ n;
+            let others_large = self.large_heaps() - usize::from(n.bits() >= 2);
+            let target = if others_large > 0 { y } else { y ^ BigUint::one() };
+            return if target < *n {
+                vec![Move::single(i, n.clone(), super::non_empty([target]))]
+            } else {
+                Vec::new()
+            };
+        }
+        let target = &self.grundy[i] ^ &self.xor;
+        self.rules
+            .options_with_value(n, &target)
+            .into_iter()
+            .map(|to| Move::single(i, n.clone(), to))
+            .collect()
+    }
+}
+
+/// The winning moves of a [`Position`], heap by heap.
+#[derive(Debug)]
+pub struct WinningMoves<'p> {
+    position: &'p Position<'p>,
+    heap: usize,
+    heaps: usize,
+    pending: std::vec::IntoIter<Move>,
+}
+
+impl Iterator for WinningMoves<'_> {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        loop {
+            if let Some(m) = self.pending.next() {
+                return Some(m);
+            }
+            if self.heap == self.heaps {
+                return None;
+            }
+            self.pending = self.position.moves_from(self.heap).into_iter();
+            self.heap += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(position: &Position) -> Vec<String> {
+        position.winning_moves().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn nim_moves_reduce_the_heaps_with_the_top_bit_of_the_xor() {
+        let nim = Rules::nim();
+        let p = Position::new(&nim, [3u32, 5, 7]).unwrap();
+        // 3 ⊕ 5 ⊕ 7 = 1: every heap has bit 0.
+        assert_eq!(moves(&p), ["heap 1: 3 → 2", "heap 2: 5 → 4", "heap 3: 7 → 6"]);
+        let lost = Position::new(&nim, [1u32, 2, 3]).unwrap();
+        assert_eq!(lost.verdict(), Verdict::Lost);
+        assert!(moves(&lost).is_empty());
+        let empty = Position::new(&nim, Vec::<u32>::new()).unwrap();
+        assert_eq!(empty.verdict(), Verdict::Lost);
+    }
+
+    #[test]
+    fn nim_heaps_of_any_size() {
+        let nim = Rules::nim();
+        let huge = BigUint::from(10u32).pow(3000);
+        let p = Position::new(&nim, [huge.clone(), huge.clone() + 5u32]).unwrap();
+        assert_eq!(*p.xor(), (&huge ^ (&huge + 5u32)));
+        let m = p.winning_moves().collect::<Vec<_>>();
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].changes[0].to, vec![huge]);
+    }
+
+    #[test]
+    fn misere_nim() {
+        for (heaps, verdict) in [
+            (vec![], Verdict::Won),
+            (vec![1u32], Verdict::Lost),
+            (vec![1, 1], Verdict::Won),
+            (vec![1, 1, 1], Verdict::Lost),
+            (vec![2], Verdict::Won),
+            (vec![2, 2], Verdict::Lost),
+            (vec![0, 1, 0], Verdict::Lost),
+            (vec![0, 0], Verdict::Won),
+        ] {
+            let p = Position::misere_nim(heaps.clone());
+            assert_eq!(p.verdict(), verdict, "{heaps:?}");
+            // The empty position is won without a move: the opponent took the last stone.
+            let moves_expected = verdict == Verdict::Won && !heaps.iter().all(|&h| h == 0);
+            assert_eq!(p.winning_moves().next().is_some(), moves_expected, "{heaps:?}");
+        }
+        assert_eq!(moves(&Position::misere_nim([5u32])), ["heap 1: 5 → 1"]);
+        assert_eq!(moves(&Position::misere_nim([5u32, 1])), ["heap 1: 5 → 0"]);
+    }
+}

@@ -1,0 +1,117 @@
+//! The portable backend: the shared kernel over single elements, for any butterfly, and the
+//! textbook loop.
+
+use super::kernel::{self, Butterflies};
+use super::lanes::{self, Lanes};
+
+/// The butterfly `(a, b) → (a + b, a − b)` of some ring, on single elements.
+pub(crate) trait Butterfly: Copy + Send + Sync {
+    /// The element type.
+    type E: Copy + Send + Sync;
+    /// `(a + b, a − b)`.
+    fn butterfly(self, a: Self::E, b: Self::E) -> (Self::E, Self::E);
+}
+
+/// A butterfly seen as a one-lane register.
+#[derive(Clone, Copy, Debug)]
+struct Scalar<B>(B);
+
+impl<B: Butterfly> Lanes for Scalar<B> {
+    type E = B::E;
+    type V = B::E;
+    const WIDTH: usize = 1;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const B::E) -> B::E {
+        // SAFETY: the caller guarantees the element is readable.
+        unsafe { ptr.read() }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut B::E, v: B::E) {
+        // SAFETY: the caller guarantees the element is writable.
+        unsafe { ptr.write(v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: B::E, b: B::E) -> (B::E, B::E) {
+        self.0.butterfly(a, b)
+    }
+    #[inline(always)]
+    fn within(self, v: B::E) -> B::E {
+        v
+    }
+}
+
+impl<B: Butterfly> Butterflies for Scalar<B> {
+    type Elem = B::E;
+    const LEAF_LOG2: u32 = 4;
+
+    fn leaves(self, data: &mut [B::E]) {
+        assert_eq!(data.len() % 16, 0);
+        // SAFETY: the length was checked; scalar code needs no instruction set.
+        unsafe { lanes::leaves(self, data) }
+    }
+
+    fn columns(self, rows: &mut [&mut [B::E]]) {
+        lanes::assert_rows(rows, 1);
+        // SAFETY: the shape was checked; scalar code needs no instruction set.
+        unsafe { lanes::columns(self, rows) }
+    }
+
+    fn staggered(self, rows: &mut [&mut [B::E]]) {
+        lanes::assert_rows(rows, 1);
+        // SAFETY: the shape was checked; scalar code needs no instruction set.
+        unsafe { lanes::staggered(self, rows) }
+    }
+}
+
+/// The portable transform of `data` (`2^log2` elements): the cache-blocked kernel from 16
+/// elements up, the textbook loop below.
+pub(crate) fn transform<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, parallel: bool) {
+    debug_assert_eq!(data.len(), 1usize << log2);
+    if log2 < Scalar::<B>::LEAF_LOG2 {
+        textbook(data, |x, y| b.butterfly(*x, *y));
+    } else {
+        kernel::transform(Scalar(b), data, log2, parallel);
+    }
+}
+
+/// [`transform`] with passes over rows at least `stagger_min_row_bytes` apart staggered (tests
+/// lower the bound to run the staggered passes on small transforms).
+#[cfg(test)]
+pub(crate) fn transform_staggering<B: Butterfly>(
+    b: B,
+    data: &mut [B::E],
+    log2: u32,
+    stagger_min_row_bytes: usize,
+) {
+    kernel::transform_staggering(Scalar(b), data, log2, false, stagger_min_row_bytes);
+}
+
+/// The textbook iterative transform over any values: for `h = 1, 2, 4, …`, the butterfly on
+/// `(x[j], x[j + h])`. `x.len()` must be a power of two (or 0).
+///
+/// It is the reference every kernel is tested against, and the transform for values that no
+/// kernel handles (big integers).
+///
+/// ```
+/// use nimcount::fwht::reference::textbook_with;
+/// let mut x = vec![1i64, 2, 3, 4];
+/// textbook_with(&mut x, |a, b| (a + b, a - b));
+/// assert_eq!(x, [10, -2, -4, 0]);
+/// ```
+pub fn textbook_with<T>(x: &mut [T], mut butterfly: impl FnMut(&T, &T) -> (T, T)) {
+    let n = x.len();
+    debug_assert!(n == 0 || n.is_power_of_two());
+    let mut h = 1;
+    while h < n {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                (*a, *b) = butterfly(a, b);
+            }
+        }
+        h *= 2;
+    }
+}
+
+pub(crate) use textbook_with as textbook;

@@ -1,0 +1,260 @@
+//! `nimcount play`, and `nimcount count` for Moore's Nim and staircases, from the outside: the
+//! teaching examples, the JSON contract, agreement with the library, and one-line errors with
+//! exit code 2 for every bad input.
+
+use assert_cmd::Command;
+use nimcount::game::Game;
+use nimcount::play::{Moore, Position, Rules, Staircase};
+use nimcount::progress::Silent;
+use num_bigint::BigUint;
+use serde_json::{Value, json};
+
+fn nimcount() -> Command {
+    Command::cargo_bin("nimcount").unwrap()
+}
+
+fn text(args: &[&str]) -> String {
+    let output = nimcount().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = text(&[args, &["--json"]].concat());
+    assert_eq!(out.trim_end().lines().count(), 1, "one line of JSON: {out}");
+    serde_json::from_str(&out).unwrap()
+}
+
+fn cat<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
+    [a, b].concat()
+}
+
+/// The value of the line labelled `label` in the text output.
+fn field(out: &str, label: &str) -> String {
+    let line = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(label))
+        .unwrap_or_else(|| panic!("{label}: {out}"));
+    line[label.len()..].trim().to_string()
+}
+
+/// A command that must fail: exit code 2, one line on stderr naming the problem, no stdout.
+fn refused(args: &[&str], needle: &str) {
+    let output = nimcount().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
+}
+
+#[test]
+fn teaching_examples() {
+    let out = text(&["play", "--game", "nim", "3", "4", "5"]);
+    assert_eq!(field(&out, "verdict"), "won for the player to move");
+    assert_eq!(field(&out, "xor"), "2");
+    assert_eq!(field(&out, "move"), "heap 1: 3 → 1");
+
+    let out = text(&["play", "--game", "moore:2", "1", "2", "3", "3"]);
+    assert_eq!(field(&out, "verdict"), "lost for the player to move");
+    assert!(field(&out, "columns").starts_with("3 3 "), "{out}");
+
+    let lost = text(&["play", "--misere", "1", "1", "1"]);
+    assert_eq!(field(&lost, "verdict"), "lost for the player to move");
+    let won = text(&["play", "--misere", "1", "1"]);
+    assert_eq!(field(&won, "verdict"), "won for the player to move");
+    assert_eq!(field(&won, "move"), "heap 1: 1 → 0");
+
+    assert_eq!(json(&["play", "--game", "moore:2", "1", "2", "3", "3"])["verdict"], "lost");
+    assert_eq!(json(&["play", "--misere", "1", "1", "1"])["verdict"], "lost");
+    assert_eq!(json(&["play", "--misere", "1", "1"])["verdict"], "won");
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let v = json(&["play", "--game", "nim", "3", "4", "5"]);
+    assert_eq!(
+        v,
+        json!({
+            "game": "nim", "play": "normal", "staircase": false,
+            "heaps": ["3", "4", "5"], "grundy": ["3", "4", "5"], "xor": "2", "verdict": "won",
+            "moves": [[{"heap": 0, "from": "3", "to": ["1"]}]],
+        })
+    );
+    // Emptied heaps leave an empty list; splits leave two heaps; Moore moves change several.
+    let v = json(&["play", "3"]);
+    assert_eq!(v["moves"], json!([[{"heap": 0, "from": "3", "to": []}]]));
+    let v = json(&["play", "--game", "octal:0.07", "--all", "5", "6"]);
+    assert_eq!(v["moves"], json!([[{"heap": 1, "from": "6", "to": ["2", "2"]}]]));
+    let v = json(&["play", "--game", "moore:2", "--all", "7", "7", "7", "7"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert!(moves.iter().any(|m| m.as_array().unwrap().len() == 2), "{v}");
+    assert!(moves.iter().all(|m| (1..=2).contains(&m.as_array().unwrap().len())), "{v}");
+    assert_eq!(
+        (v["grundy"].clone(), v["xor"].clone(), v["columns"].clone()),
+        (Value::Null, Value::Null, json!([4, 4, 4]))
+    );
+    // A staircase move: the step below gains what the step above loses.
+    let v = json(&["play", "--staircase", "3", "0", "5"]);
+    assert_eq!(
+        v["moves"],
+        json!([[{"heap": 1, "from": "0", "to": ["2"]}, {"heap": 2, "from": "5", "to": ["3"]}]])
+    );
+    assert_eq!(v["staircase"], true);
+}
+
+/// `--all` prints what the library lists, in the same order.
+#[test]
+fn all_moves_as_the_library_lists_them() {
+    let listed = |out: &str| -> Vec<String> {
+        let mut lines = out.lines().skip_while(|l| !l.starts_with("moves"));
+        lines.next();
+        lines.map(|l| l.trim().to_string()).collect()
+    };
+    let nim = Rules::nim();
+    let heaps = [7u32, 11, 13, 2, 9];
+    let library: Vec<String> =
+        Position::new(&nim, heaps).unwrap().winning_moves().map(|m| m.to_string()).collect();
+    assert!(library.len() >= 2);
+    assert_eq!(listed(&text(&["play", "--all", "7", "11", "13", "2", "9"])), library);
+
+    let game = Game::parse("octal:0.137").unwrap();
+    let rules = Rules::for_game(&game, &40u32.into(), 1 << 16, &Silent).unwrap();
+    let library: Vec<String> =
+        Position::new(&rules, [40u32, 7, 19]).unwrap().winning_moves().map(|m| m.to_string()).collect();
+    assert!(library.iter().any(|m| m.contains(" + ")), "{library:?}");
+    assert_eq!(listed(&text(&["play", "--game", "octal:0.137", "--all", "40", "7", "19"])), library);
+
+    let heaps: Vec<BigUint> = [15u32, 14, 12, 9].map(Into::into).to_vec();
+    let library: Vec<String> = Moore::new(2).unwrap().winning_moves(&heaps).map(|m| m.to_string()).collect();
+    assert!(library.len() > 3);
+    assert_eq!(listed(&text(&["play", "--game", "moore:2", "--all", "15", "14", "12", "9"])), library);
+
+    let game = Game::parse("subtract:1-3").unwrap();
+    let rules = Rules::for_game(&game, &20u32.into(), 1 << 16, &Silent).unwrap();
+    let stairs = Staircase::new(&rules, [5u32, 6, 2, 9]).unwrap();
+    let library: Vec<String> = stairs.winning_moves().map(|m| Staircase::describe(&m)).collect();
+    assert_eq!(
+        listed(&text(&["play", "--game", "subtract:1-3", "--staircase", "--all", "5", "6", "2", "9"])),
+        library
+    );
+}
+
+#[test]
+fn heaps_of_any_size() {
+    // Nim: the move is heap ⊕ xor, whatever the size.
+    let v = json(&["play", "10^3000", "10^3000+5", "2^10000"]);
+    let a = nimcount::number::parse("10^3000").unwrap();
+    let b = &a + 5u32;
+    let c = BigUint::from(1u32) << 10000;
+    assert_eq!(v["xor"], (&a ^ &b ^ &c).to_string());
+    assert_eq!(v["moves"][0][0]["heap"], 2);
+    assert_eq!(v["moves"][0][0]["to"][0], (&a ^ &b).to_string());
+    // A periodic subtraction game: 10^30 ≡ 1 (mod 7).
+    let v = json(&["play", "--game", "subtract:1,3,4", "10^30", "5"]);
+    assert_eq!(v["grundy"], json!(["1", "3"]));
+    // Moore's Nim and staircases of Nim too.
+    let v = json(&["play", "--game", "moore:2", "2^200", "2^200", "1"]);
+    assert_eq!(v["verdict"], "won");
+    let v = json(&["play", "--staircase", "10^40", "3", "10^40"]);
+    assert_eq!(v["verdict"], "lost");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    refused(&["play"], "HEAP");
+    refused(&["play", "--game", "nim"], "HEAP");
+    refused(&["play", "3", "-3"], "negative");
+    refused(&["play", "3", "x"], "invalid number 'x'");
+    refused(&["play", "--game", "moore:0", "1", "2"], "K must be at least 1");
+    refused(&["play", "--game", "moore", "1", "2"], "needs parameters");
+    refused(&["play", "--staircase", "--misere", "1", "2"], "--staircase with --misere");
+    refused(
+        &["play", "--game", "octal:0.16", "--max-heap", "1000", "5000"],
+        "the heap 5000 is beyond the Grundy values known for octal:0.16",
+    );
+    refused(
+        &["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"],
+        "beyond the Grundy values known for squares",
+    );
+    refused(
+        &["play", "--game", "subtract:1,2", "--misere", "3"],
+        "misère play is known exactly for nim only",
+    );
+    refused(&["play", "--game", "moore:2", "--misere", "3"], "misère play is known exactly for nim only");
+    refused(&["play", "--game", "octal:0.07", "--staircase", "3", "4"], "must take stones");
+    refused(&["play", "--game", "moore:2", "--staircase", "3", "4"], "--staircase");
+    refused(&["play", "--game", "chess", "3"], "unknown game 'chess'");
+    // Far too many moves to list: refused before printing any.
+    refused(
+        &["play", "--game", "moore:2", "--all", "2^17-1", "2^17-1", "2^17-1", "2^17-1"],
+        "more than 100000 winning moves",
+    );
+}
+
+#[test]
+fn counts_of_moore_and_staircases() {
+    // Moore's Nim-1 is Nim.
+    for m in [&[][..], &["--modulus", "10^9+7"], &["--modulus", "2^64"]] {
+        let args = |game| cat(&["count", "--game", game, "--sizes", "3..=1000", "--heaps", "4"], m);
+        let (moore, nim) = (json(&args("moore:1")), json(&args("nim")));
+        for key in ["losing", "winning", "total", "modulus"] {
+            assert_eq!(moore[key], nim[key], "{key} {m:?}");
+        }
+    }
+    // Three heaps of 0..=3 in Moore's Nim-2: lost exactly when the heaps are equal.
+    let v = json(&["count", "--game", "moore:2", "--sizes", "0..=3", "--heaps", "3"]);
+    assert_eq!(
+        (v["losing"].clone(), v["total"].clone(), v["game"].clone()),
+        (json!("4"), json!("64"), json!("moore:2"))
+    );
+    assert_eq!(v["modulus"], Value::Null);
+    let out = text(&["count", "--game", "moore:2", "--sizes", "0..=3", "--heaps", "3"]);
+    assert_eq!(field(&out, "losing"), "4");
+    // Staircases: the even steps are free factors.
+    let v = json(&["count", "--game", "nim", "--staircase", "--sizes", "1..=10", "--heaps", "7"]);
+    let odd = json(&["count", "--game", "nim", "--sizes", "1..=10", "--heaps", "4"]);
+    let losing: u64 = odd["losing"].as_str().unwrap().parse().unwrap();
+    assert_eq!(v["losing"], (losing * 1000).to_string());
+    assert_eq!(v["total"], "10000000");
+    assert_eq!((v["steps"].clone(), v["odd_steps"].clone()), (json!("7"), json!("4")));
+    let v = json(&[
+        "count",
+        "--game",
+        "subtract:1-2",
+        "--staircase",
+        "--sizes",
+        "0..=100",
+        "--heaps",
+        "7",
+        "--modulus",
+        "1000",
+    ]);
+    assert_eq!(v["total"], (BigUint::from(101u32).pow(7) % 1000u32).to_string());
+}
+
+#[test]
+fn bad_counts_are_refused() {
+    let count = |extra| cat(&["count", "--sizes", "1..=40", "--heaps", "3"], extra);
+    refused(&count(&["--game", "moore:0"]), "K must be at least 1");
+    refused(&count(&["--game", "moore:2", "--unordered"]), "only ordered positions");
+    refused(&count(&["--game", "moore:2", "--distinct"]), "only ordered positions");
+    refused(&count(&["--game", "moore:2", "--misere"]), "misère");
+    refused(&count(&["--game", "moore:2", "--probability"]), "only counts");
+    refused(&count(&["--game", "moore:2", "--max-heap", "100"]), "--max-heap");
+    refused(&count(&["--game", "moore:2", "--staircase"]), "a staircase needs a game of single heaps");
+    refused(&count(&["--game", "nim", "--staircase", "--misere"]), "--misere with --staircase");
+    refused(&count(&["--game", "nim", "--staircase", "--unordered"]), "only ordered positions");
+    refused(&count(&["--game", "octal:0.07", "--staircase"]), "must take stones");
+    refused(&["count", "--game", "moore:2", "--sizes", "9..=3", "--heaps", "3"], "empty range");
+    refused(
+        &["count", "--game", "moore:2", "--sizes", "1..=9", "--heaps", "3", "--modulus", "0"],
+        "modulus 0",
+    );
+    refused(
+        &["count", "--game", "moore:8", "--sizes", "1..=2^64", "--heaps", "10^5"],
+        "steps, more than the limit",
+    );
+}
