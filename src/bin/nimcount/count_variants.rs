@@ -91,7 +91,7 @@ pub fn run(r: &Request) -> Result<()> {
         fields.insert("columns".into(), json!(c.columns));
         lines.push((
             "game",
-            format!("{} (take from up to {})", moore.spec(), plural(&moore.k(), "heap", "heaps")),
+            format!("{} (take from up to {})", moore.spec(), plural(moore.k(), "heap", "heaps")),
         ));
         lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.sizes, "size", "sizes"))));
         lines.push(("heaps", format!("{heaps}, ordered, normal play")));
