@@ -65,7 +65,8 @@ fn block_values(c: &mut Criterion) {
     let count = 1u64 << 18;
     group.throughput(Throughput::Elements(count));
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-    for spec in ["squares", "subtract:2,3,5,7,11,13,17,19,23,29,31,37,41,43,47,53,59,61,67,71,73,79,83,89,97"] {
+    for spec in ["squares", "subtract:2,3,5,7,11,13,17,19,23,29,31,37,41,43,47,53,59,61,67,71,73,79,83,89,97"]
+    {
         let g = game(spec);
         group.bench_with_input(BenchmarkId::new("blocks, one thread", spec), &g, |b, g| {
             b.iter(|| one_thread.install(|| black_box(values(g, count, &Silent).unwrap())))

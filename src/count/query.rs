@@ -358,8 +358,16 @@ impl<'p> Query<'p> {
             Input::Game(game) => {
                 let (lo, hi) = self.range()?;
                 let max_heap = self.max_heap;
-                super::source::game_histogram(game, lo, hi, max_heap, self.progress, stages)
-                    .map(|(h, s)| (Cow::Owned(h), s))
+                super::source::game_histogram(
+                    game,
+                    lo,
+                    hi,
+                    max_heap,
+                    self.options.parallel,
+                    self.progress,
+                    stages,
+                )
+                .map(|(h, s)| (Cow::Owned(h), s))
             }
         }
     }

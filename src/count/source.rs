@@ -19,10 +19,12 @@ pub(super) fn game_histogram(
     lo: &BigUint,
     hi: &BigUint,
     max_heap: Option<u64>,
+    parallel: bool,
     progress: &dyn Progress,
     stages: &mut Stages,
 ) -> Result<(Histogram, Source)> {
-    let range = stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, progress))?;
+    let range =
+        stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, parallel, progress))?;
     match range {
         grundy::RangeValues::Period(search) => {
             let certificate = search.certificate.expect("a proven period");

@@ -16,8 +16,6 @@
 //! short moves of a block of 4096 are 63 of them; a block is made shorter when the moves are
 //! dense near 0 (the primes: 512 heaps, 97 short moves).
 
-use rayon::prelude::*;
-
 use super::mex::MexSet;
 use super::store::Value;
 use crate::fwht::Backend;
@@ -53,6 +51,8 @@ pub(crate) struct Block<'g> {
     /// Every move up to this size is in `moves`.
     known_upto: usize,
     backend: Backend,
+    /// Whether the gathers of a block may run on rayon's pool.
+    parallel: bool,
     /// The largest value so far.
     max: u32,
     masks: Vec<u64>,
@@ -70,6 +70,7 @@ impl<'g> Block<'g> {
             moves,
             known_upto,
             backend: Backend::best(),
+            parallel: true,
             max: 0,
             masks: Vec::new(),
             fallback: MexSet::new(),
@@ -93,6 +94,12 @@ impl<'g> Block<'g> {
     /// fixed, possibly infinite set.
     pub fn options(game: &'g dyn HeapGame) -> Block<'g> {
         Block::with(Moves::Options(game), Vec::new(), 0)
+    }
+
+    /// `false`: every gather on the calling thread (no rayon call).
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
     }
 
     /// Runs the gathers on `backend` (for tests: every backend must give the same values).
@@ -163,15 +170,10 @@ impl<'g> Block<'g> {
         self.masks.resize(words * len, 0);
         if !long.is_empty() {
             let (backend, done) = (self.backend, &values[..s]);
-            if len * long.len() >= PARALLEL_PAIRS && rayon::current_num_threads() > 1 {
-                self.masks.par_chunks_mut(words * piece).enumerate().for_each(|(p, masks)| {
-                    reach::mark(backend, done, s + p * piece, long, words, masks);
-                });
-            } else {
-                for (p, masks) in self.masks.chunks_mut(words * piece).enumerate() {
-                    reach::mark(backend, done, s + p * piece, long, words, masks);
-                }
-            }
+            let parallel = self.parallel && len * long.len() >= PARALLEL_PAIRS;
+            crate::parallel::enumerate_chunks(&mut self.masks, parallel, words * piece, |p, masks| {
+                reach::mark(backend, done, s + p * piece, long, words, masks);
+            });
             self.gathered += (len * long.len() * words) as u64;
         }
         // Short moves (m < len) and, in the first blocks, moves beyond s: one by one.

@@ -48,6 +48,14 @@ impl<'g> Engine<'g> {
         }
     }
 
+    /// `false`: every step on the calling thread (no rayon call).
+    pub fn parallel(self, parallel: bool) -> Engine<'g> {
+        match self {
+            Engine::Block(block) => Engine::Block(block.parallel(parallel)),
+            other => other,
+        }
+    }
+
     /// A store suited to the values: 32 bits for games whose values grow with the heap.
     pub fn store(&self) -> Store {
         match self {

@@ -321,18 +321,20 @@ pub(crate) fn check_heaps(count: u64, bytes_per_heap: u64, what: &'static str) -
 pub fn values(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
     check_heaps(count, 8, "Grundy values")?;
     let resolved = resolve(game)?;
-    let store = compute(&resolved, count, true, progress)?;
+    let store = compute(&resolved, count, true, true, progress)?;
     Ok(store.to_u32(store.len()))
 }
 
-/// `G(0..count)` into a compact store, reporting progress by values.
+/// `G(0..count)` into a compact store, reporting progress by values (`parallel: false`: no
+/// rayon call).
 fn compute(
     resolved: &Resolved<'_>,
     count: u64,
     closed_forms: bool,
+    parallel: bool,
     progress: &dyn Progress,
 ) -> Result<Store> {
-    let mut engine = Engine::new(resolved, closed_forms);
+    let mut engine = Engine::new(resolved, closed_forms).parallel(parallel);
     let mut store = engine.store();
     store.reserve(count as usize);
     progress.start("Grundy values", count);

@@ -55,12 +55,12 @@ pub enum RangeValues {
 /// use nimcount::progress::Silent;
 ///
 /// // Subtract-a-square has no period: 100 001 values directly, well within a second.
-/// let RangeValues::Direct(values) = range_values(&Game::Squares, &100_000u32.into(), None, &Silent)? else {
+/// let RangeValues::Direct(values) = range_values(&Game::Squares, &100_000u32.into(), None, true, &Silent)? else {
 ///     unreachable!()
 /// };
 /// assert_eq!(values.len(), 100_001);
 /// // Up to 10^12 would take years: refused at once.
-/// let err = range_values(&Game::Squares, &10u64.pow(12).into(), None, &Silent).unwrap_err();
+/// let err = range_values(&Game::Squares, &10u64.pow(12).into(), None, true, &Silent).unwrap_err();
 /// assert!(err.to_string().contains("years"));
 /// # Ok::<(), nimcount::Error>(())
 /// ```
@@ -68,13 +68,15 @@ pub fn range_values(
     game: &dyn HeapGame,
     hi: &BigUint,
     max_heap: Option<u64>,
+    parallel: bool,
     progress: &dyn Progress,
 ) -> Result<RangeValues> {
     let resolved = resolve(game)?;
     // G(0) … G(hi): hi + 1 values, when that fits in 64 bits.
     let needed = hi.to_u64().and_then(|h| h.checked_add(1));
     if let Some(period) = closed_form_period(&resolved) {
-        let search = Search::new().limit(Limit::Heaps(period)).progress(progress).run(game)?;
+        let search =
+            Search::new().limit(Limit::Heaps(period)).parallel(parallel).progress(progress).run(game)?;
         return Ok(RangeValues::Period(search));
     }
     let allowed = |count: u64| max_heap.is_some_and(|limit| count <= limit);
@@ -84,14 +86,15 @@ pub fn range_values(
             && (allowed(n) || (max_heap.is_none() && probe(&resolved, n)?.0 <= DIRECT_SECONDS * 1e9))
         {
             check_values(n)?;
-            let search = Search::new().limit(Limit::Heaps(n)).progress(progress).run(game)?;
+            let search =
+                Search::new().limit(Limit::Heaps(n)).parallel(parallel).progress(progress).run(game)?;
             return Ok(match search.certificate {
                 Some(_) => RangeValues::Period(search),
                 None => RangeValues::Direct(search.values),
             });
         }
         let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
-        let search = Search::new().limit(limit).progress(progress).run(game)?;
+        let search = Search::new().limit(limit).parallel(parallel).progress(progress).run(game)?;
         if search.certificate.is_some() {
             return Ok(RangeValues::Period(search));
         }
@@ -127,7 +130,7 @@ pub fn range_values(
         }
     }
     check_values(n)?;
-    let store = compute(&resolved, n, true, progress)?;
+    let store = compute(&resolved, n, true, parallel, progress)?;
     Ok(RangeValues::Direct(store.to_u32(store.len())))
 }
 
@@ -157,7 +160,8 @@ fn too_costly(
 /// [`PROBE_NS`] of work allows, and extrapolates from the growth of the work between the first
 /// quarter of them and all of them (`work ∝ count^β`, `1 <= β <= 3`).
 fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
-    let mut engine = Engine::new(resolved, true);
+    // On the calling thread: the probe is short, and may run where no thread is allowed.
+    let mut engine = Engine::new(resolved, true).parallel(false);
     let mut store: Store = engine.store();
     let mut marks: Vec<(u64, f64)> = Vec::new();
     let mut k = 0u64;

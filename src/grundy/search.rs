@@ -73,6 +73,7 @@ pub struct Search<'p> {
     closed_forms: bool,
     progress: &'p dyn Progress,
     z_limit: usize,
+    parallel: bool,
 }
 
 impl Default for Search<'static> {
@@ -84,7 +85,13 @@ impl Default for Search<'static> {
 impl Search<'static> {
     /// The default search: [`Limit::default`], closed forms, no progress reports.
     pub fn new() -> Self {
-        Search { limit: Limit::default(), closed_forms: true, progress: &Silent, z_limit: Z_LIMIT }
+        Search {
+            limit: Limit::default(),
+            closed_forms: true,
+            progress: &Silent,
+            z_limit: Z_LIMIT,
+            parallel: true,
+        }
     }
 }
 
@@ -106,7 +113,20 @@ impl<'p> Search<'p> {
     /// message with the values computed, values per second, the largest value and the current
     /// candidate period.
     pub fn progress<'q>(self, progress: &'q dyn Progress) -> Search<'q> {
-        Search { limit: self.limit, closed_forms: self.closed_forms, progress, z_limit: self.z_limit }
+        Search {
+            limit: self.limit,
+            closed_forms: self.closed_forms,
+            progress,
+            z_limit: self.z_limit,
+            parallel: self.parallel,
+        }
+    }
+
+    /// `false`: every step on the calling thread, no rayon call (by default the block method's
+    /// gathers use rayon's pool).
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
     }
 
     /// Certifies prefixes longer than `values` by candidate shifts (tests of that path).
@@ -239,7 +259,7 @@ impl<'s, 'p> Run<'s, 'p> {
             Limit::Heaps(n) => n,
             Limit::Seconds(_) => INFORMATIVE_VALUES,
         };
-        let mut engine = Engine::new(resolved, self.search.closed_forms);
+        let mut engine = Engine::new(resolved, self.search.closed_forms).parallel(self.search.parallel);
         let mut store = engine.store();
         self.search.progress.start("Grundy values", count);
         while (store.len() as u64) < count {
@@ -259,7 +279,7 @@ impl<'s, 'p> Run<'s, 'p> {
     fn search(&mut self, resolved: &Resolved<'_>) -> Result<PeriodSearch> {
         let Resolved::Game(game) = resolved else { unreachable!("only built-in games may be periodic") };
         let theorem = theorem_of(game);
-        let mut engine = Engine::new(resolved, self.search.closed_forms);
+        let mut engine = Engine::new(resolved, self.search.closed_forms).parallel(self.search.parallel);
         let mut store = engine.store();
         let budget = match self.search.limit {
             Limit::Seconds(s) => Some(s * 1e9),
