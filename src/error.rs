@@ -243,6 +243,8 @@ pub enum Error {
     },
 
     /// A game without a proven period whose query needs more values than may be computed.
+    /// Counts no longer produce it: they compute the values directly or refuse with
+    /// [`Error::TooCostly`], which carries the estimate.
     #[error(
         "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
         short(reach)
@@ -341,7 +343,8 @@ pub enum Error {
     },
 
     /// Grundy values needed directly (no period is proven) whose estimated cost is beyond the
-    /// limit of direct values; refused before computing them.
+    /// limit of direct values; refused before computing them. (Measured in seconds and bytes of one
+    /// game's values, unlike [`Error::TooMuchWork`], which counts the steps of a count.)
     #[error(
         "{game} {reason}, and heap sizes up to {last} need G(0) … G({last}) directly: {} and {}, beyond \
          the limit of direct values (an estimate of about a minute, or the number of values allowed)",
