@@ -4,7 +4,12 @@
 //! - `find_period`: `subtract:1-1000000` by its closed form and by the general path
 //!   (sliding-window mex and window theorem), and octal 0.16 (sparse space);
 //! - `subtraction values`: the sliding-window mex against the plain mex over every move;
+//! - `block values`: subtract-a-square and a scattered subtraction set by blocks (SIMD
+//!   gathers, on one thread and on all) against the plain mex over every move;
 //! - `octal values`: the sparse-space method against the plain O(n²) method.
+//!
+//! `benches/squares_mex.cpp` is the plain C++ loop for subtract-a-square, timed as a whole
+//! process beside `nimcount grundy --game squares --first N` (see the README).
 //!
 //! `cargo bench --bench grundy -- find_period` runs one group.
 
@@ -54,6 +59,28 @@ fn subtraction_values(c: &mut Criterion) {
     group.finish();
 }
 
+fn block_values(c: &mut Criterion) {
+    let mut group = c.benchmark_group("block values");
+    group.sample_size(10);
+    let count = 1u64 << 18;
+    group.throughput(Throughput::Elements(count));
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    for spec in ["squares", "subtract:2,3,5,7,11,13,17,19,23,29,31,37,41,43,47,53,59,61,67,71,73,79,83,89,97"]
+    {
+        let g = game(spec);
+        group.bench_with_input(BenchmarkId::new("blocks, one thread", spec), &g, |b, g| {
+            b.iter(|| one_thread.install(|| black_box(values(g, count, &Silent).unwrap())))
+        });
+        group.bench_with_input(BenchmarkId::new("blocks, all threads", spec), &g, |b, g| {
+            b.iter(|| black_box(values(g, count, &Silent).unwrap()))
+        });
+        group.bench_with_input(BenchmarkId::new("plain mex", spec), &g, |b, g| {
+            b.iter(|| black_box(values_of(g, count, &Silent).unwrap()))
+        });
+    }
+    group.finish();
+}
+
 fn octal_values(c: &mut Criterion) {
     let mut group = c.benchmark_group("octal values");
     group.sample_size(10);
@@ -72,5 +99,5 @@ fn octal_values(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, period_search, subtraction_values, octal_values);
+criterion_group!(benches, period_search, subtraction_values, block_values, octal_values);
 criterion_main!(benches);

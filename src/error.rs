@@ -258,6 +258,8 @@ pub enum Error {
     },
 
     /// A game without a proven period whose query needs more values than may be computed.
+    /// Counts no longer produce it: they compute the values directly or refuse with
+    /// [`Error::TooCostly`], which carries the estimate.
     #[error(
         "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
         short(reach)
@@ -355,6 +357,30 @@ pub enum Error {
         size: usize,
     },
 
+    /// Grundy values needed directly (no period is proven) whose estimated cost is beyond the
+    /// limit of direct values; refused before computing them. (Measured in seconds and bytes of one
+    /// game's values, unlike [`Error::TooMuchWork`], which counts the steps of a count.)
+    #[error(
+        "{game} {reason}, and heap sizes up to {last} need G(0) … G({last}) directly: {} and {}, beyond \
+         the limit of direct values (an estimate of about a minute, or the number of values allowed)",
+        Seconds(*seconds),
+        Bytes(*bytes)
+    )]
+    TooCostly {
+        /// The game.
+        game: String,
+        /// Why the values are needed directly ("is never periodic", "has no proven period in …").
+        reason: String,
+        /// The largest heap size of the range.
+        last: String,
+        /// The number of values needed, `G(0)` … `G(last)`, when it fits in 64 bits.
+        values: Option<u64>,
+        /// Estimated seconds on one core of the reference machine.
+        seconds: f64,
+        /// Estimated bytes of memory (`u64::MAX`: beyond 16 EiB).
+        bytes: u64,
+    },
+
     /// An I/O error, with the path it concerns.
     #[error("{path}: {source}")]
     Io {
@@ -434,6 +460,31 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// A duration in seconds, printed approximately in the largest unit that keeps it readable:
+/// `about 3.2 s`, `about 4.0 min`, `about 2.5 h`, `about 3.0 days`, `about 40 years`.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Seconds(pub f64);
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const YEAR: f64 = 31_557_600.0;
+        const UNITS: [(f64, &str); 5] =
+            [(1.0, "s"), (60.0, "min"), (3600.0, "h"), (86_400.0, "days"), (YEAR, "years")];
+        let s = self.0;
+        if !s.is_finite() || s >= 1e6 * YEAR {
+            return f.write_str("more than a million years");
+        }
+        if s < 0.1 {
+            return f.write_str("about 0.1 s or less");
+        }
+        // The largest unit the value reaches (59.9 s reads as 1.0 min).
+        let (scale, unit) =
+            UNITS.iter().rev().find(|&&(scale, _)| s >= scale * 0.99).copied().unwrap_or(UNITS[0]);
+        let x = s / scale;
+        if x < 9.95 { write!(f, "about {x:.1} {unit}") } else { write!(f, "about {:.0} {unit}", x.round()) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,6 +494,21 @@ mod tests {
         let at = |line| Error::Malformed { path: "h.txt".into(), line, reason: "bad".into() }.to_string();
         assert_eq!(at(3), "h.txt, line 3: bad");
         assert_eq!(at(0), "h.txt: bad");
+    }
+
+    #[test]
+    fn seconds_read_well() {
+        let at = |s: f64| Seconds(s).to_string();
+        assert_eq!(at(0.01), "about 0.1 s or less");
+        assert_eq!(at(3.24), "about 3.2 s");
+        assert_eq!(at(42.0), "about 42 s");
+        assert_eq!(at(59.9), "about 1.0 min");
+        assert_eq!(at(300.0), "about 5.0 min");
+        assert_eq!(at(7200.0), "about 2.0 h");
+        assert_eq!(at(3.0 * 86_400.0), "about 3.0 days");
+        assert_eq!(at(40.0 * 31_557_600.0), "about 40 years");
+        assert_eq!(at(1e20), "more than a million years");
+        assert_eq!(at(f64::INFINITY), "more than a million years");
     }
 
     #[test]

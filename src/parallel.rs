@@ -80,6 +80,21 @@ pub(crate) fn try_for_each<T: Send>(
     }
 }
 
+/// `f(i, c)` on the `i`-th chunk `c` of at most `chunk` elements, on the thread pool when
+/// `parallel` and there are at least two chunks.
+pub(crate) fn enumerate_chunks<T: Send>(
+    data: &mut [T],
+    parallel: bool,
+    chunk: usize,
+    f: impl Fn(usize, &mut [T]) + Sync + Send,
+) {
+    if parallel && data.len() > chunk {
+        data.par_chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
+    } else {
+        data.chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
+    }
+}
+
 /// `f` over every item, in order, on the thread pool when `parallel`.
 pub(crate) fn map<T: Sync, U: Send>(
     items: &[T],

@@ -33,6 +33,14 @@ pub trait Progress: Sync {
     fn set_position(&self, done: u64) {
         let _ = done;
     }
+    /// The current stage has `total` units of work after all (estimates improve as work goes).
+    fn set_total(&self, total: u64) {
+        let _ = total;
+    }
+    /// A line of figures about the current stage (rates, largest value, candidate period).
+    fn message(&self, text: &str) {
+        let _ = text;
+    }
     /// The current stage is over.
     fn finish(&self) {}
 }

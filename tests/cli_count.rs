@@ -197,7 +197,18 @@ fn game_queries() {
     refused(&["--game", "allbut:3", "--sizes", "0..=10^15", "--heaps", "2"], "power-of-two saltus");
     // Subtract a square: no period, a range far beyond what may be computed.
     refused(&["--game", "squares", "--sizes", "1..=10^13", "--heaps", "2", "--max-heap", "10^4"], "period");
-    refused(&["--game", "squares", "--sizes", "1..=10^13", "--heaps", "2"], "no proven period");
+    refused(&["--game", "squares", "--sizes", "1..=10^13", "--heaps", "2"], "never periodic");
+    // Refused in a fraction of a second, with the estimate and the flag that lifts the limit.
+    let started = std::time::Instant::now();
+    refused(
+        &["--game", "squares", "--sizes", "0..=10^9", "--heaps", "2"],
+        "--max-heap 1000000001 computes them anyway",
+    );
+    assert!(started.elapsed().as_secs_f64() < 3.0, "{:?}", started.elapsed());
+    refused(&["--game", "squares", "--sizes", "0..=10^9", "--heaps", "2", "--max-heap", "10^9"], "about");
+    // Project Euler 310 needs no flag.
+    let v = json(&["--game", "squares", "--sizes", "0..=100000", "--heaps", "3", "--unordered"]);
+    assert_eq!(v["losing"], "2586528661783");
     // A small range needs no period: the values are computed.
     let v = json(&["--game", "squares", "--sizes", "1..=1000", "--heaps", "2"]);
     assert_eq!(v["period"], Value::Null);

@@ -71,8 +71,46 @@ fn no_period_is_an_answer() {
     }
     grundy(&["--game", "octal:0.6", "--max-heap", "1000"])
         .success()
-        .stdout(predicate::str::contains("none found within 1000 heap sizes"));
+        .stdout(predicate::str::contains("none found in G(0) … G(999); try --max-heap 5000 (about"));
     grundy(&["--game", "squares"]).success().stdout(predicate::str::contains("never periodic"));
+}
+
+#[test]
+fn limits_suggest_what_to_try_next() {
+    // No period within the limit: a larger limit, with its estimated time, in text and JSON.
+    let v = json(&["--game", "octal:0.6", "--max-heap", "3000"]);
+    assert_eq!(v["suggestion"]["max_heap"], 20000, "{v}");
+    assert!(v["suggestion"]["estimated_seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(v["candidate"], Value::Null);
+    // Closed forms answer for any move size, without a limit.
+    let v = json(&["--game", "subtract:1-10^8"]);
+    assert_eq!(
+        (v["period"].as_u64(), v["theorem_id"].as_str()),
+        (Some(100_000_001), Some("subtraction-interval"))
+    );
+    assert_eq!(v["max_value"], 100_000_000);
+    grundy(&["--game", "subtract:3-10^12", "--max-heap", "10"]).success().stdout(
+        predicate::str::contains("period        1000000000003")
+            .and(predicate::str::contains("max value     333333333334")),
+    );
+    // The default limit of a game with no theorem: a few values to show.
+    let v = json(&["--game", "squares"]);
+    assert_eq!((v["checked_upto"].as_u64(), v["max_heap"].as_u64()), (Some(65_536), None));
+}
+
+#[test]
+fn verbose_progress_lines_when_standard_error_is_not_a_terminal() {
+    let output =
+        grundy(&["--game", "octal:0.6", "--max-heap", "20000", "--verbose"]).success().get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("period search: "), "{stderr}");
+    assert!(
+        last.contains("20000 values") && last.contains("values/s, max value 284") && last.ends_with("(done)"),
+        "{stderr}"
+    );
+    // Without --verbose nothing is written.
+    grundy(&["--game", "octal:0.6", "--max-heap", "20000"]).success().stderr("");
 }
 
 #[test]

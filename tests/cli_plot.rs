@@ -397,7 +397,7 @@ fn grundy_without_a_period_says_so() {
     assert_eq!(svg.count("circle", &[]), 3000);
     assert!(svg.polylines(GREEN).is_empty() && svg.polylines(RED).is_empty());
     assert!(svg.has_text_containing(
-        "no period found within 3000 heaps: no periodicity is proven, so none is drawn"
+        "no period found in G(0) … G(2999): no periodicity is proven, so none is drawn"
     ));
 
     nimcount(&[

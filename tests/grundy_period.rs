@@ -124,8 +124,9 @@ fn every_prefix_proves_the_truth_or_nothing() {
     for game in games {
         let search = find_period_general(&game, 1 << 14, &Silent).unwrap();
         let Some(truth) = search.certificate else { continue };
-        let needed = search.values.len().min(2500);
-        assert_sound_on_every_prefix(&game, &truth, &search.values[..needed]);
+        // The search keeps a preperiod and a period; the prefixes go as far as it computed.
+        let g = values_of(&game, search.checked_upto.min(2500), &Silent).unwrap();
+        assert_sound_on_every_prefix(&game, &truth, &g);
     }
 }
 
@@ -272,13 +273,18 @@ fn tiny_limits_and_edge_cases() {
         let game = Game::parse(spec).unwrap();
         for max_heap in [0, 1, 2, 3] {
             let search = find_period(&game, max_heap, &Silent).unwrap();
-            assert!(search.checked_upto <= max_heap.max(1), "{spec} {max_heap}");
-            assert_eq!(search.values.len() as u64, search.checked_upto);
-            if let Some(c) = &search.certificate {
-                assert!(
-                    c.preperiod + c.period <= search.checked_upto || c.theorem == Theorem::Nim,
-                    "{spec} {max_heap}"
-                );
+            assert!(search.checked_upto <= max_heap, "{spec} {max_heap}");
+            assert!(search.values.len() as u64 <= search.checked_upto, "{spec} {max_heap}");
+            match &search.certificate {
+                // Closed forms answer whatever the limit; the others need the values.
+                Some(c) if matches!(c.theorem, Theorem::Nim | Theorem::SubtractionInterval { .. }) => {}
+                Some(c) => assert!(c.preperiod + c.period <= search.checked_upto, "{spec} {max_heap}"),
+                None => assert_eq!(search.values.len() as u64, search.checked_upto, "{spec} {max_heap}"),
+            }
+            for n in 0..search.values.len() as u128 + 5 {
+                if let Some(v) = search.value(n) {
+                    assert_eq!(v, u128::from(values(&game, n as u64 + 1, &Silent).unwrap()[n as usize]));
+                }
             }
         }
         assert_eq!(values(&game, 0, &Silent).unwrap(), Vec::<u32>::new());
@@ -291,8 +297,15 @@ fn tiny_limits_and_edge_cases() {
     // A single move {1}: 0, 1, 0, 1, …
     let one = find_period(&Game::parse("subtract:1").unwrap(), 100, &Silent).unwrap().certificate.unwrap();
     assert_eq!((one.preperiod, one.period), (0, 2));
-    // Nim within 0 heaps proves nothing; within 1 it is G(n) = n.
-    assert_eq!(find_period(&Game::Nim, 0, &Silent).unwrap().certificate, None);
+    // Closed forms need no values: nim and {1..b} answer within 0 heaps, and say G(n) for any n.
+    let nim = find_period(&Game::Nim, 0, &Silent).unwrap();
+    assert_eq!(nim.certificate.as_ref().unwrap().theorem, Theorem::Nim);
+    assert_eq!(nim.value(1 << 100), Some(1 << 100));
+    let big = find_period(&Game::parse("subtract:1-10^12").unwrap(), 10, &Silent).unwrap();
+    assert_eq!(big.certificate.as_ref().map(|c| c.period), Some(1_000_000_000_001));
+    assert_eq!((big.values.len(), big.max_value), (10, u32::MAX));
+    assert_eq!(big.value(2_000_000_000_000), Some(999_999_999_999));
+    assert_eq!(big.value(2_000_000_000_002), Some(0));
     // Ranges must start at 1: 0 is not a move.
     assert!(Game::parse("subtract:0-3").is_err());
     // Squares: no period, and the search says it is provably so.

@@ -48,6 +48,14 @@ fn nothing_starts_the_thread_pool_when_told_not_to() {
     seed().heaps(3u32).modulus(998_244_353u32).parallel(false).distribution().unwrap();
     seed().heaps(3u32).kind(Kind::Multiset).parallel(false).probability(true).unwrap();
     Query::new(Game::Nim).sizes(0u32, 5u32).heaps(3u32).misere(true).parallel(false).count().unwrap();
+    // Direct Grundy values by blocks (whose gathers may use threads) and a period search.
+    Query::new(Game::Squares).sizes(0u32, 300_000u32).heaps(3u32).parallel(false).count().unwrap();
+    Query::new(Game::parse("subtract:1,4,9,16,25,36,49").unwrap())
+        .sizes(1u32, 10u64.pow(12))
+        .heaps(2u32)
+        .parallel(false)
+        .count()
+        .unwrap();
     // Moore's Nim-K counts, with every column kind and rows enough for chunks.
     let moore = Moore::new(2).unwrap();
     for modulus in [Some(1_000_000_007u64.into()), None] {

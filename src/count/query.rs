@@ -80,9 +80,10 @@ impl fmt::Debug for Query<'_> {
 impl Query<'static> {
     /// A query over the heap sizes of a game (give them with [`sizes`](Query::sizes)).
     ///
-    /// The game's Grundy values come from a proven period (searched up to
-    /// [`max_heap`](Query::max_heap) values), or are computed directly when the range is small
-    /// enough; a game with no proven period over a larger range is an [`Error::NoPeriod`].
+    /// The game's Grundy values come from a proven period, or are computed directly when that
+    /// is affordable ([`crate::grundy::range_values`]); a game with no proven period over a
+    /// range too costly to compute is an [`Error::TooCostly`]. A game of your own enters as
+    /// [`Game::custom`](crate::game::Game::custom).
     ///
     /// ```
     /// use nimcount::count::Query;
@@ -169,8 +170,9 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// The most Grundy values a period search may compute (by default
-    /// [`crate::grundy::default_max_heap`], scaled to the game).
+    /// The most Grundy values that may be computed, `G(0)` … `G(max_heap − 1)`, in the period
+    /// search and directly. By default the search is bounded by an estimate of its time and
+    /// direct values by [`crate::grundy::range_values`]'s rule.
     pub fn max_heap(mut self, max_heap: u64) -> Self {
         self.max_heap = Some(max_heap);
         self
@@ -383,8 +385,16 @@ impl<'p> Query<'p> {
             Input::Game(game) => {
                 let (lo, hi) = self.range()?;
                 let max_heap = self.max_heap;
-                super::source::game_histogram(game, lo, hi, max_heap, self.progress, stages)
-                    .map(|(h, s)| (Cow::Owned(h), s))
+                super::source::game_histogram(
+                    game,
+                    lo,
+                    hi,
+                    max_heap,
+                    self.options.parallel,
+                    self.progress,
+                    stages,
+                )
+                .map(|(h, s)| (Cow::Owned(h), s))
             }
         }
     }

@@ -5,20 +5,21 @@ use num_traits::ToPrimitive;
 
 use super::answer::Source;
 use super::engine::Stages;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Game;
 use crate::grundy;
 use crate::histogram::Histogram;
 use crate::progress::Progress;
 
-/// The histogram of `game`'s Grundy values over `lo..=hi` (`lo <= hi`): through a proven period
-/// when the search (at most `max_heap` values, by default scaled to the game) finds one, else
-/// from values computed directly when the range lies within the limit.
+/// The histogram of `game`'s Grundy values over `lo..=hi` (`lo <= hi`): through a proven
+/// period, or from the values `G(0..=hi)` computed directly when that is affordable (see
+/// [`grundy::range_values`] for the rule; `max_heap` values at most when given).
 pub(super) fn game_histogram(
     game: &Game,
     lo: &BigUint,
     hi: &BigUint,
     max_heap: Option<u64>,
+    parallel: bool,
     progress: &dyn Progress,
     stages: &mut Stages,
 ) -> Result<(Histogram, Source)> {
@@ -32,30 +33,21 @@ pub(super) fn game_histogram(
         let certificate = grundy::Certificate { preperiod: 0, period: a + b, saltus: 0, theorem };
         return Ok((histogram, Source::Period { certificate, values_computed: 0 }));
     }
-    let max_heap = max_heap.unwrap_or_else(|| grundy::default_max_heap(game)).max(1);
-    let needed = hi.to_u64().and_then(|h| h.checked_add(1)).filter(|&n| n <= max_heap);
-    let search =
-        stages.time("period search", || grundy::find_period(game, needed.unwrap_or(max_heap), progress))?;
-    if let Some(certificate) = search.certificate {
-        let values_computed = search.values.len();
-        let histogram = stages.time("histogram", || {
-            Histogram::from_period(search.values, &certificate, lo.clone(), hi.clone())
-        })?;
-        return Ok((histogram, Source::Period { certificate, values_computed }));
+    let range =
+        stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, parallel, progress))?;
+    match range {
+        grundy::RangeValues::Period(search) => {
+            let certificate = search.certificate.expect("a proven period");
+            let values_computed = search.checked_upto as usize;
+            let histogram = stages.time("histogram", || {
+                Histogram::from_period(search.values, &certificate, lo.clone(), hi.clone())
+            })?;
+            Ok((histogram, Source::Period { certificate, values_computed }))
+        }
+        grundy::RangeValues::Direct(values) => {
+            let (lo, hi) = (lo.to_u64().expect("lo <= hi < 2^64"), values.len() as u64 - 1);
+            let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
+            Ok((histogram, Source::Values { values_computed: values.len() }))
+        }
     }
-    let Some(needed) = needed else {
-        return Err(Error::NoPeriod {
-            game: game.spec(),
-            searched: search.checked_upto.saturating_sub(1),
-            reach: hi.clone(),
-        });
-    };
-    let values = if search.values.len() as u64 >= needed {
-        search.values
-    } else {
-        stages.time("Grundy values", || grundy::values(game, needed, progress))?
-    };
-    let (lo, hi) = (lo.to_u64().expect("lo <= hi"), needed - 1);
-    let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
-    Ok((histogram, Source::Values { values_computed: values.len() }))
 }

@@ -11,15 +11,20 @@
 //! | `octal:0.07`, `octal:0.137`, `octal:4.007` | octal game (see [`OctalCode`]) |
 //! | `squares` | remove a positive perfect square |
 //!
-//! Other games implement [`HeapGame`].
+//! Other games implement [`HeapGame`], declare their [`Structure`] when a theorem applies,
+//! and go wherever a [`Game`] goes as [`Game::custom`].
 
+mod custom;
 mod moves;
 mod octal;
+mod structure;
 
 use std::fmt;
 
+pub use custom::CustomGame;
 pub use moves::{MAX_INTERVAL_MOVE, MAX_MOVE, MoveSet};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
+pub use structure::Structure;
 
 use crate::error::{Error, Result, quote};
 
@@ -62,6 +67,45 @@ pub trait HeapGame: Send + Sync {
 
     /// A short human-readable name.
     fn name(&self) -> String;
+
+    /// What the game declares about its moves ([`Structure::General`], nothing, by default).
+    ///
+    /// ```
+    /// use nimcount::game::{HeapGame, Structure};
+    /// use nimcount::grundy::find_period;
+    /// use nimcount::progress::Silent;
+    ///
+    /// /// Remove 1, 4 or 6 stones, written as a rule rather than a list.
+    /// struct OneFourSix;
+    ///
+    /// impl HeapGame for OneFourSix {
+    ///     fn options(&self, n: u64, option: &mut dyn FnMut(&[u64])) {
+    ///         for m in [1, 4, 6].into_iter().filter(|&m| m <= n) {
+    ///             if m == n { option(&[]) } else { option(&[n - m]) }
+    ///         }
+    ///     }
+    ///     fn name(&self) -> String {
+    ///         "one-four-six".into()
+    ///     }
+    ///     fn structure(&self) -> Structure {
+    ///         Structure::Subtraction { largest_move: Some(6) }
+    ///     }
+    /// }
+    ///
+    /// let search = find_period(&OneFourSix, 1000, &Silent)?;
+    /// let c = search.certificate.expect("the subtraction-window theorem applies");
+    /// assert_eq!((c.preperiod, c.period), (0, 5));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    fn structure(&self) -> Structure {
+        Structure::General
+    }
+
+    /// The built-in game this is, when it is one: only [`Game`] answers, so that its closed
+    /// forms and theorems apply through a `&dyn HeapGame`. Leave the default.
+    fn builtin(&self) -> Option<&Game> {
+        None
+    }
 }
 
 /// The built-in games, parsed from specifications such as `octal:0.07` or `subtract:1-3,7`.
@@ -87,6 +131,8 @@ pub enum Game {
     Octal(OctalCode),
     /// Remove a positive perfect square (never periodic).
     Squares,
+    /// A game of the user's ([`Game::custom`]); it has no specification to parse back.
+    Custom(CustomGame),
 }
 
 impl Game {
@@ -163,7 +209,37 @@ impl Game {
         Game::parse(&format!("octal:{code}"))
     }
 
-    /// The canonical specification of this game (it parses back to the same game).
+    /// A game of your own, to count its positions or search its period like a built-in one.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::{Game, HeapGame};
+    ///
+    /// /// Take one stone, or two from an even heap.
+    /// struct OneOrTwoFromEven;
+    ///
+    /// impl HeapGame for OneOrTwoFromEven {
+    ///     fn options(&self, n: u64, option: &mut dyn FnMut(&[u64])) {
+    ///         if n >= 1 { option(&[n - 1]) }
+    ///         if n >= 2 && n % 2 == 0 { option(&[n - 2]) }
+    ///     }
+    ///     fn name(&self) -> String {
+    ///         "one, or two from even".into()
+    ///     }
+    /// }
+    ///
+    /// let game = Game::custom(OneOrTwoFromEven);
+    /// assert_eq!(game.spec(), "one, or two from even");
+    /// let pairs = Query::new(game).sizes(0u32, 9u32).heaps(2u32).count()?;
+    /// assert_eq!(pairs.total, 100u32.into());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn custom(game: impl HeapGame + 'static) -> Game {
+        Game::Custom(CustomGame::new(game))
+    }
+
+    /// The canonical specification of this game (it parses back to the same game), or the name
+    /// of a custom game.
     pub fn spec(&self) -> String {
         match self {
             Game::Nim => "nim".into(),
@@ -171,6 +247,7 @@ impl Game {
             Game::AllBut(excluded) => format!("allbut:{excluded}"),
             Game::Octal(code) => format!("octal:{code}"),
             Game::Squares => "squares".into(),
+            Game::Custom(game) => game.game().name(),
         }
     }
 }
@@ -206,6 +283,7 @@ impl HeapGame for Game {
             Game::Subtract(moves) => moves.iter().take_while(|&k| k <= n).for_each(|k| leave(n - k)),
             Game::AllBut(excluded) => (1..=n).filter(|&k| !excluded.contains(k)).for_each(|k| leave(n - k)),
             Game::Squares => (1..).map(|k: u64| k * k).take_while(|&k| k <= n).for_each(|k| leave(n - k)),
+            Game::Custom(game) => game.game().options(n, option),
             Game::Octal(code) => {
                 for j in 0..=code.last_digit().min(n) {
                     let d = code.digit(j);
@@ -227,6 +305,22 @@ impl HeapGame for Game {
 
     fn name(&self) -> String {
         self.spec()
+    }
+
+    fn structure(&self) -> Structure {
+        match self {
+            Game::Subtract(moves) => Structure::Subtraction { largest_move: Some(moves.largest()) },
+            Game::Nim | Game::AllBut(_) | Game::Squares => Structure::Subtraction { largest_move: None },
+            Game::Octal(code) => Structure::Octal { last_digit: code.last_digit() },
+            Game::Custom(game) => game.game().structure(),
+        }
+    }
+
+    fn builtin(&self) -> Option<&Game> {
+        match self {
+            Game::Custom(game) => game.game().builtin(),
+            _ => Some(self),
+        }
     }
 }
 

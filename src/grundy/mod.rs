@@ -8,15 +8,26 @@
 //! within the limit".
 //!
 //! Methods ([`values`]): closed forms for nim and single-interval subtraction sets; a
-//! sliding-window mex for subtraction and all-but games (O(number of runs of moves) per heap,
-//! however many moves); the sparse-space method for octal games (exact for every mask, the mask
-//! re-chosen as values grow; [`octal_values_plain`] is the O(n²) reference); a plain mex for
-//! subtract-a-square and for user games ([`values_of`]).
+//! sliding-window mex for subtraction sets made of runs and for all-but games (O(number of
+//! runs of moves) per heap, however many moves); blocks gathered by SIMD for subtract-a-square
+//! and scattered subtraction sets ([`block`](self) module docs); the sparse-space method for
+//! octal games (exact for every mask, the mask re-chosen as values grow;
+//! [`octal_values_plain`] is the O(n²) reference); a plain mex over the options for games of
+//! the user's that declare nothing ([`values_of`] is that mex, the reference for all).
+//! Values are stored in a byte each while they fit.
 //!
-//! Period search ([`find_period`]): values are computed for a prefix that doubles up to the
-//! limit; on each prefix the Z-function of the reversed values gives, for every shift `p` at
-//! once, the smallest `n0` from which the prefix repeats with shift `p`; the smallest `p` whose
-//! theorem window fits in the prefix is the smallest period, with that `n0` as preperiod.
+//! Any [`HeapGame`] goes through the whole pipeline: a game of the user's that declares its
+//! [`Structure`](crate::game::Structure) — a finite subtraction set, an octal code — has its
+//! moves read from its options and gets the built-in engines and theorems.
+//!
+//! Period search ([`Search`], [`find_period`]): values are computed for a prefix that grows
+//! up to the limit — a number of values, or by default an estimate of about 30 s of work
+//! ([`Limit`]); on each prefix of up to 2^23 values the Z-function of the reversed values
+//! gives, for every shift `p` at once, the smallest `n0` from which the prefix repeats with
+//! shift `p`, and the smallest `p` whose theorem window fits in the prefix is the smallest
+//! period, with that `n0` as preperiod. Longer prefixes are certified through candidate shifts
+//! ([`shifts`](self) module docs), and the search stops as soon as a candidate's window is
+//! covered.
 //!
 //! ```
 //! use nimcount::game::Game;
@@ -31,45 +42,57 @@
 //! assert_eq!(search.value(1_000_000_000_000), Some(u128::from(search.values[71 + (1_000_000_000_000 - 71) % 12])));
 //! ```
 
+mod block;
+mod cost;
+mod engine;
 mod mex;
 mod octal;
 mod period;
+mod range;
+mod resolve;
+mod search;
+mod shifts;
 mod sliding;
+mod store;
 
 use std::fmt;
 
+pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet};
 pub use octal::values_plain as octal_values_plain;
+pub use range::{DIRECT_SECONDS, RangeValues, range_values};
+pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame, MoveSet};
 use crate::progress::Progress;
-use octal::SparseSpace;
-use sliding::Sliding;
+use engine::Engine;
+use resolve::{Resolved, resolve};
+use store::{Store, Value, with_values};
 
 /// The most heaps whose values may be computed in one call (2^32).
 pub const MAX_HEAP: u64 = 1 << 32;
 
-/// The default limit of a period search for octal games: 2^20 = 1 048 576 heaps, enough for
-/// every octal game in the table of known periods (0.16 needs 509 622 values, 0.56 about
-/// 653 000) while a search on an open game such as 0.6 stays within seconds.
+/// A number of values for octal games: 2^20 = 1 048 576 heaps, enough for every octal game
+/// in the table of known periods (0.16 needs 509 622 values, 0.56 about 653 000).
 pub const DEFAULT_MAX_HEAP: u64 = 1 << 20;
 
-/// The default limit of a period search for `game`, scaled to what the game costs and needs:
+/// A fixed number of values that covers the games of the table of known periods, scaled to
+/// the game (the command-line tool and [`Search::new`] bound a search by its estimated time
+/// instead, [`Limit::default`]):
 ///
 /// - octal games: [`DEFAULT_MAX_HEAP`];
-/// - subtraction games: `4·s` for the largest move `s`, at least 2^21 and at most 2^24 (the
-///   sliding-window mex is cheap, and a window certificate needs more than `2·s` values:
-///   `subtract:1-1000000` is proven without its closed form within 2 000 001);
-/// - all-but games and nim: 2^21;
-/// - subtract-a-square: 2^16 (never periodic: its values are then only informative, and cost
-///   O(n·√n)).
+/// - subtraction games: `4·s` for the largest move `s`, but never below 2^21 nor above 2^24
+///   (a window certificate needs more than `2·s` values: `subtract:1-1000000` is proven
+///   without its closed form within 2 000 001);
+/// - all-but games, nim and games of the user's: 2^21;
+/// - subtract-a-square: 2^16 (never periodic: its values are then only informative).
 pub fn default_max_heap(game: &Game) -> u64 {
     match game {
         Game::Octal(_) => DEFAULT_MAX_HEAP,
         Game::Subtract(moves) => moves.largest().saturating_mul(4).clamp(1 << 21, 1 << 24),
         Game::Squares => 1 << 16,
-        Game::Nim | Game::AllBut(_) => 1 << 21,
+        Game::Nim | Game::AllBut(_) | Game::Custom(_) => 1 << 21,
     }
 }
 
@@ -200,21 +223,53 @@ pub struct Certificate {
 /// The outcome of a period search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PeriodSearch {
-    /// The game searched.
-    pub game: Game,
-    /// `G(0)`, `G(1)`, … — every value computed (at least `preperiod + period` of them when a
-    /// certificate was found).
+    /// The game searched: its specification, or the name of a game of the user's.
+    pub game: String,
+    /// `G(0)`, `G(1)`, …: with a certificate, the values of the preperiod and one period
+    /// (every other value follows from them; fewer for a closed form whose period is beyond
+    /// the limit, [`value`](Self::value) needs none); without one, every value computed.
     pub values: Vec<u32>,
-    /// The largest value computed.
+    /// The largest value computed (for a one-interval subtraction set, the largest of all,
+    /// saturated at `u32::MAX`).
     pub max_value: u32,
     /// The certificate, or `None` when no period was proven within the limit.
     pub certificate: Option<Certificate>,
-    /// How many values were computed (or produced by a closed form): `values.len()`.
+    /// How many values were computed (or produced by a closed form): `G(0)` …
+    /// `G(checked_upto − 1)`.
     pub checked_upto: u64,
     /// True when a theorem shows the game is never periodic (subtract a square: its losing
     /// positions are infinitely many but have density 0).
     pub never_periodic: bool,
+    /// Without a certificate: the shift the last values repeat with, from its preperiod, and
+    /// the values its theorem window needs to prove it (long searches only).
+    pub candidate: Option<Candidate>,
+    /// Without a certificate, for a game that may be periodic: a larger limit to try, and what
+    /// it would cost.
+    pub suggestion: Option<Suggestion>,
 }
+
+/// A shift the computed values repeat with, not yet proven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// `G(n + period) = G(n)` for every computed `n >= preperiod`.
+    pub preperiod: u64,
+    /// The shift.
+    pub period: u64,
+    /// The values the theorem needs to prove it: `G(0)` … `G(needed − 1)`.
+    pub needed: u64,
+}
+
+/// A larger limit for a search that found no period.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Suggestion {
+    /// The number of values to try: `G(0)` … `G(max_heap − 1)` (where a candidate's window
+    /// ends, when there is one; else four times as many values, rounded).
+    pub max_heap: u64,
+    /// What computing them would take, from the rate of the last values (they grow costlier).
+    pub estimate: Estimate,
+}
+
+impl Eq for Suggestion {}
 
 impl PeriodSearch {
     /// `G(n)` for any `n`: from the values computed, or through the certificate. `None` when
@@ -224,8 +279,12 @@ impl PeriodSearch {
             return Some(u128::from(v));
         }
         let c = self.certificate.as_ref()?;
-        if c.theorem == Theorem::Nim {
-            return Some(n);
+        match c.theorem {
+            Theorem::Nim => return Some(n),
+            Theorem::SubtractionInterval { first, last } => {
+                return Some((n % (u128::from(first) + u128::from(last))) / u128::from(first));
+            }
+            _ => {}
         }
         let (n0, p) = (u128::from(c.preperiod), u128::from(c.period));
         let base = self.values.get(usize::try_from(n0 + (n - n0) % p).ok()?)?;
@@ -234,84 +293,21 @@ impl PeriodSearch {
 }
 
 /// Refuses counts beyond [`MAX_HEAP`] or the memory available, before allocating.
-fn check_heaps(count: u64, bytes_per_heap: u64, what: &'static str) -> Result<()> {
+pub(crate) fn check_heaps(count: u64, bytes_per_heap: u64, what: &'static str) -> Result<()> {
     if count > MAX_HEAP {
         return Err(Error::TooManyHeaps { what, count: u128::from(count), limit: MAX_HEAP });
     }
     crate::memory::ensure_fits(|| format!("{what} for {count} heaps"), count.saturating_mul(bytes_per_heap))
 }
 
-/// How values are computed, incrementally.
-enum Engine {
-    Nim,
-    Interval { first: u64, last: u64 },
-    Sliding(Sliding),
-    Sparse(SparseSpace),
-    Squares(MexSet),
-}
-
-impl Engine {
-    /// The fastest engine; `closed_forms: false` computes every value by a mex.
-    fn new(game: &Game, closed_forms: bool) -> Engine {
-        match game {
-            Game::Nim => Engine::Nim,
-            Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
-                Engine::Interval { first: moves.smallest(), last: moves.largest() }
-            }
-            Game::Subtract(moves) => Engine::Sliding(Sliding::subtraction(moves)),
-            Game::AllBut(excluded) => Engine::Sliding(Sliding::all_but(excluded)),
-            Game::Octal(code) => Engine::Sparse(SparseSpace::new(code)),
-            Game::Squares => Engine::Squares(MexSet::new()),
-        }
-    }
-
-    /// Computes `values[values.len()..upto]`.
-    fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
-        let from = values.len();
-        match self {
-            Engine::Nim => values.extend((from..upto).map(|n| n as u32)),
-            Engine::Interval { first, last } => {
-                // G(n) = floor((n mod p) / a): runs of a equal values, the last run of each
-                // period cut short at p.
-                let (a, p, upto) = (*first, *first + *last, upto as u64);
-                while (values.len() as u64) < upto {
-                    let n = values.len() as u64;
-                    let (start, offset) = (n - n % p, n % p);
-                    let end = p.min(upto - start);
-                    if a == 1 {
-                        values.extend((offset..end).map(|x| x as u32));
-                        continue;
-                    }
-                    let (mut pos, mut v) = (offset, offset / a);
-                    while pos < end {
-                        let run_end = ((v + 1) * a).min(end);
-                        values.resize((start + run_end) as usize, v as u32);
-                        (pos, v) = (run_end, v + 1);
-                    }
-                }
-            }
-            Engine::Sliding(sliding) => sliding.extend(values, upto, progress),
-            Engine::Sparse(sparse) => sparse.extend(values, upto, progress),
-            Engine::Squares(seen) => {
-                for n in from..upto {
-                    for k in (1..).take_while(|k| k * k <= n) {
-                        seen.insert(values[n - k * k]);
-                    }
-                    values.push(seen.mex());
-                    seen.clear();
-                    if n.is_multiple_of(1 << 16) {
-                        progress.set_position(n as u64);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `G(0)`, …, `G(count - 1)` of a built-in game, by the fastest method for it: closed forms
-/// for nim and single-interval subtraction sets, a sliding-window mex for subtraction and
-/// all-but games (O(number of runs of moves) per heap), the sparse-space method for octal
-/// games, a plain mex for subtract-a-square.
+/// `G(0)`, …, `G(count - 1)` of any heap game, by the fastest method for it: closed forms
+/// for nim and single-interval subtraction sets, a sliding-window mex for subtraction sets made
+/// of runs and for all-but games, blocks gathered by SIMD (on every core of rayon's pool) for
+/// subtract-a-square and scattered subtraction sets, the sparse-space method for octal games,
+/// a plain mex over the options for a game of the user's that declares nothing.
+///
+/// Fails when `count` is beyond [`MAX_HEAP`] or memory, when a move does not shrink the heap,
+/// or when the game declares a structure its options contradict.
 ///
 /// ```
 /// use nimcount::game::Game;
@@ -322,16 +318,37 @@ impl Engine {
 /// assert_eq!(values(&dawson, 10, &Silent)?, [0, 1, 1, 2, 0, 3, 1, 1, 0, 3]);
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-pub fn values(game: &Game, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
+pub fn values(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
     check_heaps(count, 8, "Grundy values")?;
-    let mut values = Vec::new();
-    progress.start("Grundy values", count);
-    Engine::new(game, true).extend(&mut values, count as usize, progress);
-    progress.finish();
-    Ok(values)
+    let resolved = resolve(game)?;
+    let store = compute(&resolved, count, true, true, progress)?;
+    Ok(store.to_u32(store.len()))
 }
 
-/// `G(0)`, …, `G(count - 1)` of any heap game, by a plain mex over all its options.
+/// `G(0..count)` into a compact store, reporting progress by values (`parallel: false`: no
+/// rayon call).
+fn compute(
+    resolved: &Resolved<'_>,
+    count: u64,
+    closed_forms: bool,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Result<Store> {
+    let mut engine = Engine::new(resolved, closed_forms).parallel(parallel);
+    let mut store = engine.store();
+    store.reserve(count as usize);
+    progress.start("Grundy values", count);
+    while (store.len() as u64) < count {
+        let next = (store.len() as u64 + (count / 64).clamp(1 << 14, 1 << 22)).min(count);
+        engine.extend(&mut store, next as usize)?;
+        progress.set_position(next);
+    }
+    progress.finish();
+    Ok(store)
+}
+
+/// `G(0)`, …, `G(count - 1)` of any heap game, by a plain mex over all its options: the
+/// reference every faster method is tested against.
 ///
 /// Fails when an option leaves a heap that is not smaller than the heap moved from.
 pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Result<Vec<u32>> {
@@ -355,10 +372,7 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
             seen.insert(x);
         });
         if let Some(h) = bad {
-            return Err(Error::InvalidGame {
-                spec: game.name(),
-                reason: format!("a move from a heap of {n} leaves a heap of {h}, which is not smaller"),
-            });
+            return Err(engine::not_smaller(game, n, h));
         }
         values.push(seen.mex());
         seen.clear();
@@ -370,12 +384,14 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
     Ok(values)
 }
 
-/// Searches for a certified period, computing at most `max_heap` values (fewer when a period
-/// is proven earlier; the prefix grows geometrically). Closed forms are used where they exist.
+/// Searches for a certified period of any heap game, computing at most `max_heap` values
+/// `G(0)` … `G(max_heap − 1)` (fewer when a period is proven earlier; the prefix grows
+/// geometrically). Closed forms are used where they exist, whatever the limit.
 ///
 /// `max_heap` also bounds the period that can be reported: a certificate needs the values of
 /// at least one preperiod and one period. Fails when `max_heap` exceeds [`MAX_HEAP`] or the
-/// memory the search could need is not available (checked before allocating).
+/// memory the search could need is not available (checked before allocating). [`Search`]
+/// offers the default limit by estimated time, and progress reports.
 ///
 /// ```
 /// use nimcount::game::Game;
@@ -387,77 +403,18 @@ pub fn values_of(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Re
 /// assert_eq!(c.theorem, Theorem::SubtractionWindow { largest_move: 4 });
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-pub fn find_period(game: &Game, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
-    search(game, max_heap, progress, true)
+pub fn find_period(game: &dyn HeapGame, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
+    Search::new().limit(Limit::Heaps(max_heap)).progress(progress).run(game)
 }
 
 /// [`find_period`] without closed forms: every value comes from a mex and every certificate
 /// from a window theorem. Slower; for cross-checks.
-pub fn find_period_general(game: &Game, max_heap: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
-    search(game, max_heap, progress, false)
-}
-
-fn search(game: &Game, max_heap: u64, progress: &dyn Progress, closed_forms: bool) -> Result<PeriodSearch> {
-    let bytes_per_heap = match game {
-        Game::AllBut(_) => 32,
-        Game::Squares => 4,
-        _ => 16,
-    };
-    check_heaps(max_heap, bytes_per_heap, "period search")?;
-    let done = |values: Vec<u32>, certificate: Option<Certificate>| PeriodSearch {
-        game: game.clone(),
-        max_value: values.iter().copied().max().unwrap_or(0),
-        checked_upto: values.len() as u64,
-        values,
-        certificate,
-        never_periodic: *game == Game::Squares,
-    };
-    match game {
-        Game::Nim => {
-            // G(n) = n: one value shows the whole sequence.
-            let certificate = Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim };
-            return Ok(if max_heap >= 1 { done(vec![0], Some(certificate)) } else { done(Vec::new(), None) });
-        }
-        Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
-            let (a, b) = (moves.smallest(), moves.largest());
-            if a + b <= max_heap {
-                let mut values = Vec::new();
-                Engine::new(game, true).extend(&mut values, (a + b) as usize, progress);
-                let theorem = Theorem::SubtractionInterval { first: a, last: b };
-                return Ok(done(
-                    values,
-                    Some(Certificate { preperiod: 0, period: a + b, saltus: 0, theorem }),
-                ));
-            }
-        }
-        Game::Squares => {
-            let values = values(game, max_heap, progress)?;
-            return Ok(done(values, None));
-        }
-        _ => {}
-    }
-    let mut engine = Engine::new(game, false);
-    let mut values = Vec::new();
-    let mut target = match game {
-        Game::Subtract(moves) => moves.largest().saturating_mul(2).saturating_add(64),
-        Game::AllBut(excluded) => excluded.largest().saturating_mul(4).saturating_add(64),
-        Game::Octal(code) => 4096 + 4 * code.last_digit(),
-        _ => 4096,
-    }
-    .min(max_heap);
-    progress.start("Grundy values", max_heap);
-    loop {
-        engine.extend(&mut values, target as usize, progress);
-        if let Some(certificate) = certify(game, &values) {
-            progress.finish();
-            return Ok(done(values, Some(certificate)));
-        }
-        if target >= max_heap {
-            progress.finish();
-            return Ok(done(values, None));
-        }
-        target = target.saturating_mul(2).min(max_heap);
-    }
+pub fn find_period_general(
+    game: &dyn HeapGame,
+    max_heap: u64,
+    progress: &dyn Progress,
+) -> Result<PeriodSearch> {
+    Search::new().limit(Limit::Heaps(max_heap)).closed_forms(false).progress(progress).run(game)
 }
 
 /// Proves the smallest period and preperiod from `values = G(0..N)` of `game`, by the window
@@ -473,10 +430,22 @@ fn search(game: &Game, max_heap: u64, progress: &dyn Progress, closed_forms: boo
 /// let game = Game::parse("octal:0.4").unwrap();
 /// assert_eq!(certify(&game, &[0, 0, 0]), None);
 /// ```
-pub fn certify(game: &Game, values: &[u32]) -> Option<Certificate> {
+pub fn certify(game: &dyn HeapGame, values: &[u32]) -> Option<Certificate> {
+    match resolve(game).ok()? {
+        Resolved::Game(game) => certify_values(&game, values),
+        _ => None,
+    }
+}
+
+/// [`certify`] on stored values.
+fn certify_store(game: &Game, store: &Store) -> Option<Certificate> {
+    with_values!(store, v => certify_values(game, v))
+}
+
+fn certify_values<T: Value>(game: &Game, values: &[T]) -> Option<Certificate> {
     match game {
         Game::Nim => Some(Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }),
-        Game::Squares => None,
+        Game::Squares | Game::Custom(_) => None,
         Game::Subtract(moves) => {
             certify_plain(values, Theorem::SubtractionWindow { largest_move: moves.largest() })
         }
@@ -494,7 +463,7 @@ pub fn certify(game: &Game, values: &[u32]) -> Option<Certificate> {
 }
 
 /// Ordinary periodicity (saltus 0) under a window theorem.
-fn certify_plain(values: &[u32], theorem: Theorem) -> Option<Certificate> {
+fn certify_plain<T: Value>(values: &[T], theorem: Theorem) -> Option<Certificate> {
     let n = values.len() as u64;
     if n < 2 {
         return None;
@@ -518,20 +487,21 @@ fn certify_plain(values: &[u32], theorem: Theorem) -> Option<Certificate> {
 /// `G(n + p) - G(n)` is constant from `n0` on exactly when the differences
 /// `Δ(n) = G(n + 1) - G(n)` are `p`-periodic from `n0`: the shifts come from the Z-function
 /// of the differences, then the state condition on `M` is looked for at some `q >= n0`.
-fn certify_all_but(values: &[u32], excluded: &MoveSet) -> Option<Certificate> {
+fn certify_all_but<T: Value>(values: &[T], excluded: &MoveSet) -> Option<Certificate> {
     let n = values.len() as u64;
     if n < 3 {
         return None;
     }
     let m = excluded.largest();
-    let g = |x: u64| i64::from(values[x as usize]);
-    let delta: Vec<i64> = values.windows(2).map(|w| i64::from(w[1]) - i64::from(w[0])).collect();
+    let g = |x: u64| i64::from(values[x as usize].into());
+    let delta: Vec<i64> =
+        values.windows(2).map(|w| i64::from(w[1].into()) - i64::from(w[0].into())).collect();
     let tails = period::tails(&delta);
     // top[q] = M(q) = 1 + max G(0..q).
     let mut top = Vec::with_capacity(values.len() + 1);
     top.push(0i64);
     for &v in values {
-        top.push(top.last().copied().unwrap_or(0).max(i64::from(v) + 1));
+        top.push(top.last().copied().unwrap_or(0).max(i64::from(v.into()) + 1));
     }
     let (q, p, s) = (1..n - 1).find_map(|p| {
         let q0 = u64::from(tails[p as usize]).max(1);

@@ -12,8 +12,8 @@
 //! mask (with mask 0 it is the plain method); the mask only decides the speed, and is
 //! re-chosen from time to time to minimise the number of rare positions.
 
+use super::store::Value;
 use crate::game::OctalCode;
-use crate::progress::Progress;
 
 /// Parity of `popcount(v & mask)`: 1 for common values, 0 for rare ones.
 #[inline]
@@ -39,7 +39,7 @@ impl Takes {
 
     /// Inserts the values of the options of heap `n` that leave at most one heap.
     #[inline]
-    fn single_options(&self, n: usize, values: &[u32], mut insert: impl FnMut(u32)) {
+    fn single_options<T: Value>(&self, n: usize, values: &[T], mut insert: impl FnMut(u32)) {
         let t = self.digits.len() - 1;
         for j in 1..=t.min(n) {
             let d = self.digits[j];
@@ -47,7 +47,7 @@ impl Takes {
                 insert(0);
             }
             if j < n && d & 2 != 0 {
-                insert(values[n - j]);
+                insert(values[n - j].into());
             }
         }
     }
@@ -55,10 +55,10 @@ impl Takes {
 
 /// Calls `f(G(a) ^ G(r - a))` for every split `r = a + (r - a)` with `1 <= a <= r / 2`.
 #[inline]
-fn each_split(values: &[u32], r: usize, mut f: impl FnMut(u32)) {
+fn each_split<T: Value>(values: &[T], r: usize, mut f: impl FnMut(u32)) {
     let half = r / 2;
     for (&x, &y) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
-        f(x ^ y);
+        f(x.into() ^ y.into());
     }
 }
 
@@ -123,6 +123,12 @@ pub(crate) struct SparseSpace {
     common: Vec<u64>,
     /// Heap at which the mask is next reconsidered.
     next_review: usize,
+    /// `histogram[v]`: heaps `a >= 1` with value `v`.
+    histogram: Vec<u64>,
+    /// Pairs formed with rare positions, and splits scanned for missing rare values, so far
+    /// (what the computation costs).
+    pub pairs: u64,
+    pub scanned: u64,
 }
 
 impl SparseSpace {
@@ -136,6 +142,9 @@ impl SparseSpace {
             wanted: Vec::new(),
             common: Vec::new(),
             next_review: 64,
+            histogram: Vec::new(),
+            pairs: 0,
+            scanned: 0,
         };
         sparse.resize();
         sparse
@@ -161,13 +170,14 @@ impl SparseSpace {
 
     /// Chooses the non-zero mask (over the bits in use) that leaves the fewest rare positions
     /// among `values[1..]`, and rebuilds the list of rare positions.
-    fn review_mask(&mut self, values: &[u32]) {
+    fn review_mask<T: Value>(&mut self, values: &[T]) {
         let size = 1usize << self.bits;
         // rare(mask) = (N + Ĥ(mask)) / 2 where Ĥ is the Walsh–Hadamard transform of the value
-        // histogram: minimise Ĥ over masks.
+        // histogram (kept as values come; recounting them at every review made the method
+        // quadratic): minimise Ĥ over masks.
         let mut spectrum = vec![0i64; size];
-        for &v in &values[1..] {
-            spectrum[v as usize] += 1;
+        for (s, &count) in spectrum.iter_mut().zip(&self.histogram) {
+            *s = count as i64;
         }
         let mut half = 1;
         while half < size {
@@ -184,15 +194,18 @@ impl SparseSpace {
             spectrum.iter().enumerate().skip(1).min_by_key(|&(_, &h)| h).expect("size >= 2");
         if best_value < current {
             self.mask = best as u32;
-            self.rare =
-                (1..values.len()).filter(|&a| !is_common(values[a], self.mask)).map(|a| a as u32).collect();
+            self.rare = (1..values.len())
+                .filter(|&a| !is_common(values[a].into(), self.mask))
+                .map(|a| a as u32)
+                .collect();
             self.resize();
         }
     }
 
     /// Computes `values[values.len()..upto]` (values must hold at least `G(0)` … from an
-    /// earlier call or be empty).
-    pub fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
+    /// earlier call or be empty). Returns `Some(g)` when the next value `g` does not fit in
+    /// `T`: the caller stores it wider and continues.
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
         values.reserve(upto.saturating_sub(values.len()));
         while values.len() < upto {
             let n = values.len();
@@ -200,25 +213,87 @@ impl SparseSpace {
                 self.review_mask(values);
                 self.next_review = if n < 1 << 16 { 2 * n } else { n + (1 << 16) };
             }
-            let g = self.value(n, values);
+            // Values below 64 (bits <= 6) keep their sets in one 128-bit register.
+            let g = if self.bits <= 6 { self.value_narrow(n, values) } else { self.value(n, values) };
             if g >> self.bits != 0 {
                 while g >> self.bits != 0 {
                     self.bits += 1;
                 }
                 self.resize();
             }
-            if n >= 1 && !is_common(g, self.mask) {
-                self.rare.push(n as u32);
+            if n >= 1 {
+                if !is_common(g, self.mask) {
+                    self.rare.push(n as u32);
+                }
+                if self.histogram.len() <= g as usize {
+                    self.histogram.resize(g as usize + 1, 0);
+                }
+                self.histogram[g as usize] += 1;
             }
-            values.push(g);
-            if n.is_multiple_of(1 << 16) {
-                progress.set_position(n as u64);
+            match T::narrow(g) {
+                Some(x) => values.push(x),
+                None => return Some(g),
             }
         }
+        None
+    }
+
+    /// [`value`](Self::value) when every value is below 64: the option values, the common
+    /// values and the wanted rare values are bit sets in one `u64` each, in registers (the
+    /// word-array version ORs into the same memory word pair after pair, a store-forwarding
+    /// chain).
+    fn value_narrow<T: Value>(&mut self, n: usize, values: &[T]) -> u32 {
+        debug_assert!(self.bits <= 6);
+        // Every option value is below 2^bits <= 64, so the mex is at most 64.
+        let mut options = 0u64;
+        self.takes.single_options(n, values, |v| options |= 1 << v);
+        if 4 * self.rare.len() >= n || self.mask == 0 {
+            for &j in &self.takes.split {
+                if n >= j + 2 {
+                    each_split(values, n - j, |x| options |= 1 << x);
+                }
+            }
+            return (!options).trailing_zeros();
+        }
+        for &j in &self.takes.split {
+            if n >= j + 2 {
+                let r = n - j;
+                let below = self.rare.partition_point(|&a| (a as usize) < r);
+                for &a in &self.rare[..below] {
+                    options |= 1 << (values[a as usize].into() ^ values[r - a as usize].into());
+                }
+                self.pairs += below as u64;
+            }
+        }
+        let common = self.common[0];
+        let c = (common & !options).trailing_zeros().min(1 << self.bits);
+        let below = if c >= 64 { u64::MAX } else { (1 << c) - 1 };
+        let mut wanted = !common & !options & below;
+        if wanted == 0 {
+            return c;
+        }
+        let mut scanned = 0u64;
+        'scan: for &j in &self.takes.split {
+            if n >= j + 2 {
+                let (r, half) = (n - j, (n - j) / 2);
+                for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
+                    scanned += 1;
+                    let x = left.into() ^ right.into();
+                    if wanted >> x & 1 != 0 {
+                        wanted &= !(1 << x);
+                        if wanted == 0 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        self.scanned += scanned;
+        if wanted == 0 { c } else { wanted.trailing_zeros() }
     }
 
     /// `G(n)` from `values = G(0..n)`.
-    fn value(&mut self, n: usize, values: &[u32]) -> u32 {
+    fn value<T: Value>(&mut self, n: usize, values: &[T]) -> u32 {
         let options = &mut self.options;
         options.fill(0);
         let mut insert = |v: u32| options[(v / 64) as usize] |= bit(v);
@@ -237,13 +312,12 @@ impl SparseSpace {
         for &j in &self.takes.split {
             if n >= j + 2 {
                 let r = n - j;
-                for &a in &self.rare {
+                let below = self.rare.partition_point(|&a| (a as usize) < r);
+                for &a in &self.rare[..below] {
                     let a = a as usize;
-                    if a >= r {
-                        break;
-                    }
-                    insert(values[a] ^ values[r - a]);
+                    insert(values[a].into() ^ values[r - a].into());
                 }
+                self.pairs += below as u64;
             }
         }
         // c: the smallest absent common value (2^(bits+1) when there is none, mask 0).
@@ -274,14 +348,16 @@ impl SparseSpace {
             return c;
         }
         // Look for them among all splits, stopping once each has been seen.
+        let (wanted, mut scanned) = (&mut self.wanted, 0u64);
         'scan: for &j in &self.takes.split {
             if n >= j + 2 {
                 let (r, half) = (n - j, (n - j) / 2);
                 for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
-                    let x = left ^ right;
+                    let x = left.into() ^ right.into();
+                    scanned += 1;
                     let (w, bit) = ((x / 64) as usize, bit(x));
-                    if self.wanted[w] & bit != 0 {
-                        self.wanted[w] &= !bit;
+                    if wanted[w] & bit != 0 {
+                        wanted[w] &= !bit;
                         remaining -= 1;
                         if remaining == 0 {
                             break 'scan;
@@ -290,6 +366,7 @@ impl SparseSpace {
                 }
             }
         }
+        self.scanned += scanned;
         if remaining == 0 {
             return c;
         }
@@ -301,7 +378,6 @@ impl SparseSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
 
     #[test]
     fn sparse_space_equals_plain_for_a_few_codes() {
@@ -312,7 +388,7 @@ mod tests {
             let mut values = Vec::new();
             // In several steps, to exercise resumption.
             for upto in [0, 1, 2, 100, 1000, 3000] {
-                sparse.extend(&mut values, upto, &Silent);
+                assert_eq!(sparse.extend::<u32>(&mut values, upto), None);
             }
             assert_eq!(values, plain, "{code}");
         }
@@ -324,7 +400,7 @@ mod tests {
         let code: OctalCode = "0.16".parse().unwrap();
         let mut sparse = SparseSpace::new(&code);
         let mut values = Vec::new();
-        sparse.extend(&mut values, 5000, &Silent);
+        assert_eq!(sparse.extend::<u8>(&mut values, 5000), None);
         assert_ne!(sparse.mask(), 0);
         assert!(sparse.rare.len() < 500, "{} rare positions of 5000", sparse.rare.len());
     }

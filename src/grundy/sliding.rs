@@ -7,8 +7,8 @@
 //! ([`CountedMex`]), so each heap costs O(number of runs), whatever the number of moves.
 
 use super::mex::CountedMex;
+use super::store::Value;
 use crate::game::MoveSet;
-use crate::progress::Progress;
 
 /// The sliding-window state: the multiset holds the values of the heaps reachable from the
 /// last heap computed.
@@ -46,8 +46,9 @@ impl Sliding {
         Sliding { runs, reachable: CountedMex::with_capacity(1 << 12), floor: 0 }
     }
 
-    /// Computes `values[values.len()..upto]`.
-    pub fn extend(&mut self, values: &mut Vec<u32>, upto: usize, progress: &dyn Progress) {
+    /// Computes `values[values.len()..upto]`. Returns `Some(g)` when the next value `g` does
+    /// not fit in `T`: the caller stores it wider and continues.
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
         values.reserve(upto.saturating_sub(values.len()));
         while values.len() < upto {
             let n = values.len() as u64;
@@ -55,7 +56,7 @@ impl Sliding {
                 // Slide from heap n - 1 to heap n.
                 for &(lo, hi) in &self.runs {
                     if n >= lo {
-                        let entering = values[(n - lo) as usize];
+                        let entering: u32 = values[(n - lo) as usize].into();
                         self.reachable.insert(entering);
                         if hi.is_none() && entering >= self.floor {
                             self.floor = entering + 1;
@@ -64,14 +65,21 @@ impl Sliding {
                     if let Some(hi) = hi
                         && n > hi
                     {
-                        self.reachable.remove(values[(n - 1 - hi) as usize]);
+                        self.reachable.remove(values[(n - 1 - hi) as usize].into());
                     }
                 }
             }
-            values.push(self.reachable.mex_from(self.floor));
-            if n.is_multiple_of(1 << 16) {
-                progress.set_position(n);
+            let g = self.reachable.mex_from(self.floor);
+            match T::narrow(g) {
+                Some(x) => values.push(x),
+                None => return Some(g),
             }
         }
+        None
+    }
+
+    /// The runs of moves slid per heap (the cost of a heap).
+    pub fn runs(&self) -> usize {
+        self.runs.len()
     }
 }

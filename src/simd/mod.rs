@@ -9,7 +9,9 @@
 //! - [`kernel`]: the cache-blocked driver (depth-first recursion, radix-16/8 column passes, rayon);
 //! - [`portable`]: the same driver over single elements, for any butterfly;
 //! - [`pointwise`]: the vectorised Montgomery power;
-//! - `x86`: the AVX2 and AVX-512 register types.
+//! - `x86`: the AVX2 and AVX-512 register types;
+//! - [`reach`]: the values reachable by many moves from many consecutive heaps, as bit masks
+//!   (direct Grundy values of subtraction-type games).
 //!
 //! Every function that uses intrinsics is reached through a `#[target_feature]` wrapper, and the
 //! register types can only be built after a CPU check; that is what makes the intrinsics sound.
@@ -18,6 +20,7 @@ pub(crate) mod kernel;
 pub(crate) mod lanes;
 pub(crate) mod pointwise;
 pub(crate) mod portable;
+pub(crate) mod reach;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

@@ -2,14 +2,15 @@
 //! all-or-nothing output files.
 
 use std::fs::OpenOptions;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimcount::Error;
+use nimcount::error::Seconds;
 use nimcount::fwht::Backend;
 use nimcount::input::Input;
 use nimcount::progress::Progress;
@@ -306,23 +307,90 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> Resul
     Output::resolve(path)?.write(write)
 }
 
-/// A progress bar on standard error, drawn only when standard error is a terminal.
+/// A progress bar on standard error, drawn only when standard error is a terminal; with
+/// [`lines`](TerminalProgress::lines), a line every few seconds when it is not.
 pub struct TerminalProgress {
     bar: Mutex<Option<ProgressBar>>,
+    lines: Option<Mutex<Lines>>,
 }
+
+/// The state of the line-by-line report.
+struct Lines {
+    what: String,
+    total: u64,
+    position: u64,
+    message: String,
+    started: Instant,
+    last: Instant,
+}
+
+/// Seconds between two lines of the line-by-line report.
+const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl TerminalProgress {
     /// A progress reporter that draws nothing until a stage starts.
     pub fn new() -> Self {
-        TerminalProgress { bar: Mutex::new(None) }
+        TerminalProgress { bar: Mutex::new(None), lines: None }
+    }
+
+    /// As [`new`](Self::new), and when `verbose` and standard error is not a terminal, a line
+    /// on standard error every few seconds of a stage.
+    pub fn lines(verbose: bool) -> Self {
+        let lines = (verbose && !io::stderr().is_terminal()).then(|| {
+            let now = Instant::now();
+            Mutex::new(Lines {
+                what: String::new(),
+                total: 0,
+                position: 0,
+                message: String::new(),
+                started: now,
+                last: now,
+            })
+        });
+        TerminalProgress { bar: Mutex::new(None), lines }
+    }
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn line(&self, update: impl FnOnce(&mut Lines)) {
+        let Some(lines) = &self.lines else { return };
+        let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+        update(&mut lines);
+        if lines.last.elapsed() >= LINE_EVERY {
+            lines.last = Instant::now();
+            eprintln!("{}", lines.render());
+        }
+    }
+}
+
+impl Lines {
+    /// `period search: 42% of the estimate, 12 s, eta 16 s; 1234 values, …`
+    fn render(&self) -> String {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let mut line = format!("{}: {:.0} s", self.what, elapsed);
+        if self.total > 0 {
+            let fraction = (self.position as f64 / self.total as f64).min(1.0);
+            line.push_str(&format!(", {:.0}%", 100.0 * fraction));
+            if fraction > 0.0 && fraction < 1.0 {
+                let eta = elapsed * (1.0 - fraction) / fraction;
+                line.push_str(&format!(", eta {}", Seconds(eta).to_string().trim_start_matches("about ")));
+            }
+        }
+        if !self.message.is_empty() {
+            line.push_str("; ");
+            line.push_str(&self.message);
+        }
+        line
     }
 }
 
 impl TerminalProgress {
-    /// Replaces the message of the bar being drawn, if any.
+    /// Replaces the label of the bar being drawn, if any.
     pub fn set_message(&self, message: String) {
-        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            bar.set_message(message);
+        if let Some(bar) = self.bar().as_ref() {
+            bar.set_prefix(message);
         }
     }
 }
@@ -332,33 +400,69 @@ impl Progress for TerminalProgress {
         let bar = if total > 0 {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()).with_style(
                 ProgressStyle::with_template(
-                    "{msg:>12} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+                    "{prefix:>14} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta} {wide_msg}",
                 )
                 .expect("static template")
                 .progress_chars("=> "),
             )
         } else {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-                ProgressStyle::with_template("{msg:>12} {spinner} {elapsed_precise}")
+                ProgressStyle::with_template("{prefix:>14} {spinner} {elapsed_precise} {wide_msg}")
                     .expect("static template"),
             )
         };
-        bar.set_message(what.to_string());
+        bar.set_prefix(what.to_string());
         bar.enable_steady_tick(Duration::from_millis(200));
-        if let Some(old) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).replace(bar) {
+        if let Some(old) = self.bar().replace(bar) {
             old.finish_and_clear();
         }
+        self.line(|lines| {
+            if !lines.what.is_empty() {
+                eprintln!("{} (done)", lines.render());
+            }
+            *lines = Lines {
+                what: what.to_string(),
+                total,
+                position: 0,
+                message: String::new(),
+                started: Instant::now(),
+                last: Instant::now(),
+            }
+        });
     }
 
     fn set_position(&self, done: u64) {
-        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if let Some(bar) = self.bar().as_ref() {
             bar.set_position(done);
         }
+        self.line(|lines| lines.position = done);
+    }
+
+    fn set_total(&self, total: u64) {
+        if let Some(bar) = self.bar().as_ref() {
+            bar.set_length(total);
+        }
+        self.line(|lines| lines.total = total);
+    }
+
+    fn message(&self, text: &str) {
+        if let Some(bar) = self.bar().as_ref() {
+            bar.set_message(text.to_string());
+        }
+        self.line(|lines| lines.message = text.to_string());
     }
 
     fn finish(&self) {
-        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        if let Some(bar) = self.bar().take() {
             bar.finish_and_clear();
+        }
+        // The last figures of a stage, once.
+        if let Some(lines) = &self.lines {
+            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+            if !lines.what.is_empty() {
+                eprintln!("{} (done)", lines.render());
+                lines.what.clear();
+            }
         }
     }
 }

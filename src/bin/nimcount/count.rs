@@ -74,10 +74,15 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Print the time of each stage.
+    /// Print the time of each stage; when standard error is not a terminal, report progress
+    /// there every few seconds.
     #[arg(long)]
     verbose: bool,
-    /// The most Grundy values the period search may compute (with --game).
+    /// Compute at most N Grundy values, G(0) … G(N-1), in the period search and directly
+    /// [default: a period search of about 30 s of estimated time; then, without a proven
+    /// period, the values of the range when their estimated time is at most about a minute on
+    /// one core of a 2-core AMD EPYC (Zen 3) and they fit in memory, else a refusal before
+    /// computing them].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
     /// The most work a count may take, in steps of about 25 ns [default: 4*10^8, about 10 s].
@@ -118,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
         });
     }
     let start = Instant::now();
-    let progress = TerminalProgress::new();
+    let progress = TerminalProgress::lines(args.verbose);
     // Every check that needs no computation first.
     let heaps = number::parse(&args.heaps)?;
     let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
@@ -132,7 +137,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if args.histogram.is_some() && args.max_heap.is_some() {
         return Err(usage(
-            "--max-heap bounds the period search of --game; a histogram has no Grundy values to compute",
+            "--max-heap bounds the Grundy values of --game; a histogram has no Grundy values to compute",
         ));
     }
     let kind = match (args.unordered, args.distinct) {
@@ -245,6 +250,13 @@ pub fn parse_max_work(text: &str) -> Result<u128> {
 pub fn work_failure(err: nimcount::Error) -> common::Failure {
     match err {
         nimcount::Error::TooMuchWork { .. } => usage(format!("{err} (--max-work raises the limit)")),
+        // Direct Grundy values beyond their limit: the flag that lifts it, when memory allows.
+        nimcount::Error::TooCostly { values: Some(values), bytes, .. }
+            if nimcount::memory::available().is_none_or(|available| bytes <= available) =>
+        {
+            usage(format!("{err}; --max-heap {values} computes them anyway"))
+        }
+        nimcount::Error::TooCostly { .. } => usage(format!("{err}; that does not fit in memory")),
         other => other.into(),
     }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use nimcount::game::Game;
-use nimcount::grundy::{self, Certificate, PeriodSearch};
+use nimcount::grundy::{self, Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Theorem};
 use serde_json::{Value, json};
 
 use crate::common::{self, Result, TerminalProgress};
@@ -16,7 +16,9 @@ Games: nim | subtract:1,3,4 | subtract:1-1000000 | subtract:1-3,7,10-12 | allbut
        octal:0.07 | octal:4.007 | squares
 
 Without --first, --period is implied. Periods are proven, never guessed: the output names the
-theorem. \"No period found\" (null in JSON) is an answer, with exit code 0.
+theorem. \"No period found\" (null in JSON) is an answer, with exit code 0, with a larger
+--max-heap to try and its estimated time. Nim and one-interval subtraction sets (subtract:a-b)
+have closed forms: they answer for any move size, whatever the limit.
 
 --plot FILE.svg draws G(0) … G(N-1) (N from --first, else the values the period search computed)
 with the proven period over them, and prints the period instead of the values.")]
@@ -33,9 +35,9 @@ pub struct Args {
     #[arg(long)]
     period: bool,
 
-    /// Compute at most N values in the period search [default: 2^20 for octal games, 4 times
-    /// the largest move (2^21 … 2^24) for subtraction games, 2^21 for all-but games, 2^16 for
-    /// squares].
+    /// Compute at most N values in the period search: G(0) … G(N-1) [default: until the
+    /// estimated time reaches about 30 s on one core of a 2-core AMD EPYC (Zen 3), the same
+    /// heap on every machine; 2^16 values for squares, which is never periodic].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 
@@ -43,6 +45,10 @@ pub struct Args {
     /// theorem.
     #[arg(long)]
     no_closed_form: bool,
+
+    /// Threads for the values of subtraction-type games [default: every core].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    threads: Option<String>,
 
     /// Draw G(n) against n into FILE.svg: points, or a density view beyond 4096 values; the
     /// preperiod, period boundaries and saltus lines when a period is proven.
@@ -52,10 +58,29 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+
+    /// When standard error is not a terminal, report progress there every few seconds.
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// Runs `nimcount grundy`.
 pub fn run(args: Args) -> Result<()> {
+    let threads = args.threads.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    match threads {
+        Some(threads) if !(1..=1024).contains(&threads) => {
+            Err(common::usage(format!("--threads {threads} is out of range (1 to 1024)")))
+        }
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads as usize)
+            .build()
+            .map_err(|e| common::usage(format!("cannot start {threads} threads: {e}")))?
+            .install(|| run_with(args)),
+        None => run_with(args),
+    }
+}
+
+fn run_with(args: Args) -> Result<()> {
     let first = args.first.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let game = Game::parse(&args.game)?;
@@ -74,25 +99,21 @@ pub fn run(args: Args) -> Result<()> {
             "--no-closed-form with nim: its period is proven by its closed form G(n) = n alone (no window theorem applies)",
         ));
     }
-    let progress = TerminalProgress::new();
+    let progress = TerminalProgress::lines(args.verbose);
     let values = match first {
         Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
         _ => None,
     };
     let search = if want_period {
-        let max_heap = max_heap.unwrap_or_else(|| grundy::default_max_heap(&game));
-        let search = if args.no_closed_form {
-            grundy::find_period_general(&game, max_heap, &progress)?
-        } else {
-            grundy::find_period(&game, max_heap, &progress)?
-        };
-        Some((search, max_heap))
+        let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
+        let search = Search::new().limit(limit).closed_forms(!args.no_closed_form).progress(&progress);
+        Some((search.run(&game)?, max_heap))
     } else {
         None
     };
-    if let (Some(path), Some((search, max_heap))) = (&args.plot, &search) {
+    if let (Some(path), Some((search, _))) = (&args.plot, &search) {
         let values = crate::plot::grundy::sequence(&game, first, search, &progress)?;
-        crate::plot::grundy::draw(path, &values, search, *max_heap)?;
+        crate::plot::grundy::draw(path, &values, search, search.checked_upto)?;
     }
     drop(progress);
 
@@ -120,17 +141,34 @@ pub fn run(args: Args) -> Result<()> {
     out.flush().map_err(common::stdout_error)
 }
 
+/// The values separated by spaces, formatted by hand (tens of millions of them).
 fn write_values(out: &mut impl Write, values: &[u32]) -> std::io::Result<()> {
     if values.is_empty() {
         return Ok(());
     }
-    for (i, v) in values.iter().enumerate() {
+    let mut line = Vec::with_capacity(1 << 16);
+    for (i, &v) in values.iter().enumerate() {
         if i > 0 {
-            out.write_all(b" ")?;
+            line.push(b' ');
         }
-        write!(out, "{v}")?;
+        let mut digits = [0u8; 10];
+        let (mut v, mut at) = (v, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        line.extend_from_slice(&digits[at..]);
+        if line.len() >= 1 << 16 {
+            out.write_all(&line)?;
+            line.clear();
+        }
     }
-    writeln!(out)
+    line.push(b'\n');
+    out.write_all(&line)
 }
 
 /// The largest value: unbounded when the saltus is positive.
@@ -141,8 +179,12 @@ fn largest(search: &PeriodSearch) -> Option<u32> {
     }
 }
 
-fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: u64) -> std::io::Result<()> {
+fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: Option<u64>) -> std::io::Result<()> {
     writeln!(out, "game          {}", search.game)?;
+    let computed = match search.checked_upto {
+        0 => "no values".to_string(),
+        n => format!("G(0) … G({})", n - 1),
+    };
     match &search.certificate {
         Some(c) => {
             let exception = if c.preperiod == 0 {
@@ -162,15 +204,38 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: u64) -> s
                  many but have density 0)"
             )?;
         }
-        None => writeln!(
-            out,
-            "period        none found within {} (try a larger --max-heap)",
-            crate::count::plural(max_heap, "heap size", "heap sizes")
-        )?,
+        None => {
+            let limit = match max_heap {
+                Some(_) => String::new(),
+                None => format!(" (the default limit, an estimate of about {DEFAULT_SECONDS:.0} s)"),
+            };
+            let next = match &search.suggestion {
+                Some(s) => format!("; try --max-heap {} ({})", s.max_heap, s.estimate),
+                None => String::new(),
+            };
+            writeln!(out, "period        none found in {computed}{limit}{next}")?;
+            if let Some(c) = &search.candidate {
+                writeln!(
+                    out,
+                    "candidate     period {} from n = {}: its theorem needs G(0) … G({})",
+                    c.period,
+                    c.preperiod,
+                    c.needed - 1
+                )?;
+            }
+        }
     }
-    match (largest(search), &search.certificate) {
-        (Some(max), _) => writeln!(out, "max value     {max}")?,
-        (None, Some(c)) => {
+    match largest(search) {
+        // The closed form's largest value, whatever its size.
+        Some(_)
+            if let Some(Theorem::SubtractionInterval { first: a, last: b }) =
+                search.certificate.as_ref().map(|c| &c.theorem) =>
+        {
+            writeln!(out, "max value     {}", (u128::from(*a) + u128::from(*b) - 1) / u128::from(*a))?
+        }
+        Some(max) => writeln!(out, "max value     {max}")?,
+        None => {
+            let c = search.certificate.as_ref().expect("a positive saltus is proven");
             let growth = format!(
                 "unbounded: grows by {} every {}",
                 c.saltus,
@@ -182,19 +247,15 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: u64) -> s
                 writeln!(out, "max value     {growth}")?;
             }
         }
-        (None, None) => writeln!(out, "max value     unbounded")?,
     }
-    match search.checked_upto {
-        0 => writeln!(out, "computed      no values")?,
-        n => writeln!(out, "computed      G(0) … G({})", n - 1)?,
-    }
+    writeln!(out, "computed      {computed}")?;
     if let Some(c) = &search.certificate {
         writeln!(out, "theorem       {}", c.theorem)?;
     }
     Ok(())
 }
 
-fn period_json(object: &mut serde_json::Map<String, Value>, search: &PeriodSearch, max_heap: u64) {
+fn period_json(object: &mut serde_json::Map<String, Value>, search: &PeriodSearch, max_heap: Option<u64>) {
     let c = search.certificate.as_ref();
     object.insert("preperiod".into(), json!(c.map(|c| c.preperiod)));
     object.insert("period".into(), json!(c.map(|c| c.period)));
@@ -207,4 +268,10 @@ fn period_json(object: &mut serde_json::Map<String, Value>, search: &PeriodSearc
     object.insert("max_value".into(), json!(largest(search)));
     object.insert("max_value_computed".into(), json!(search.max_value));
     object.insert("never_periodic".into(), json!(search.never_periodic));
+    let candidate =
+        search.candidate.map(|c| json!({"preperiod": c.preperiod, "period": c.period, "needed": c.needed}));
+    object.insert("candidate".into(), json!(candidate));
+    let suggestion =
+        search.suggestion.map(|s| json!({"max_heap": s.max_heap, "estimated_seconds": s.estimate.seconds}));
+    object.insert("suggestion".into(), json!(suggestion));
 }

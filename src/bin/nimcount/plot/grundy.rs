@@ -251,7 +251,8 @@ fn caption(count: u64, search: &PeriodSearch, max_heap: u64, view: Option<&Densi
                 .into(),
         ),
         None => lines.push(format!(
-            "no period found within {max_heap} heaps: no periodicity is proven, so none is drawn"
+            "no period found in G(0) … G({}): no periodicity is proven, so none is drawn",
+            max_heap.saturating_sub(1)
         )),
     }
     match view {
@@ -281,7 +282,7 @@ fn draw_picture(
     caption: &[String],
 ) -> std::result::Result<(), DrawError> {
     let n = values.len() as u64;
-    let title = format!("Grundy values of {}: G(0) … G({})", search.game.spec(), n - 1);
+    let title = format!("Grundy values of {}: G(0) … G({})", search.game, n - 1);
     let area = root.titled(&title, (FONT, 24))?;
     let caption_height = 24 * caption.len() as u32 + 30;
     let (chart_area, caption_area) = area.split_vertically(area.dim_in_pixel().1 - caption_height);

@@ -1,0 +1,319 @@
+//! Direct values of subtraction-type games — every heap has the moves "take `m` stones" for
+//! the same set of `m` — when the moves are many and scattered: subtract-a-square, subtraction
+//! sets that are not a few runs, and games of the user's that declare such moves.
+//!
+//! Heaps are computed in blocks of `B` consecutive heaps `s .. s + B`. A move `m >= B` leads
+//! from every heap of the block to a heap before `s`, whose value is known: the values these
+//! *long* moves reach are gathered for the whole block at once, as bit masks, by the SIMD
+//! kernel of [`crate::simd::reach`] (contiguous loads of the values, one-hot masks OR-ed in
+//! registers), on every core when the block is worth it. Then the heaps of the block are
+//! finished in order: the *short* moves `m < B` (which may land inside the block) add their
+//! values one by one, and the mex is the first clear bit. A mask holds the values below
+//! `64 · words`, with `words` sized from the largest value so far; a heap whose mask is full
+//! has a larger mex and is recomputed with a growable set (rare: values grow slowly).
+//!
+//! Subtract-a-square up to `n` has about `√n` moves per heap, `(2/3) n^1.5` in all; the
+//! short moves of a block of 4096 are 63 of them; a block is made shorter when the moves are
+//! dense near 0 (the primes: 512 heaps, 97 short moves).
+
+use super::mex::MexSet;
+use super::store::Value;
+use crate::fwht::Backend;
+use crate::game::{HeapGame, MoveSet};
+use crate::simd::reach::{self, MAX_WORDS};
+
+/// Heaps per block, at most and at least: a block is as long as the moves allow with about
+/// [`SHORT_MOVES`] of them resolved one by one (4096 for squares, 512 for primes).
+const BLOCK: usize = 4096;
+const MIN_BLOCK: usize = 512;
+const SHORT_MOVES: usize = 64;
+/// Heaps per parallel piece of a block's gather, at least (a multiple of every kernel's group).
+const PIECE: usize = 128;
+/// A block's gather runs on several threads from this many (heap, move) pairs on.
+const PARALLEL_PAIRS: usize = 1 << 19;
+
+/// Where the moves come from.
+pub(crate) enum Moves<'g> {
+    /// `1, 4, 9, …`: generated as heaps grow.
+    Squares,
+    /// A finite set, all known.
+    Set,
+    /// A game of the user's that declares the same moves from every heap, without a largest
+    /// one: the moves up to `n` are read from the options of heap `n`.
+    Options(&'g dyn HeapGame),
+}
+
+/// The block engine's state.
+pub(crate) struct Block<'g> {
+    source: Moves<'g>,
+    /// The moves known so far, increasing.
+    moves: Vec<usize>,
+    /// Every move up to this size is in `moves`.
+    known_upto: usize,
+    backend: Backend,
+    /// Whether the gathers of a block may run on rayon's pool.
+    parallel: bool,
+    /// The largest value so far.
+    max: u32,
+    masks: Vec<u64>,
+    fallback: MexSet,
+    /// (heap, move) pairs gathered by the kernel, times the words of their masks, and pairs
+    /// resolved one by one, so far.
+    pub gathered: u64,
+    pub resolved: u64,
+}
+
+impl<'g> Block<'g> {
+    fn with(source: Moves<'g>, moves: Vec<usize>, known_upto: usize) -> Block<'g> {
+        Block {
+            source,
+            moves,
+            known_upto,
+            backend: Backend::best(),
+            parallel: true,
+            max: 0,
+            masks: Vec::new(),
+            fallback: MexSet::new(),
+            gathered: 0,
+            resolved: 0,
+        }
+    }
+
+    /// Subtract-a-square.
+    pub fn squares() -> Block<'static> {
+        Block::with(Moves::Squares, Vec::new(), 0)
+    }
+
+    /// The subtraction game with these moves.
+    pub fn subtraction(moves: &MoveSet) -> Block<'static> {
+        let list = moves.iter().map(|m| m as usize).collect();
+        Block::with(Moves::Set, list, usize::MAX)
+    }
+
+    /// A game whose options from heap `n` are the heaps `n − m` for the moves `m <= n` of a
+    /// fixed, possibly infinite set.
+    pub fn options(game: &'g dyn HeapGame) -> Block<'g> {
+        Block::with(Moves::Options(game), Vec::new(), 0)
+    }
+
+    /// `false`: every gather on the calling thread (no rayon call).
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
+    /// Runs the gathers on `backend` (for tests: every backend must give the same values).
+    #[cfg(test)]
+    pub fn with_backend(mut self, backend: Backend) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// Makes sure every move up to `n` is known.
+    fn learn_moves(&mut self, n: usize) {
+        if n <= self.known_upto {
+            return;
+        }
+        match self.source {
+            Moves::Set => {}
+            Moves::Squares => {
+                let mut k = self.moves.len() + 1;
+                while k * k <= n {
+                    self.moves.push(k * k);
+                    k += 1;
+                }
+            }
+            Moves::Options(game) => {
+                // Heap n reaches n − m for every move m <= n (nothing left when m = n).
+                let mut moves = Vec::new();
+                game.options(n as u64, &mut |heaps| match heaps {
+                    [] => moves.push(n),
+                    [h] if (*h as usize) < n => moves.push(n - *h as usize),
+                    _ => {} // checked when the game was resolved
+                });
+                moves.sort_unstable();
+                moves.dedup();
+                self.moves = moves;
+            }
+        }
+        self.known_upto = n;
+    }
+
+    /// Computes `values[values.len()..upto]`. Returns `Some(g)` when the next value `g` does
+    /// not fit in `T`: the caller stores it wider and continues.
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+        values.reserve(upto.saturating_sub(values.len()));
+        while values.len() < upto {
+            if let Some(g) = self.block(values, upto) {
+                return Some(g);
+            }
+        }
+        None
+    }
+
+    /// One block from `values.len()`.
+    fn block<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+        let s = values.len();
+        self.learn_moves(s + BLOCK.min(upto - s) - 1);
+        let fitting = self.moves.get(SHORT_MOVES).map_or(BLOCK, |&m| m.next_power_of_two() / 2);
+        let len = fitting.clamp(MIN_BLOCK, BLOCK).min(upto - s);
+        // Eight pieces a block, in multiples of the widest kernel group.
+        let piece = (len / 8 / PIECE * PIECE).max(PIECE);
+        // Values below 64 · words fit the masks; the mex of a heap is at most one more than
+        // the largest value before it, and a block rarely raises the largest by much.
+        let words = (self.max as usize + 2).div_ceil(64).clamp(1, MAX_WORDS);
+        // Long moves: len <= m <= s (every heap of the block reaches a heap before s).
+        let long_from = self.moves.partition_point(|&m| m < len);
+        let long_to = self.moves.partition_point(|&m| m <= s);
+        let long = &self.moves[long_from..long_to.max(long_from)];
+        self.masks.clear();
+        self.masks.resize(words * len, 0);
+        if !long.is_empty() {
+            let (backend, done) = (self.backend, &values[..s]);
+            let parallel = self.parallel && len * long.len() >= PARALLEL_PAIRS;
+            crate::parallel::enumerate_chunks(&mut self.masks, parallel, words * piece, |p, masks| {
+                reach::mark(backend, done, s + p * piece, long, words, masks);
+            });
+            self.gathered += (len * long.len() * words) as u64;
+        }
+        // Short moves (m < len) and, in the first blocks, moves beyond s: one by one.
+        let (short_to, rest_from) = (long_from, long_to.max(long_from));
+        for i in 0..len {
+            let n = s + i;
+            let (p, at) = (i / piece, i % piece);
+            let piece_len = piece.min(len - p * piece);
+            let base = p * piece * words;
+            let mut w = [0u64; MAX_WORDS];
+            for (j, word) in w[..words].iter_mut().enumerate() {
+                *word = self.masks[base + j * piece_len + at];
+            }
+            let limit = 64 * words;
+            // Both lists increase: stop at the first move beyond n.
+            let short = &self.moves[..short_to];
+            let reachable = short.partition_point(|&m| m <= n);
+            for &m in &short[..reachable] {
+                let v = values[n - m].index();
+                if v < limit {
+                    w[v / 64] |= 1 << (v % 64);
+                }
+            }
+            let beyond = &self.moves[rest_from..];
+            let beyond = &beyond[..beyond.partition_point(|&m| m <= n)];
+            for &m in beyond {
+                let v = values[n - m].index();
+                if v < limit {
+                    w[v / 64] |= 1 << (v % 64);
+                }
+            }
+            self.resolved += (reachable + beyond.len()) as u64;
+            let g = match (0..words).find(|&j| w[j] != u64::MAX) {
+                Some(j) => (64 * j) as u32 + (!w[j]).trailing_zeros(),
+                None => self.full_mex(values, n),
+            };
+            self.max = self.max.max(g);
+            match T::narrow(g) {
+                Some(x) => values.push(x),
+                None => return Some(g),
+            }
+        }
+        None
+    }
+
+    /// The mex of heap `n` over every move, with a set that grows as needed.
+    #[cold]
+    fn full_mex<T: Value>(&mut self, values: &[T], n: usize) -> u32 {
+        for &m in &self.moves {
+            if m > n {
+                break;
+            }
+            self.fallback.insert(values[n - m].into());
+        }
+        let g = self.fallback.mex();
+        self.fallback.clear();
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// The plain definition: a growable set per heap.
+    fn plain(moves: &[usize], count: usize) -> Vec<u32> {
+        let mut values: Vec<u32> = Vec::with_capacity(count);
+        let mut seen = MexSet::new();
+        for n in 0..count {
+            for &m in moves {
+                if m <= n {
+                    seen.insert(values[n - m]);
+                }
+            }
+            values.push(seen.mex());
+            seen.clear();
+        }
+        values
+    }
+
+    fn run(block: &mut Block<'_>, count: usize, steps: &[usize]) -> Vec<u32> {
+        let mut store = crate::grundy::store::Store::new();
+        for &upto in steps.iter().chain([&count]) {
+            loop {
+                let g = crate::grundy::store::with_values!(&mut store, v => block.extend(v, upto.min(count)));
+                match g {
+                    Some(g) => store.push(g),
+                    None => break,
+                }
+            }
+        }
+        store.to_u32(count)
+    }
+
+    #[test]
+    fn squares_equal_the_plain_mex_on_every_backend() {
+        let count = 40_000;
+        let moves: Vec<usize> = (1..).map(|k| k * k).take_while(|&m| m < count).collect();
+        let expected = plain(&moves, count);
+        for backend in Backend::ALL {
+            if !backend.is_available() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED squares by blocks: backend {backend:?} is not available on this CPU"
+                );
+                continue;
+            }
+            let mut block = Block::squares().with_backend(backend);
+            assert_eq!(run(&mut block, count, &[1, 5, 4096, 4097, 9000]), expected, "{backend:?}");
+            assert!(block.gathered > 0, "the kernel ran");
+        }
+    }
+
+    #[test]
+    fn subtraction_sets_equal_the_plain_mex() {
+        // Scattered moves, long and short, values that need several words and a u16 store.
+        let sets: [&[u64]; 5] = [
+            &[1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765],
+            &[4096, 4097, 9000],
+            &[1],
+            &[2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 4099, 5000],
+            &[7],
+        ];
+        for set in sets {
+            let moves = MoveSet::from_moves(set).unwrap();
+            let list: Vec<usize> = moves.iter().map(|m| m as usize).collect();
+            let expected = plain(&list, 30_000);
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let mut block = Block::subtraction(&moves).with_backend(backend);
+                assert_eq!(run(&mut block, 30_000, &[3, 4100]), expected, "{set:?} {backend:?}");
+            }
+        }
+        // Every move up to 800, and 1234: values up to 800 need u16 and overflow the widest mask.
+        let list: Vec<u64> = (1..=800).chain([1234]).collect();
+        let moves = MoveSet::from_moves(&list).unwrap();
+        let plain_values = plain(&moves.iter().map(|m| m as usize).collect::<Vec<_>>(), 12_000);
+        assert!(plain_values.iter().any(|&v| v > 600), "values beyond the widest mask");
+        let mut block = Block::subtraction(&moves);
+        assert_eq!(run(&mut block, 12_000, &[]), plain_values);
+    }
+}

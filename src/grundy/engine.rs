@@ -1,0 +1,180 @@
+//! Which method computes a game's values, run incrementally over a compact [`Store`], with an
+//! estimate of what the work done so far costs.
+
+use super::block::Block;
+use super::cost;
+use super::mex::MexSet;
+use super::octal::SparseSpace;
+use super::resolve::Resolved;
+use super::sliding::Sliding;
+use super::store::{Store, Value, with_values};
+use crate::error::{Error, Result};
+use crate::game::{Game, HeapGame};
+
+/// How values are computed, incrementally.
+pub(crate) enum Engine<'g> {
+    Nim,
+    Interval { first: u64, last: u64 },
+    Sliding { sliding: Sliding, heaps: u64 },
+    Sparse(SparseSpace),
+    Block(Block<'g>),
+    Plain(Plain<'g>),
+}
+
+impl<'g> Engine<'g> {
+    /// The fastest engine; `closed_forms: false` computes every value of a subtraction game by
+    /// a mex.
+    pub fn new(game: &Resolved<'g>, closed_forms: bool) -> Engine<'g> {
+        match game {
+            Resolved::Game(game) => match game {
+                Game::Nim => Engine::Nim,
+                Game::Subtract(moves) if closed_forms && moves.runs().len() == 1 => {
+                    Engine::Interval { first: moves.smallest(), last: moves.largest() }
+                }
+                // Scattered moves (few of them in runs) go by blocks, runs by the sliding window.
+                Game::Subtract(moves)
+                    if moves.len() <= cost::BLOCK_MOVES_PER_RUN * moves.runs().len() as u64 =>
+                {
+                    Engine::Block(Block::subtraction(moves))
+                }
+                Game::Subtract(moves) => Engine::Sliding { sliding: Sliding::subtraction(moves), heaps: 0 },
+                Game::AllBut(excluded) => Engine::Sliding { sliding: Sliding::all_but(excluded), heaps: 0 },
+                Game::Octal(code) => Engine::Sparse(SparseSpace::new(code)),
+                Game::Squares => Engine::Block(Block::squares()),
+                Game::Custom(_) => unreachable!("resolved into a built-in game or a user game"),
+            },
+            Resolved::Subtraction(game) => Engine::Block(Block::options(*game)),
+            Resolved::General(game) => Engine::Plain(Plain::new(*game)),
+        }
+    }
+
+    /// `false`: every step on the calling thread (no rayon call).
+    pub fn parallel(self, parallel: bool) -> Engine<'g> {
+        match self {
+            Engine::Block(block) => Engine::Block(block.parallel(parallel)),
+            other => other,
+        }
+    }
+
+    /// A store suited to the values: 32 bits for games whose values grow with the heap.
+    pub fn store(&self) -> Store {
+        match self {
+            Engine::Nim | Engine::Sliding { .. } => Store::wide(),
+            _ => Store::new(),
+        }
+    }
+
+    /// Computes values until `store` holds `G(0..upto)`.
+    pub fn extend(&mut self, store: &mut Store, upto: usize) -> Result<()> {
+        while store.len() < upto {
+            let overflow = with_values!(store, values => self.extend_values(values, upto)?);
+            match overflow {
+                Some(g) => store.push(g),
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    fn extend_values<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Result<Option<u32>> {
+        Ok(match self {
+            Engine::Nim => push_while(values, upto, |n| n as u32),
+            Engine::Interval { first, last } => {
+                let (a, p) = (*first, *first + *last);
+                push_while(values, upto, |n| ((n as u64 % p) / a) as u32)
+            }
+            Engine::Sliding { sliding, heaps } => {
+                let from = values.len();
+                let overflow = sliding.extend(values, upto);
+                *heaps += (values.len() - from) as u64 + u64::from(overflow.is_some());
+                overflow
+            }
+            Engine::Sparse(sparse) => sparse.extend(values, upto),
+            Engine::Block(block) => block.extend(values, upto),
+            Engine::Plain(plain) => plain.extend(values, upto)?,
+        })
+    }
+
+    /// The estimated time of the work done so far, in nanoseconds on the reference machine
+    /// (see [`cost`]).
+    pub fn work(&self, heaps: u64) -> f64 {
+        match self {
+            Engine::Nim | Engine::Interval { .. } => cost::CLOSED_FORM_NS * heaps as f64,
+            Engine::Sliding { sliding, heaps } => cost::sliding(*heaps, sliding.runs()),
+            Engine::Sparse(sparse) => cost::sparse(heaps, sparse.pairs, sparse.scanned),
+            Engine::Block(block) => cost::block(heaps, block.gathered, block.resolved),
+            Engine::Plain(plain) => cost::plain(heaps, plain.options),
+        }
+    }
+}
+
+/// Pushes `value(n)` for `n = values.len() .. upto` while it fits in `T`.
+fn push_while<T: Value>(values: &mut Vec<T>, upto: usize, value: impl Fn(usize) -> u32) -> Option<u32> {
+    values.reserve(upto.saturating_sub(values.len()));
+    while values.len() < upto {
+        let g = value(values.len());
+        match T::narrow(g) {
+            Some(x) => values.push(x),
+            None => return Some(g),
+        }
+    }
+    None
+}
+
+/// A plain mex over the options of a game that declares nothing.
+pub(crate) struct Plain<'g> {
+    game: &'g dyn HeapGame,
+    seen: MexSet,
+    /// Options enumerated so far.
+    pub options: u64,
+}
+
+impl<'g> Plain<'g> {
+    pub fn new(game: &'g dyn HeapGame) -> Plain<'g> {
+        Plain { game, seen: MexSet::new(), options: 0 }
+    }
+
+    /// Computes `values[values.len()..upto]`; fails when a move does not shrink the heap.
+    fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Result<Option<u32>> {
+        while values.len() < upto {
+            let n = values.len() as u64;
+            let mut bad = None;
+            let mut options = 0;
+            let seen = &mut self.seen;
+            self.game.options(n, &mut |heaps| {
+                let mut x = 0;
+                for &h in heaps {
+                    match values.get(h as usize) {
+                        Some(&g) if h < n => x ^= g.into(),
+                        _ => {
+                            bad = Some(h);
+                            return;
+                        }
+                    }
+                }
+                seen.insert(x);
+                options += 1;
+            });
+            self.options += options;
+            if let Some(h) = bad {
+                self.seen.clear();
+                return Err(not_smaller(self.game, n, h));
+            }
+            let g = self.seen.mex();
+            self.seen.clear();
+            match T::narrow(g) {
+                Some(x) => values.push(x),
+                None => return Ok(Some(g)),
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A move from heap `n` that leaves a heap of `h >= n`.
+pub(crate) fn not_smaller(game: &dyn HeapGame, n: u64, h: u64) -> Error {
+    Error::InvalidGame {
+        spec: game.name(),
+        reason: format!("a move from a heap of {n} leaves a heap of {h}, which is not smaller"),
+    }
+}

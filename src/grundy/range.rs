@@ -1,0 +1,189 @@
+//! Grundy values for a range of heap sizes `lo..=hi`, as a counting query needs them: from a
+//! proven period when there is one, else computed directly — without any flag when the
+//! estimated cost is at most [`DIRECT_SECONDS`] — and otherwise refused before computing.
+//!
+//! The rule, in order:
+//!
+//! 1. Closed forms (nim, one-interval subtraction sets) answer for any range.
+//! 2. A game a theorem covers whose range is cheap to compute directly gets its period
+//!    searched within the range's own values, which then serve directly if no period shows.
+//! 3. Otherwise such a game gets a period search within the limit (by default about
+//!    [`DEFAULT_SECONDS`](super::DEFAULT_SECONDS) of estimated work).
+//! 4. Without a proven period — subtract-a-square, games of the user's that declare nothing
+//!    or an infinite set of moves, searches that found nothing — the values `G(0..=hi)` are
+//!    computed directly when a limit of values allows them (`max_heap`), or, without one, when
+//!    their estimated time is at most [`DIRECT_SECONDS`] on the reference machine and they fit
+//!    in memory. Beyond that the query is an [`Error::TooCostly`], raised after a probe of a
+//!    fraction of a second (and, for a game a theorem covers, the period search of step 3).
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::engine::Engine;
+use super::resolve::{Resolved, resolve};
+use super::search::{Limit, Search, check_values};
+use super::store::Store;
+use super::{PeriodSearch, compute};
+use crate::error::{Error, Result};
+use crate::game::{Game, HeapGame};
+use crate::progress::Progress;
+
+/// Direct values are computed without a limit of values when their estimated time is at most
+/// this many seconds (one core of the reference machine).
+pub const DIRECT_SECONDS: f64 = 60.0;
+
+/// The modeled work (ns) a probe of the cost of direct values may take.
+const PROBE_NS: f64 = 0.15e9;
+
+/// Where a range's values come from.
+#[derive(Debug, Clone)]
+pub enum RangeValues {
+    /// A proven period: `search.certificate` is set and `search.values` holds at least the
+    /// preperiod and one period.
+    Period(PeriodSearch),
+    /// `G(0)` … `G(hi)`, computed directly.
+    Direct(Vec<u32>),
+}
+
+/// The Grundy values a count over heap sizes up to `hi` needs (see the module docs for the
+/// rule). `max_heap`: the most values that may be computed, in the period search and directly
+/// (`None`: the default limits by estimated time).
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::{RangeValues, range_values};
+/// use nimcount::progress::Silent;
+///
+/// // Subtract-a-square has no period: 100 001 values directly, well within a second.
+/// let RangeValues::Direct(values) = range_values(&Game::Squares, &100_000u32.into(), None, true, &Silent)? else {
+///     unreachable!()
+/// };
+/// assert_eq!(values.len(), 100_001);
+/// // Up to 10^12 would take years: refused at once.
+/// let err = range_values(&Game::Squares, &10u64.pow(12).into(), None, true, &Silent).unwrap_err();
+/// assert!(err.to_string().contains("years"));
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn range_values(
+    game: &dyn HeapGame,
+    hi: &BigUint,
+    max_heap: Option<u64>,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Result<RangeValues> {
+    let resolved = resolve(game)?;
+    // G(0) … G(hi): hi + 1 values, when that fits in 64 bits.
+    let needed = hi.to_u64().and_then(|h| h.checked_add(1));
+    if let Some(period) = closed_form_period(&resolved) {
+        let search =
+            Search::new().limit(Limit::Heaps(period)).parallel(parallel).progress(progress).run(game)?;
+        return Ok(RangeValues::Period(search));
+    }
+    let allowed = |count: u64| max_heap.is_some_and(|limit| count <= limit);
+    if resolved.may_be_periodic() {
+        // The range's own values, when they are affordable, serve both the search and the count.
+        if let Some(n) = needed
+            && (allowed(n) || (max_heap.is_none() && probe(&resolved, n)?.0 <= DIRECT_SECONDS * 1e9))
+        {
+            check_values(n)?;
+            let search =
+                Search::new().limit(Limit::Heaps(n)).parallel(parallel).progress(progress).run(game)?;
+            return Ok(match search.certificate {
+                Some(_) => RangeValues::Period(search),
+                None => RangeValues::Direct(search.values),
+            });
+        }
+        let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
+        let search = Search::new().limit(limit).parallel(parallel).progress(progress).run(game)?;
+        if search.certificate.is_some() {
+            return Ok(RangeValues::Period(search));
+        }
+        // The search went past the range after all (the estimate was pessimistic).
+        if let Some(n) = needed
+            && search.checked_upto >= n
+        {
+            let mut values = search.values;
+            values.truncate(n as usize);
+            return Ok(RangeValues::Direct(values));
+        }
+        let reason = format!("has no proven period in G(0) … G({})", search.checked_upto.saturating_sub(1));
+        let (ns, bytes) = match needed {
+            Some(n) => probe(&resolved, n)?,
+            None => (f64::INFINITY, u64::MAX),
+        };
+        return Err(too_costly(game, reason, hi, needed, ns, bytes));
+    }
+    let reason = match &resolved {
+        Resolved::Game(Game::Squares) => "is never periodic".to_string(),
+        Resolved::Subtraction(_) => {
+            "declares an infinite set of moves (no theorem proves a period)".to_string()
+        }
+        _ => "declares no structure a periodicity theorem needs".to_string(),
+    };
+    let Some(n) = needed else {
+        return Err(too_costly(game, reason, hi, None, f64::INFINITY, u64::MAX));
+    };
+    if !allowed(n) {
+        let (ns, bytes) = probe(&resolved, n)?;
+        if max_heap.is_some() || ns > DIRECT_SECONDS * 1e9 || check_values(n).is_err() {
+            return Err(too_costly(game, reason, hi, needed, ns, bytes));
+        }
+    }
+    check_values(n)?;
+    let store = compute(&resolved, n, true, parallel, progress)?;
+    Ok(RangeValues::Direct(store.to_u32(store.len())))
+}
+
+/// The period of a closed form, whose values the histogram needs.
+fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
+    match resolved {
+        Resolved::Game(Game::Nim) => Some(1),
+        Resolved::Game(Game::Subtract(moves)) if moves.runs().len() == 1 => {
+            Some(moves.smallest() + moves.largest())
+        }
+        _ => None,
+    }
+}
+
+fn too_costly(
+    game: &dyn HeapGame,
+    reason: String,
+    hi: &BigUint,
+    values: Option<u64>,
+    ns: f64,
+    bytes: u64,
+) -> Error {
+    Error::TooCostly { game: game.name(), reason, last: hi.to_string(), values, seconds: ns / 1e9, bytes }
+}
+
+/// Estimated time (ns) and memory of `G(0..n)`: computes the first values, as many as about
+/// [`PROBE_NS`] of work allows, and extrapolates from the growth of the work between the first
+/// quarter of them and all of them (`work ∝ count^β`, `1 <= β <= 3`).
+fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
+    // On the calling thread: the probe is short, and may run where no thread is allowed.
+    let mut engine = Engine::new(resolved, true).parallel(false);
+    let mut store: Store = engine.store();
+    let mut marks: Vec<(u64, f64)> = Vec::new();
+    let mut k = 0u64;
+    while k < n {
+        let next = (k * 2).max(256).min(n);
+        engine.extend(&mut store, next as usize)?;
+        k = next;
+        let work = engine.work(k);
+        marks.push((k, work));
+        if work >= PROBE_NS {
+            break;
+        }
+    }
+    let (k, work) = *marks.last().expect("at least one step");
+    let bytes = n.saturating_mul(store.width() + 4);
+    if k >= n {
+        return Ok((work, bytes));
+    }
+    let quarter = marks.iter().rev().find(|&&(c, _)| c <= k / 4).copied();
+    let beta = match quarter {
+        Some((c, w)) if w > 0.0 && c > 0 => ((work / w).ln() / (k as f64 / c as f64).ln()).clamp(1.0, 3.0),
+        _ => 1.0,
+    };
+    Ok((work * (n as f64 / k as f64).powf(beta), bytes))
+}

@@ -1,0 +1,510 @@
+//! Reachable-value masks: for a run of consecutive heaps and a list of moves, which small
+//! values the moves reach.
+//!
+//! Heap `n` reaches value `v` through move `m` when `G(n − m) = v`. For `count` consecutive
+//! heaps `start, start + 1, …` and one move `m`, the values `G(start − m), G(start + 1 − m), …`
+//! are contiguous in memory, so one load brings the values of several heaps, each lane is
+//! turned into a one-hot mask (`1 << (v − 64 j)` in word `j`, zero when `v` lies outside the
+//! word) and OR-ed into that heap's mask, held in registers across a chunk of moves (a tile of
+//! heaps and a chunk of moves at a time, so the values read stay in L1). One pair costs
+//! `3 · words` vector operations for four (AVX2) or eight (AVX-512) heaps. A value of at
+//! least `64 · words` marks nothing: the caller takes a mask whose words are all full as "mex
+//! beyond the mask" and computes that heap another way.
+//!
+//! Masks are stored word by word: word `j` of heap `i` is `masks[j · count + i]`.
+//!
+//! The kernel bodies follow the rules of [`crate::fwht::lanes`]: index loops over fixed-size
+//! register arrays, no closures or iterator adapters around the intrinsics, helpers inlined
+//! into the `#[target_feature]` functions.
+#![allow(clippy::needless_range_loop)]
+
+use crate::fwht::Backend;
+
+/// The widest mask, in 64-bit words (values below 512).
+pub(crate) const MAX_WORDS: usize = 8;
+
+/// Heaps per tile and moves per chunk: a chunk reads `CHUNK` runs of `TILE` values for a tile
+/// (a few KiB with the cache lines they straddle), which stay in L1 beside the tile's masks
+/// while every group of the tile goes through the chunk; the few moves of a chunk also keep
+/// their pages in the first-level TLB (consecutive squares 4 KiB apart land on different
+/// pages). Sweeping all the moves for one group at a time fetched each line again from L2 or
+/// L3 for every group: at 4 million heaps of subtract-a-square that was 2.7× slower than
+/// 128 × 12, and 64 × 32 or 128 × 16 were 10–40% slower.
+const TILE: usize = 128;
+const CHUNK: usize = 12;
+
+/// A stored Grundy value: `u8`, `u16` or `u32`, zero-extended into 64-bit lanes.
+pub(crate) trait Element: Copy + Send + Sync + 'static {
+    /// The value as an index.
+    fn index(self) -> usize;
+
+    /// Four values from `p`, zero-extended into the four 64-bit lanes of an AVX2 register.
+    ///
+    /// # Safety
+    /// AVX2 must be available and `p..p + 4` readable.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load4(p: *const Self) -> std::arch::x86_64::__m256i;
+
+    /// Eight values from `p`, zero-extended into the eight 64-bit lanes of an AVX-512 register.
+    ///
+    /// # Safety
+    /// AVX-512F must be available and `p..p + 8` readable.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m512i;
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+impl Element for u8 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const u8) -> __m256i {
+        // SAFETY: the caller guarantees AVX2 and 4 readable bytes; the read is unaligned.
+        unsafe { _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(p.cast::<i32>().read_unaligned())) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const u8) -> __m512i {
+        // SAFETY: the caller guarantees AVX-512F and 8 readable bytes; `loadl` reads 8 bytes.
+        unsafe { _mm512_cvtepu8_epi64(_mm_loadl_epi64(p.cast())) }
+    }
+}
+
+impl Element for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const u16) -> __m256i {
+        // SAFETY: the caller guarantees AVX2 and 4 readable u16 (8 bytes, what `loadl` reads).
+        unsafe { _mm256_cvtepu16_epi64(_mm_loadl_epi64(p.cast())) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const u16) -> __m512i {
+        // SAFETY: the caller guarantees AVX-512F and 8 readable u16 (16 bytes).
+        unsafe { _mm512_cvtepu16_epi64(_mm_loadu_si128(p.cast())) }
+    }
+}
+
+impl Element for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const u32) -> __m256i {
+        // SAFETY: the caller guarantees AVX2 and 4 readable u32 (16 bytes).
+        unsafe { _mm256_cvtepu32_epi64(_mm_loadu_si128(p.cast())) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const u32) -> __m512i {
+        // SAFETY: the caller guarantees AVX-512F and 8 readable u32 (32 bytes).
+        unsafe { _mm512_cvtepu32_epi64(_mm256_loadu_si256(p.cast())) }
+    }
+}
+
+/// ORs into `masks` the values reached from heaps `start .. start + count` by every move in
+/// `moves`: for heap `start + i` and move `m`, the value `v = values[start + i − m]` sets bit
+/// `v % 64` of word `v / 64` of mask `i` when `v < 64 · words`. Word `j` of mask `i` is
+/// `masks[j · count + i]`, with `count = masks.len() / words`.
+///
+/// Every move must satisfy `m <= start` and `start + count <= values.len() + m`: the values
+/// reached are all in `values` (moves at least `count` long from heaps after the last value
+/// known, as a block's long moves). A backend this CPU lacks runs the portable loop.
+///
+/// # Panics
+/// When `words` is not in `1..=MAX_WORDS`, `masks.len()` is not a multiple of it, or a move
+/// breaks the bounds above.
+pub(crate) fn mark<T: Element>(
+    backend: Backend,
+    values: &[T],
+    start: usize,
+    moves: &[usize],
+    words: usize,
+    masks: &mut [u64],
+) {
+    assert!((1..=MAX_WORDS).contains(&words) && masks.len().is_multiple_of(words), "mask shape");
+    let count = masks.len() / words;
+    for &m in moves {
+        assert!(m <= start && start + count <= values.len() + m, "move {m} reaches outside the values");
+    }
+    if count == 0 || moves.is_empty() {
+        return;
+    }
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if std::arch::is_x86_feature_detected!("avx512f") => {
+            // SAFETY: AVX-512F is available; the bounds checked above keep every read,
+            // `values[start + i − m]` for `i < count`, inside `values`, and every write in
+            // `masks`.
+            unsafe { avx512::mark(values, start, moves, words, masks) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 | Backend::Avx512 if std::arch::is_x86_feature_detected!("avx2") => {
+            // SAFETY: AVX2 is available; bounds as above.
+            unsafe { avx2::mark(values, start, moves, words, masks) }
+        }
+        _ => mark_scalar(values, start, moves, words, masks, 0),
+    }
+}
+
+/// The portable loop, for masks `from..count` (the SIMD kernels finish their last partial
+/// group with it).
+fn mark_scalar<T: Element>(
+    values: &[T],
+    start: usize,
+    moves: &[usize],
+    words: usize,
+    masks: &mut [u64],
+    from: usize,
+) {
+    let count = masks.len() / words;
+    let limit = 64 * words;
+    for i in from..count {
+        let n = start + i;
+        let mut w = [0u64; MAX_WORDS];
+        for &m in moves {
+            let v = values[n - m].index();
+            if v < limit {
+                w[v / 64] |= 1 << (v % 64);
+            }
+        }
+        for j in 0..words {
+            masks[j * count + i] |= w[j];
+        }
+    }
+}
+
+/// Instantiates the register-blocked kernel for each mask width: `Q` registers of heaps per
+/// group, `Q · words` accumulators (at most the register file allows, with room for the
+/// constants and one loaded register).
+macro_rules! by_words {
+    ($kernel:ident, $values:expr, $start:expr, $moves:expr, $words:expr, $masks:expr, [$($w:literal => $q:literal),*]) => {
+        match $words {
+            $($w => $kernel::<T, $w, $q>($values, $start, $moves, $masks),)*
+            _ => unreachable!("checked by mark"),
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Element, mark_scalar};
+
+    /// See [`super::mark`].
+    ///
+    /// # Safety
+    /// AVX2 must be available and the bounds of [`super::mark`] must hold.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn mark<T: Element>(
+        values: &[T],
+        start: usize,
+        moves: &[usize],
+        words: usize,
+        masks: &mut [u64],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            by_words!(kernel, values, start, moves, words, masks, [1 => 8, 2 => 4, 3 => 2, 4 => 2, 5 => 1, 6 => 1, 7 => 1, 8 => 1])
+        }
+    }
+
+    /// Groups of `4 · Q` heaps whose accumulators stay in registers across a chunk of moves;
+    /// tiles of [`TILE`](super::TILE) heaps take the chunks of [`CHUNK`](super::CHUNK) moves
+    /// in turn, so that the values a chunk reads for a tile stay in L1.
+    ///
+    /// # Safety
+    /// As for [`mark`].
+    #[target_feature(enable = "avx2")]
+    unsafe fn kernel<T: Element, const WORDS: usize, const Q: usize>(
+        values: &[T],
+        start: usize,
+        moves: &[usize],
+        masks: &mut [u64],
+    ) {
+        let count = masks.len() / WORDS;
+        let heaps = 4 * Q;
+        let groups = count / heaps;
+        let tile = (super::TILE / heaps).max(1);
+        let base = values.as_ptr();
+        let out = masks.as_mut_ptr();
+        let one = _mm256_set1_epi64x(1);
+        let mut offset = [_mm256_setzero_si256(); WORDS];
+        for j in 0..WORDS {
+            offset[j] = _mm256_set1_epi64x(-64 * j as i64);
+        }
+        // Opaque to the optimiser: knowing that word 0 adds nothing to a zero-extended value,
+        // LLVM rewrote its shift as a range check of five instructions.
+        let offset = std::hint::black_box(offset);
+        let mut t = 0;
+        while t < groups {
+            let t_end = groups.min(t + tile);
+            let mut c = 0;
+            while c < moves.len() {
+                let c_end = moves.len().min(c + super::CHUNK);
+                for g in t..t_end {
+                    let first = g * heaps;
+                    let mut acc = [[_mm256_setzero_si256(); WORDS]; Q];
+                    for q in 0..Q {
+                        for j in 0..WORDS {
+                            // SAFETY: word j of heaps `first + 4q .. first + 4q + 4` lies inside
+                            // `masks` (`first + 4q + 4 <= count`); unaligned access.
+                            acc[q][j] =
+                                unsafe { _mm256_loadu_si256(out.add(j * count + first + 4 * q).cast()) };
+                        }
+                    }
+                    for k in c..c_end {
+                        // SAFETY: `m <= start` and `start + count <= values.len() + m`, so heaps
+                        // `first .. first + heaps` (all below `count`) read
+                        // `values[start + first − m ..][..heaps]`, inside `values`.
+                        let p = unsafe { base.add(start + first - moves[k]) };
+                        for q in 0..Q {
+                            // SAFETY: as above; AVX2 is available.
+                            let x = unsafe { T::load4(p.add(4 * q)) };
+                            for j in 0..WORDS {
+                                // A lane outside word j shifts by a count >= 64 (or wrapped
+                                // below 0), which gives 0.
+                                let bit = _mm256_sllv_epi64(one, _mm256_add_epi64(x, offset[j]));
+                                acc[q][j] = _mm256_or_si256(acc[q][j], bit);
+                            }
+                        }
+                    }
+                    for q in 0..Q {
+                        for j in 0..WORDS {
+                            // SAFETY: as for the loads.
+                            unsafe {
+                                _mm256_storeu_si256(out.add(j * count + first + 4 * q).cast(), acc[q][j])
+                            };
+                        }
+                    }
+                }
+                c = c_end;
+            }
+            t = t_end;
+        }
+        mark_scalar(values, start, moves, WORDS, masks, groups * heaps);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Element, mark_scalar};
+
+    /// See [`super::mark`].
+    ///
+    /// # Safety
+    /// AVX-512F must be available and the bounds of [`super::mark`] must hold.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn mark<T: Element>(
+        values: &[T],
+        start: usize,
+        moves: &[usize],
+        words: usize,
+        masks: &mut [u64],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            by_words!(kernel, values, start, moves, words, masks, [1 => 16, 2 => 8, 3 => 4, 4 => 4, 5 => 2, 6 => 2, 7 => 2, 8 => 2])
+        }
+    }
+
+    /// Groups of `8 · Q` heaps, tiled as the AVX2 kernel, with twice the lanes and registers.
+    ///
+    /// # Safety
+    /// As for [`mark`].
+    #[target_feature(enable = "avx512f")]
+    unsafe fn kernel<T: Element, const WORDS: usize, const Q: usize>(
+        values: &[T],
+        start: usize,
+        moves: &[usize],
+        masks: &mut [u64],
+    ) {
+        let count = masks.len() / WORDS;
+        let heaps = 8 * Q;
+        let groups = count / heaps;
+        let tile = (super::TILE / heaps).max(1);
+        let base = values.as_ptr();
+        let out = masks.as_mut_ptr();
+        let one = _mm512_set1_epi64(1);
+        let mut offset = [_mm512_setzero_si512(); WORDS];
+        for j in 0..WORDS {
+            offset[j] = _mm512_set1_epi64(-64 * j as i64);
+        }
+        // Opaque to the optimiser, as in the AVX2 kernel.
+        let offset = std::hint::black_box(offset);
+        let mut t = 0;
+        while t < groups {
+            let t_end = groups.min(t + tile);
+            let mut c = 0;
+            while c < moves.len() {
+                let c_end = moves.len().min(c + super::CHUNK);
+                for g in t..t_end {
+                    let first = g * heaps;
+                    let mut acc = [[_mm512_setzero_si512(); WORDS]; Q];
+                    for q in 0..Q {
+                        for j in 0..WORDS {
+                            // SAFETY: word j of heaps `first + 8q .. first + 8q + 8` lies inside
+                            // `masks`.
+                            acc[q][j] =
+                                unsafe { _mm512_loadu_si512(out.add(j * count + first + 8 * q).cast()) };
+                        }
+                    }
+                    for k in c..c_end {
+                        // SAFETY: as in the AVX2 kernel: the reads stay inside `values`.
+                        let p = unsafe { base.add(start + first - moves[k]) };
+                        for q in 0..Q {
+                            // SAFETY: as above; AVX-512F is available.
+                            let x = unsafe { T::load8(p.add(8 * q)) };
+                            for j in 0..WORDS {
+                                let bit = _mm512_sllv_epi64(one, _mm512_add_epi64(x, offset[j]));
+                                acc[q][j] = _mm512_or_si512(acc[q][j], bit);
+                            }
+                        }
+                    }
+                    for q in 0..Q {
+                        for j in 0..WORDS {
+                            // SAFETY: as for the loads.
+                            unsafe {
+                                _mm512_storeu_si512(out.add(j * count + first + 8 * q).cast(), acc[q][j])
+                            };
+                        }
+                    }
+                }
+                c = c_end;
+            }
+            t = t_end;
+        }
+        mark_scalar(values, start, moves, WORDS, masks, groups * heaps);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// The definition, one heap and one move at a time.
+    fn reference<T: Element>(
+        values: &[T],
+        start: usize,
+        moves: &[usize],
+        words: usize,
+        count: usize,
+    ) -> Vec<u64> {
+        let mut masks = vec![0u64; words * count];
+        for i in 0..count {
+            for &m in moves {
+                let v = values[start + i - m].index();
+                if v < 64 * words {
+                    masks[(v / 64) * count + i] |= 1 << (v % 64);
+                }
+            }
+        }
+        masks
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn check_type<T: Element + TryFrom<u64> + std::fmt::Debug>(backend: Backend, largest: u64, seed: u64) {
+        let mut rng = Rng(seed);
+        let len = 3000;
+        let values: Vec<T> = (0..len)
+            .map(|i| {
+                // Mostly small values, some at and beyond every word boundary, the largest.
+                let v = match rng.next() % 8 {
+                    0 => largest,
+                    1 => [63, 64, 127, 128, 511, 512].get((rng.next() % 6) as usize).copied().unwrap_or(0),
+                    _ => rng.next() % 200,
+                }
+                .min(largest);
+                T::try_from(if i == 0 { 0 } else { v }).ok().expect("fits")
+            })
+            .collect();
+        for words in 1..=MAX_WORDS {
+            for count in [0usize, 1, 3, 4, 7, 8, 31, 32, 33, 64, 100, 257] {
+                let start = 1500 + (rng.next() % 700) as usize;
+                let mut moves: Vec<usize> = (0..1 + rng.next() % 40)
+                    .map(|_| count.max(1) + (rng.next() as usize) % (start - count.max(1) + 1))
+                    .collect();
+                moves.sort_unstable();
+                moves.dedup();
+                if rng.next().is_multiple_of(4) {
+                    // The extreme moves.
+                    moves = vec![count.max(1), start];
+                }
+                let expected = reference(&values, start, &moves, words, count);
+                // OR-ed into what is there: start from a pattern and check it survives.
+                let mut masks: Vec<u64> = (0..words * count).map(|i| 1u64 << (i % 7)).collect();
+                let before = masks.clone();
+                mark(backend, &values, start, &moves, words, &mut masks);
+                let want: Vec<u64> = expected.iter().zip(&before).map(|(e, b)| e | b).collect();
+                assert_eq!(
+                    masks, want,
+                    "{backend:?} words {words} count {count} start {start} moves {moves:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_backend_matches_the_definition() {
+        for backend in Backend::ALL {
+            if !backend.is_available() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED reachable-value masks: backend {backend:?} is not available on this CPU"
+                );
+                continue;
+            }
+            for seed in [1u64, 2, 3] {
+                check_type::<u8>(backend, 255, seed);
+                check_type::<u16>(backend, 700, seed + 10);
+                check_type::<u32>(backend, 100_000, seed + 20);
+            }
+        }
+    }
+
+    #[test]
+    fn the_scalar_loop_is_the_definition() {
+        // The portable loop is what every machine without AVX2 runs: checked on its own.
+        let values: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+        let moves = [5usize, 9, 64, 100];
+        for words in 1..=MAX_WORDS {
+            let mut masks = vec![0u64; words * 5];
+            mark_scalar(&values, 150, &moves, words, &mut masks, 0);
+            assert_eq!(masks, reference(&values, 150, &moves, words, 5));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "outside the values")]
+    fn moves_inside_the_run_are_refused() {
+        // Heaps 50..60, values known for 0..50: a move of 9 would read G(50).
+        let values = vec![0u8; 50];
+        let mut masks = vec![0u64; 10];
+        mark(Backend::Scalar, &values, 50, &[9], 1, &mut masks);
+    }
+}
