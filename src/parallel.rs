@@ -65,6 +65,16 @@ pub(crate) fn try_for_each<T: Send>(
     }
 }
 
+/// `a` and `b`, on two threads of the pool when `parallel`.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn join<A: Send, B: Send>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if parallel { rayon::join(a, b) } else { (a(), b()) }
+}
+
 /// `f` over every item, in order, on the thread pool when `parallel`.
 pub(crate) fn map<T: Sync, U: Send>(
     items: &[T],

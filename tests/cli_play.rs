@@ -175,7 +175,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
         &["play", "--game", "octal:0.16", "--max-heap", "1000", "5000"],
         "the heap 5000 is beyond the Grundy values known for octal:0.16",
     );
-    refused(&["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"], "beyond the Grundy values known for squares");
+    refused(
+        &["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"],
+        "beyond the Grundy values known for squares",
+    );
     refused(
         &["play", "--game", "subtract:1,2", "--misere", "3"],
         "misère play is known exactly for nim only",
@@ -250,5 +253,8 @@ fn bad_counts_are_refused() {
         &["count", "--game", "moore:2", "--sizes", "1..=9", "--heaps", "3", "--modulus", "0"],
         "modulus 0",
     );
-    refused(&["count", "--game", "moore:8", "--sizes", "1..=2^64", "--heaps", "10^5"], "steps, more than the limit");
+    refused(
+        &["count", "--game", "moore:8", "--sizes", "1..=2^64", "--heaps", "10^5"],
+        "steps, more than the limit",
+    );
 }

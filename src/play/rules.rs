@@ -397,7 +397,10 @@ mod tests {
         let rules = Rules::for_game(&game, &BigUint::from(20u32), 1000, &Silent).unwrap();
         assert_eq!(rules.limit(), Some(21));
         let err = Rules::for_game(&game, &BigUint::from(5000u32), 1000, &Silent).unwrap_err().to_string();
-        assert!(err.contains("the heap 5000 is beyond the Grundy values known for octal:0.07 (heaps below 1000"), "{err}");
+        assert!(
+            err.contains("the heap 5000 is beyond the Grundy values known for octal:0.07 (heaps below 1000"),
+            "{err}"
+        );
         assert!(!err.contains("--"), "{err}");
     }
 

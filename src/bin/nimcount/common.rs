@@ -22,6 +22,9 @@ pub enum Failure {
     /// A command-line mistake the library cannot see (flags that do not go together).
     #[error("{0}")]
     Usage(String),
+    /// A failure already printed (by a process of a distributed run, before MPI stopped).
+    #[error("(reported)")]
+    Reported,
 }
 
 /// The result of a subcommand.
@@ -94,6 +97,7 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
         Err(Failure::Library(Error::Io { source, .. })) if source.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_FAILURE)
@@ -114,12 +118,7 @@ pub fn stdout_error(source: io::Error) -> Failure {
 /// Writes `path` all at once or not at all: the content goes to a temporary file in the same
 /// directory, which is renamed over `path` only after `write` succeeded and the data was flushed.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> Result<()>) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| Error::io(path, io::Error::other("not a file name")))?;
-    let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let temp = temporary_path(path, std::process::id())?;
     let result = (|| {
         let file = File::create(&temp).map_err(|e| Error::io(&temp, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
@@ -132,6 +131,16 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) ->
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// The temporary file beside `path` that process `pid` writes before renaming it over `path`.
+pub fn temporary_path(path: &Path, pid: u32) -> Result<PathBuf> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().ok_or_else(|| Error::io(path, io::Error::other("not a file name")))?;
+    Ok(dir.join(format!(".{}.{pid}.tmp", name.to_string_lossy())))
 }
 
 /// A progress bar on standard error, drawn only when standard error is a terminal.

@@ -71,10 +71,19 @@ pub struct Args {
     /// Staircase positions of K steps, each with LO..=HI coins (only the odd steps count).
     #[arg(long)]
     staircase: bool,
+    /// Spread the transform over the processes of `mpirun -n P` (a power of two; ordered heaps,
+    /// normal play; needs the mpi feature).
+    #[arg(long, conflicts_with_all = ["staircase", "distribution", "probability"])]
+    distributed: bool,
 }
 
 /// Runs `nimcount count`.
 pub fn run(args: Args) -> Result<()> {
+    if args.distributed && args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
+        return Err(usage(
+            "--distributed counts through the transform: moore:K counts digit by digit, on one process",
+        ));
+    }
     if args.staircase || args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
         return crate::count_variants::run(&crate::count_variants::Request {
             game: args.game.as_deref(),
@@ -135,7 +144,29 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(max_heap) = max_heap {
         query = query.max_heap(max_heap);
     }
-    let summary = Summary { input, heaps, kind, misere: args.misere, modulus, probability: args.probability };
+    let mut summary = Summary {
+        input,
+        heaps,
+        kind,
+        misere: args.misere,
+        modulus,
+        probability: args.probability,
+        processes: None,
+    };
+    if args.distributed {
+        return crate::distributed::count(&query, |c, processes| {
+            progress.finish();
+            summary.processes = Some(processes);
+            summary.print_counts(
+                [&c.losing, &c.winning, &c.total],
+                None,
+                &c.report,
+                args.json,
+                args.verbose,
+                start.elapsed(),
+            )
+        });
+    }
     if args.probability {
         let p = query.probability(args.distribution)?;
         progress.finish();
@@ -194,6 +225,8 @@ struct Summary {
     misere: bool,
     modulus: Option<BigUint>,
     probability: bool,
+    /// The number of processes of a distributed count.
+    processes: Option<usize>,
 }
 
 impl Summary {
@@ -238,6 +271,9 @@ impl Summary {
             _ => Value::Null,
         };
         fields.insert("period".into(), period);
+        if let Some(p) = self.processes {
+            fields.insert("processes".into(), json!(p));
+        }
         if verbose {
             let stages: Map<String, Value> =
                 self.stages(report).iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
@@ -364,7 +400,12 @@ impl Summary {
         }
         let distinct =
             report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
-        lines.push(("transform", format!("2^{} slots{distinct}", report.transform_len.trailing_zeros())));
+        let log2 = report.transform_len.trailing_zeros();
+        lines.push(("transform", format!("2^{log2} slots{distinct}")));
+        if let Some(p) = self.processes {
+            let each = log2.saturating_sub(p.trailing_zeros());
+            lines.push(("processes", format!("{p}, 2^{each} slots each")));
+        }
         if verbose {
             let stages: Vec<String> = self
                 .stages(report)
