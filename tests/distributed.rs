@@ -116,6 +116,10 @@ impl Checks<'_> {
             assert!(bits(&block) == bits(&expected[start..start + len]), "{what}: natural order");
 
             block.copy_from_slice(input);
+            plan.forward_pairwise(&mut block, &mut scratch).unwrap();
+            assert!(bits(&block) == bits(&expected[start..start + len]), "{what}: pairwise exchanges");
+
+            block.copy_from_slice(input);
             let mut out = plan.scratch().unwrap();
             plan.forward_transposed(&mut block, &mut out).unwrap();
             let want: Vec<R::Elem> = (0..len).map(|i| expected[plan.transposed_index(i) as usize]).collect();
@@ -138,7 +142,7 @@ impl Checks<'_> {
                     (one, here) => panic!("{what}: inverse {one:?} on one process, {here:?} here"),
                 }
             }
-            self.passed += 3;
+            self.passed += 4;
         }
     }
 

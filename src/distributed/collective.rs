@@ -110,6 +110,33 @@ pub(crate) fn all_to_all<C: Communicator, E: bytemuck::Pod>(comm: &C, send: &[E]
     }
 }
 
+/// Sends `send` to process `partner` and receives its block into `recv` (equal lengths), in one
+/// `MPI_Sendrecv`.
+pub(crate) fn exchange<C: Communicator, E: bytemuck::Pod>(
+    comm: &C,
+    partner: usize,
+    send: &[E],
+    recv: &mut [E],
+) {
+    let process = comm.process_at_rank(partner as i32);
+    let (send, recv): (&[u8], &mut [u8]) = (bytemuck::cast_slice(send), bytemuck::cast_slice_mut(recv));
+    let _ = match word_bytes::<E>() {
+        8 => mpi::point_to_point::send_receive_into(
+            bytemuck::cast_slice::<u8, u64>(send),
+            &process,
+            bytemuck::cast_slice_mut::<u8, u64>(recv),
+            &process,
+        ),
+        4 => mpi::point_to_point::send_receive_into(
+            bytemuck::cast_slice::<u8, u32>(send),
+            &process,
+            bytemuck::cast_slice_mut::<u8, u32>(recv),
+            &process,
+        ),
+        _ => mpi::point_to_point::send_receive_into(send, &process, recv, &process),
+    };
+}
+
 /// Every process's block, in rank order (for transforms too small to split by columns).
 pub(crate) fn all_gather<C: Communicator, E: bytemuck::Pod>(comm: &C, block: &[E], all: &mut [E]) {
     let (send, recv): (&[u8], &mut [u8]) = (bytemuck::cast_slice(block), bytemuck::cast_slice_mut(all));

@@ -59,6 +59,19 @@ pub struct Args {
     /// time, its local-transform and communication parts, and GB/s (needs the mpi feature).
     #[arg(long)]
     distributed: bool,
+    /// With --distributed: how the top levels cross processes, one all-to-all (the default) or
+    /// pairwise exchanges of whole blocks.
+    #[arg(long, value_enum, default_value_t = Exchange::AllToAll, requires = "distributed")]
+    pub(crate) exchange: Exchange,
+}
+
+/// How a distributed transform crosses processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Exchange {
+    /// One all-to-all into a transposed layout, and one back.
+    AllToAll,
+    /// One exchange of whole blocks with a partner per top level.
+    Pairwise,
 }
 
 /// Timing summary of one method.

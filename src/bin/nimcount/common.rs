@@ -24,6 +24,7 @@ pub enum Failure {
     Usage(String),
     /// A failure already printed (by a process of a distributed run, before MPI stopped).
     #[error("(reported)")]
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     Reported,
 }
 

@@ -63,7 +63,8 @@ mod enabled {
         let result = work(&universe.world());
         let failed = result.is_err();
         if let Err(err) = result {
-            eprintln!("error: {err}");
+            // One write for the whole line, so that lines of several processes do not interleave.
+            let _ = std::io::stderr().write_all(format!("error: {err}\n").as_bytes());
         }
         drop(universe);
         if failed { Err(Failure::Reported) } else { Ok(()) }
@@ -90,7 +91,7 @@ mod enabled {
             .build_global()
             .map_err(|e| usage(format!("cannot start {} threads: {e}", setup.threads)))?;
         with_mpi(|world| {
-            let measured = with_ring!(ring, |r| measure(world, r, log2, setup, args.runs))?;
+            let measured = with_ring!(ring, |r| measure(world, r, log2, setup, args))?;
             if world.rank() == 0 {
                 report(args, ring, log2, setup, &measured)?;
             }
@@ -113,8 +114,9 @@ mod enabled {
         ring: R,
         log2: u32,
         setup: bench::Setup,
-        runs: Option<usize>,
+        args: &bench::Args,
     ) -> Result<Measured> {
+        let (runs, pairwise) = (args.runs, args.exchange == bench::Exchange::Pairwise);
         let plan = Plan::new(world, ring.clone(), 1u64 << log2)?
             .with_backend(setup.backend)?
             .with_parallel(setup.threads > 1);
@@ -127,7 +129,8 @@ mod enabled {
         let once = |block: &mut [R::Elem], scratch: &mut [R::Elem]| -> Result<[u64; 4]> {
             world.barrier();
             let began = Instant::now();
-            let t = plan.forward(block, scratch)?;
+            let t =
+                if pairwise { plan.forward_pairwise(block, scratch)? } else { plan.forward(block, scratch)? };
             let total = began.elapsed();
             let mine = [total, t.local, t.exchange, t.levels].map(|d| d.as_nanos() as u64);
             let mut slowest = [0u64; 4];
@@ -187,6 +190,7 @@ mod enabled {
                 "log2": log2,
                 "elements": 1u64 << log2,
                 "processes": m.processes,
+                "exchange": if args.exchange == bench::Exchange::Pairwise { "pairwise" } else { "all-to-all" },
                 "threads": setup.threads,
                 "runs": m.total.runs,
                 "median_ns": m.total.median.as_nanos() as u64,
@@ -202,9 +206,11 @@ mod enabled {
         } else {
             let modulus = ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
             let threads = setup.threads;
+            let pairwise =
+                if args.exchange == bench::Exchange::Pairwise { ", pairwise exchanges" } else { "" };
             let mut text = format!(
                 "distributed forward transform of 2^{log2} {}{modulus} elements ({}) on {} process{} \
-                 (2^{block_log2} each), backend {}, {threads} thread{} each\n",
+                 (2^{block_log2} each{pairwise}), backend {}, {threads} thread{} each\n",
                 ring.name(),
                 Bytes(m.bytes),
                 m.processes,
