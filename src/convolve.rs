@@ -61,7 +61,7 @@ where
     Ok(fa)
 }
 
-/// `x ← x^k` for every element of `data` (any length; `x^0 = 1`, also for `x = 0`), on the
+/// `x ← x^k` for every element of `data` (any length but 0; `x^0 = 1`, also for `x = 0`), on the
 /// widest backend of this CPU and rayon's thread pool: the pointwise step of an XOR power. The
 /// built-in modular rings reduce `k` with a rule that holds for every element (bases sharing
 /// factors with the modulus included); the exact rings report an overflow.
@@ -74,5 +74,6 @@ where
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn pow_each<R: Ring>(ring: &R, data: &mut [R::Elem], k: impl Into<BigUint>) -> Result<()> {
+    crate::fwht::checked_len(data.len())?;
     ring.pow_each(data, &k.into(), crate::simd::Backend::best(), true, crate::ring::Internal(()))
 }

@@ -14,9 +14,10 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 
 use crate::error::{Error, Result, quote};
+use crate::input::Input;
 use crate::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 
 /// How elements are written in a file.
@@ -38,6 +39,11 @@ pub trait Element: Ring<Elem: bytemuck::Pod> {
     /// Formats one element so that [`parse_element`](Element::parse_element) reads it back
     /// exactly.
     fn format_element(&self, x: Self::Elem) -> String;
+    /// Whether a file may hold `x`: an element of the ring, and for floating-point rings a
+    /// finite number (a file with `inf` or `NaN` is refused, though the rings compute with them).
+    fn accepts(&self, x: &Self::Elem) -> bool {
+        self.is_valid(x)
+    }
     /// Converts between little-endian file order and native order (a no-op on little-endian
     /// hosts; the conversion is its own inverse).
     fn swap_little_endian(data: &mut [Self::Elem]);
@@ -84,7 +90,11 @@ macro_rules! float_element {
     ($ring:ty, $t:ty, $bits:ty) => {
         impl Element for $ring {
             fn parse_element(&self, text: &str) -> Result<$t> {
-                text.parse::<$t>().map_err(|_| not_a_number(text, "a number"))
+                let x = text.parse::<$t>().map_err(|_| not_a_number(text, "a number"))?;
+                if x.is_finite() { Ok(x) } else { Err(not_a_number(text, "a finite number")) }
+            }
+            fn accepts(&self, x: &$t) -> bool {
+                x.is_finite()
             }
             /// `{:?}` is the shortest text that reads back to the same bits.
             fn format_element(&self, x: $t) -> String {
@@ -102,9 +112,9 @@ macro_rules! float_element {
 float_element!(Float32, f32, u32);
 float_element!(Float64, f64, u64);
 
-/// Reads every element from `reader` (called `name` in errors): a truncated binary file, a line
-/// that does not parse or a value the ring does not accept is [`Error::Malformed`] naming the
-/// line (text) or the element (binary).
+/// Reads every element from `reader` (called `name` in errors), up to the memory available: a
+/// truncated binary file, a line that does not parse or a value the ring does not accept is
+/// [`Error::Malformed`] naming the line (text) or the element (binary); see [`read_input`].
 ///
 /// ```
 /// use nimcount::elements::{Format, read};
@@ -113,9 +123,58 @@ float_element!(Float64, f64, u64);
 /// assert_eq!(err.to_string(), "x.txt, line 3: invalid number 'three': not an integer in -2^63..2^63");
 /// ```
 pub fn read<R: Element>(ring: &R, reader: impl Read, name: &str, format: Format) -> Result<Vec<R::Elem>> {
+    let limit = crate::memory::available().unwrap_or(u64::MAX);
+    read_input(ring, &mut Input::from_reader(reader, name, limit), format)
+}
+
+/// Reads every element of `input` (a file of known size, or a stream up to its limit: see
+/// [`Input`]).
+///
+/// - A file whose elements cannot fit in memory is refused before reading; a stream that goes
+///   on past its limit is refused when it reaches it.
+/// - Binary: the length must be a whole number of elements; bytes that are all text (digits
+///   and line breaks) are refused as [`Error::LooksLikeText`].
+/// - Text: one number per line, blank lines and `#` comments skipped; a byte-order mark, CRLF
+///   line ends and surrounding spaces are accepted.
+/// - Every value must be an element of the ring; floating-point values must be finite (`1e400`,
+///   `inf` and `NaN` are refused, in text and in binary).
+///
+/// ```
+/// use nimcount::elements::{Format, read_input};
+/// use nimcount::input::Input;
+/// use nimcount::ring::{Float64, Mod32};
+///
+/// let ring = Mod32::new(7)?;
+/// let mut text = Input::from_reader("\u{feff}# x\r\n3\r\n6\r\n".as_bytes(), "x.txt", 1 << 20);
+/// assert_eq!(read_input(&ring, &mut text, Format::Text)?, [3, 6]);
+/// let mut seven = Input::from_reader("1\n7\n".as_bytes(), "x.txt", 1 << 20);
+/// let err = read_input(&ring, &mut seven, Format::Text).unwrap_err();
+/// assert_eq!(err.to_string(), "x.txt, line 2: invalid number '7': not an element of u32 mod 7");
+/// let mut huge = Input::from_reader("1e400\n".as_bytes(), "y.txt", 1 << 20);
+/// let err = read_input(&Float64, &mut huge, Format::Text).unwrap_err();
+/// assert_eq!(err.to_string(), "y.txt, line 1: invalid number '1e400': not a finite number");
+/// let mut text_as_binary = Input::from_reader("12\n34\n".as_bytes(), "z.bin", 1 << 20);
+/// let err = read_input(&ring, &mut text_as_binary, Format::Binary).unwrap_err();
+/// assert!(err.to_string().starts_with("z.bin: looks like text"));
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn read_input<R: Element>(ring: &R, input: &mut Input<'_>, format: Format) -> Result<Vec<R::Elem>> {
+    let size = std::mem::size_of::<R::Elem>() as u64;
     match format {
-        Format::Binary => read_binary(ring, reader, name),
-        Format::Text => read_text(ring, reader, name),
+        Format::Binary => {
+            if let Some(bytes) = input.size() {
+                input.ensure_fits("its elements", bytes)?;
+            }
+            read_binary(ring, input)
+        }
+        Format::Text => {
+            // A number takes at least two bytes with its line break: the text and at most half
+            // as many elements as bytes.
+            if let Some(bytes) = input.size() {
+                input.ensure_fits("its text and elements", bytes.saturating_add((bytes / 2 + 1) * size))?;
+            }
+            read_text(ring, input)
+        }
     }
 }
 
@@ -145,23 +204,31 @@ pub fn write<R: Element>(
     out.flush()
 }
 
-/// Reads the bytes straight into a buffer of elements (no intermediate copy).
-fn read_binary<R: Element>(ring: &R, mut reader: impl Read, name: &str) -> Result<Vec<R::Elem>> {
-    let malformed = |reason: String| Error::Malformed { path: name.to_string(), line: 0, reason };
+/// Reads the bytes straight into a buffer of elements (no intermediate copy), growing it by
+/// doubling up to the input's limit.
+fn read_binary<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Elem>> {
+    let name = input.name().to_string();
+    let malformed = |reason: String| Error::Malformed { path: name.clone(), line: 0, reason };
     let size = std::mem::size_of::<R::Elem>();
+    let most = input.limit().saturating_add(1); // bytes the buffer ever needs
     let mut data: Vec<R::Elem> = Vec::new();
     let mut filled = 0; // bytes
     loop {
         if filled == data.len() * size {
-            data.resize((2 * data.len()).max(1 << 12), bytemuck::Zeroable::zeroed());
+            let grown =
+                (2 * data.len()).max(1 << 12).min(usize::try_from(most).unwrap_or(usize::MAX) / size + 1);
+            data.resize(grown, bytemuck::Zeroable::zeroed());
         }
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut data);
-        match reader.read(&mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::io(name, e)),
+        let n = input.read_into(&mut bytes[filled..])?;
+        filled += n;
+        if filled < bytes.len() {
+            break;
         }
+    }
+    let bytes: &[u8] = bytemuck::cast_slice(&data);
+    if looks_like_text(&bytes[..filled]) {
+        return Err(Error::LooksLikeText { path: name, size });
     }
     if !filled.is_multiple_of(size) {
         return Err(malformed(format!(
@@ -171,25 +238,42 @@ fn read_binary<R: Element>(ring: &R, mut reader: impl Read, name: &str) -> Resul
     data.truncate(filled / size);
     data.shrink_to_fit();
     R::swap_little_endian(&mut data);
-    if let Some(index) = data.iter().position(|x| !ring.is_valid(x)) {
-        return Err(malformed(format!(
-            "element {index} ({}) is not in the ring {ring}",
-            ring.format_element(data[index])
-        )));
+    if let Some(index) = data.iter().position(|x| !ring.accepts(x)) {
+        let value = ring.format_element(data[index]);
+        let reason = if ring.is_valid(&data[index]) {
+            format!("element {index} ({value}) is not a finite number")
+        } else {
+            format!("element {index} ({value}) is not in the ring {ring}")
+        };
+        return Err(malformed(reason));
     }
     Ok(data)
 }
 
-fn read_text<R: Element>(ring: &R, reader: impl Read, name: &str) -> Result<Vec<R::Elem>> {
+/// Bytes that are all text of numbers: digits, signs, points, exponents, `#` comments, spaces
+/// and line breaks, with at least one line break and one digit. Little-endian elements almost
+/// never look like that (every byte of every element would have to be one of those characters).
+fn looks_like_text(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1 << 12)];
+    let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+    head.contains(&b'\n')
+        && head.iter().any(u8::is_ascii_digit)
+        && head.iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'\n' | b'\r' | b'\t' | b' ' | b'#' | b'+' | b'-' | b'.' | b'_')
+        })
+}
+
+fn read_text<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Elem>> {
+    let text = input.read_text()?;
     let mut data = Vec::new();
-    for (i, line) in BufReader::new(reader).lines().enumerate() {
-        let line = line.map_err(|e| Error::io(name, e))?;
+    for (i, line) in text.lines().enumerate() {
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
         let x = ring.parse_element(text).map_err(|e| Error::Malformed {
-            path: name.to_string(),
+            path: input.name().to_string(),
             line: i + 1,
             reason: e.to_string(),
         })?;

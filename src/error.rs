@@ -8,6 +8,8 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
+use crate::number::short;
+
 /// Errors reported by nimcount.
 ///
 /// ```
@@ -65,7 +67,7 @@ pub enum Error {
 
     /// The normalised inverse needs 1/2, which the ring lacks (wrapping rings).
     #[error(
-        "the ring {ring} has no inverse of 2: only the forward and unnormalised inverse transforms exist there"
+        "the ring {ring} provides no inverse of 2: only the forward and unnormalised inverse transforms exist there"
     )]
     NoInverseOfTwo {
         /// The ring, printed.
@@ -178,7 +180,7 @@ pub enum Error {
     SizesWithHistogram,
 
     /// A range of heap sizes `lo..=hi` with `lo > hi`.
-    #[error("empty range of heap sizes {lo}..={hi}: {lo} is above {hi}")]
+    #[error("empty range of heap sizes: {} is above {}", short(lo), short(hi))]
     EmptyRange {
         /// The low end.
         lo: BigUint,
@@ -206,7 +208,11 @@ pub enum Error {
     EmptyHistogram,
 
     /// A probability over sets of more distinct sizes than there are.
-    #[error("no set of {k} distinct heap sizes exists among {n} sizes: the probability is undefined")]
+    #[error(
+        "no set of {} distinct heap sizes exists among {} sizes: the probability is undefined",
+        short(k),
+        short(n)
+    )]
     NoSets {
         /// The number of heaps.
         k: BigUint,
@@ -238,7 +244,8 @@ pub enum Error {
 
     /// A game without a proven period whose query needs more values than may be computed.
     #[error(
-        "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {reach}"
+        "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
+        short(reach)
     )]
     NoPeriod {
         /// The game.
@@ -287,8 +294,8 @@ pub enum Error {
         why: String,
     },
 
-    /// A heap larger than the Grundy values known for its game reach (and no period proven).
-    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}{})", if *.proven { "" } else { ", no period proven within them" })]
+    /// A heap larger than the Grundy values known for its game reach.
+    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}){why}")]
     HeapBeyondValues {
         /// The heap, printed (shortened when long).
         heap: String,
@@ -296,8 +303,8 @@ pub enum Error {
         game: String,
         /// Values are known for heaps below this.
         limit: u64,
-        /// Whether a period is proven (then every heap has a value; unused today).
-        proven: bool,
+        /// What else would be needed, or empty.
+        why: String,
     },
 
     /// A distributed transform or count over a number of processes that is not a power of two.
@@ -362,6 +369,28 @@ pub enum Error {
         reason: String,
     },
 
+    /// An input that grows past the most it may hold before its end (a stream without a known
+    /// size, such as a pipe or `/dev/zero`), or a file whose size is beyond the limit.
+    #[error("{path}: {what}; the limit is {limit}")]
+    InputTooLarge {
+        /// The file.
+        path: String,
+        /// How much there is (or has been read so far).
+        what: String,
+        /// The limit.
+        limit: Bytes,
+    },
+
+    /// A file read as binary elements whose bytes are text (digits and line breaks): almost
+    /// certainly a text file given in the binary format.
+    #[error("{path}: looks like text (digits and line breaks), not {size}-byte little-endian elements")]
+    LooksLikeText {
+        /// The file.
+        path: String,
+        /// The size of one element in bytes.
+        size: usize,
+    },
+
     /// An I/O error, with the path it concerns.
     #[error("{path}: {source}")]
     Io {
@@ -406,15 +435,16 @@ pub fn quote(text: &str) -> String {
 }
 
 /// An estimate of a count of steps or bits: printed as "about N", or as "more than 10^38" when it
-/// does not fit in 128 bits (never as a saturated figure).
+/// does not fit in 128 bits (never as a saturated figure: `u128::MAX` reads as "more than 10^38"
+/// too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Estimate(pub Option<u128>);
 
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(n) => write!(f, "about {n}"),
-            None => f.write_str("more than 10^38"),
+            Some(n) if n < u128::MAX => write!(f, "about {n}"),
+            _ => f.write_str("more than 10^38"),
         }
     }
 }
@@ -449,6 +479,21 @@ mod tests {
         let at = |line| Error::Malformed { path: "h.txt".into(), line, reason: "bad".into() }.to_string();
         assert_eq!(at(3), "h.txt, line 3: bad");
         assert_eq!(at(0), "h.txt: bad");
+    }
+
+    #[test]
+    fn estimates_never_print_a_saturated_figure() {
+        assert_eq!(Estimate(Some(12)).to_string(), "about 12");
+        assert_eq!(Estimate(Some(u128::MAX)).to_string(), "more than 10^38");
+        assert_eq!(Estimate(None).to_string(), "more than 10^38");
+        let huge = crate::number::parse("10^300000").unwrap();
+        let msg = Error::EmptyRange { lo: huge.clone(), hi: 1u32.into() }.to_string();
+        assert_eq!(
+            msg,
+            "empty range of heap sizes: a number of 996579 bits (about 300001 digits) is above 1"
+        );
+        let msg = Error::NoSets { k: huge, n: 5u32.into() }.to_string();
+        assert!(msg.len() < 150, "{msg}");
     }
 
     #[test]

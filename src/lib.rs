@@ -6,6 +6,7 @@
 mod simd;
 
 pub mod error;
+pub mod input;
 pub mod memory;
 pub mod number;
 mod parallel;

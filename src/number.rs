@@ -1,17 +1,34 @@
 //! Big non-negative integers written the way problem statements write them.
 //!
-//! Accepted: decimal digits with `_` separators (`12_983_567_378_251`), powers (`10^12`,
-//! `2^64`, right-associative: `2^2^3 = 2^8`), products (`3*10^8`) and sums or differences
-//! (`10^9+7`, `2^61-1`). The value must be non-negative; whitespace is ignored. Exponents are
-//! capped so that a typo cannot ask for a number with billions of digits.
+//! Accepted: decimal digits with single `_` separators between digits (`12_983_567_378_251`),
+//! powers (`10^12`, `2^64`, right-associative: `2^2^3 = 2^8`), products (`3*10^8`) and sums or
+//! differences (`10^9+7`, `2^61-1`). The value must be non-negative; whitespace is ignored.
+//!
+//! Sizes are bounded by what can be computed, never by a fixed number of digits alone:
+//!
+//! - a power of two (`2^10000000-1`) and sums are cheap: up to [`MAX_BITS`] bits, when they fit
+//!   in the memory available;
+//! - other powers and products need big multiplications: up to [`MAX_COMPUTED_BITS`] bits (about
+//!   a second);
+//! - written-out digits: up to [`MAX_DIGITS`].
+//!
+//! Each limit is checked from the sizes of the operands before anything is computed, so
+//! `10^10^10` is refused at once, with the size it would have had.
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 
-/// The largest number of bits a parsed value may have (about 300 000 decimal digits).
-pub const MAX_BITS: u64 = 1 << 20;
+/// The most bits a parsed value may have (2^32 bits: 512 MiB), when it also fits in memory.
+pub const MAX_BITS: u64 = 1 << 32;
+
+/// The most bits of a power whose base is not a power of two, or of a product of two numbers
+/// longer than a word (2^24 bits, about 5 million digits: about a second of multiplications).
+pub const MAX_COMPUTED_BITS: u64 = 1 << 24;
+
+/// The most decimal digits one number may be written with (2^20, about 3.5 million bits).
+pub const MAX_DIGITS: usize = 1 << 20;
 
 /// Parses a non-negative integer expression such as `10^100`, `2^64` or `1_000_000_007`.
 ///
@@ -19,13 +36,19 @@ pub const MAX_BITS: u64 = 1 << 20;
 /// use nimcount::number::parse;
 /// assert_eq!(parse("10^9+7").unwrap(), 1_000_000_007u64.into());
 /// assert_eq!(parse("2^64").unwrap().to_string(), "18446744073709551616");
-/// assert!(parse("-3").is_err());
+/// assert_eq!(parse("2^10000000-1").unwrap().bits(), 10_000_000);
+/// assert!(parse("-3").unwrap_err().to_string().contains("negative"));
+/// assert!(parse("1__0").is_err());
+/// assert!(parse("10^10^10").is_err());
 /// ```
 pub fn parse(input: &str) -> Result<BigUint> {
-    let fail = |reason: &str| Error::InvalidNumber { input: input.to_string(), reason: reason.into() };
+    let fail = |reason: &str| Error::InvalidNumber { input: quote(input), reason: reason.into() };
     let tokens = tokenize(input).map_err(|r| fail(&r))?;
     if tokens.is_empty() {
         return Err(fail("empty"));
+    }
+    if tokens.first() == Some(&Token::Minus) {
+        return Err(fail("negative numbers are not accepted"));
     }
     let mut parser = Parser { tokens: &tokens, pos: 0 };
     let value = parser.sum().map_err(|r| fail(&r))?;
@@ -44,10 +67,47 @@ pub fn parse(input: &str) -> Result<BigUint> {
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn parse_u64(input: &str) -> Result<u64> {
-    parse(input)?.to_u64().ok_or_else(|| Error::InvalidNumber {
-        input: input.to_string(),
-        reason: "larger than 2^64 - 1".into(),
-    })
+    parse(input)?
+        .to_u64()
+        .ok_or_else(|| Error::InvalidNumber { input: quote(input), reason: "larger than 2^64 - 1".into() })
+}
+
+/// Parses a range `LO..=HI` of two numbers in the syntax of [`parse`] (`LO > HI` is left to the
+/// caller, which knows what an empty range means for it).
+///
+/// ```
+/// use nimcount::number::parse_range;
+/// let (lo, hi) = parse_range("1..=10^12")?;
+/// assert_eq!((lo, hi), (1u32.into(), 1_000_000_000_000u64.into()));
+/// assert!(parse_range("1..10").is_err());
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn parse_range(input: &str) -> Result<(BigUint, BigUint)> {
+    let (lo, hi) = input.split_once("..=").ok_or_else(|| Error::InvalidNumber {
+        input: quote(input),
+        reason: "expected a range LO..=HI, for example 1..=10^12".into(),
+    })?;
+    Ok((parse(lo)?, parse(hi)?))
+}
+
+/// `x` as a one-line message may show it: in decimal up to 80 digits, else by its size (so a
+/// message never spells out, or spends time converting, a number of millions of digits).
+///
+/// ```
+/// use nimcount::number::{parse, short};
+/// assert_eq!(short(&parse("10^9+7")?), "1000000007");
+/// assert_eq!(short(&parse("10^300000")?), "a number of 996579 bits (about 300001 digits)");
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn short(x: &BigUint) -> String {
+    if x.bits() <= 265 {
+        let text = x.to_string();
+        if text.len() <= 80 {
+            return text;
+        }
+    }
+    let digits = (x.bits() as f64 * std::f64::consts::LOG10_2).ceil() as u64;
+    format!("a number of {} bits (about {digits} digits)", x.bits())
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +135,9 @@ fn tokenize(input: &str) -> std::result::Result<Vec<Token>, String> {
                         digits.push(d);
                         last_was_separator = false;
                     } else if d == '_' {
+                        if last_was_separator {
+                            return Err("'_' separators stand one at a time between digits".into());
+                        }
                         last_was_separator = true;
                     } else {
                         break;
@@ -84,8 +147,13 @@ fn tokenize(input: &str) -> std::result::Result<Vec<Token>, String> {
                 if last_was_separator {
                     return Err("a '_' separator must stand between digits".into());
                 }
-                if digits.len() as u64 > MAX_BITS / 3 {
-                    return Err("too many digits".into());
+                if digits.len() > MAX_DIGITS {
+                    return Err(format!(
+                        "{} digits, more than the {MAX_DIGITS} a number may be written with (write \
+                         a power such as 10^{} instead)",
+                        digits.len(),
+                        digits.len() - 1
+                    ));
                 }
                 let value = digits.parse::<BigUint>().map_err(|e| e.to_string())?;
                 tokens.push(Token::Number(value));
@@ -107,7 +175,7 @@ fn tokenize(input: &str) -> std::result::Result<Vec<Token>, String> {
                 chars.next();
                 tokens.push(Token::Caret);
             }
-            other => return Err(format!("unexpected character '{other}'")),
+            other => return Err(format!("unexpected character {other:?}")),
         }
     }
     Ok(tokens)
@@ -133,6 +201,7 @@ impl Parser<'_> {
         while let Some(op @ (Token::Plus | Token::Minus)) = self.peek().cloned() {
             self.pos += 1;
             let rhs = self.product()?;
+            check_bits(value.bits().max(rhs.bits()) + 1, MAX_BITS, "the sum")?;
             value = if op == Token::Plus { value + rhs } else { value - rhs };
         }
         Ok(value)
@@ -143,8 +212,12 @@ impl Parser<'_> {
         while self.peek() == Some(&Token::Times) {
             self.pos += 1;
             let rhs = self.power()?;
+            let bits = value.bits() + rhs.bits();
+            // A factor of a word or less costs one linear pass; two long factors a big
+            // multiplication.
+            let limit = if value.bits().min(rhs.bits()) <= 64 { MAX_BITS } else { MAX_COMPUTED_BITS };
+            check_bits(bits, limit, "the product")?;
             value *= rhs;
-            check_size(&value)?;
         }
         Ok(value)
     }
@@ -176,7 +249,8 @@ impl Parser<'_> {
     }
 }
 
-/// `base^exponent`, refused when the result would have more than [`MAX_BITS`] bits.
+/// `base^exponent`, refused before computing when the result would have more bits than it may:
+/// [`MAX_BITS`] for a power of two (a shift), [`MAX_COMPUTED_BITS`] for other bases.
 fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, String> {
     if exponent.is_zero() {
         return Ok(BigUint::from(1u8));
@@ -184,16 +258,40 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
     if base <= BigUint::from(1u8) {
         return Ok(base); // 0^e = 0 and 1^e = 1 for every e >= 1
     }
-    let e = exponent
-        .to_u64()
-        .filter(|&e| (base.bits() - 1).saturating_mul(e) <= MAX_BITS)
-        .ok_or_else(|| format!("the power has more than {MAX_BITS} bits"))?;
+    let two_power = base.count_ones() == 1;
+    let limit = if two_power { MAX_BITS } else { MAX_COMPUTED_BITS };
+    // base^e has between e·(bits − 1) + 1 and e·bits bits.
+    let low_bits = u128::from(base.bits() - 1);
+    let bits = exponent.to_u128().and_then(|e| e.checked_mul(low_bits)).and_then(|b| u64::try_from(b).ok());
+    let Some(bits) = bits.filter(|&b| b < limit) else {
+        let log2 = (exponent.bits() as f64 - 1.0).max(0.0) + (low_bits as f64).log2();
+        let size = match bits {
+            Some(b) => format!("about {b} bits"),
+            None => format!("about 2^{log2:.0} bits"),
+        };
+        return Err(format!("the power has {size}, more than the 2^{} bits it may have", limit.ilog2()));
+    };
+    let e = exponent.to_u64().expect("bounded by the limit");
+    if two_power {
+        check_bits(bits + 1, MAX_BITS, "the power")?;
+        return Ok(BigUint::from(1u8) << (e * (base.bits() - 1)));
+    }
+    check_bits(bits + u64::from(base.bits() as u32), limit, "the power")?;
     Ok(num_traits::pow::Pow::pow(&base, e))
 }
 
-fn check_size(value: &Signed) -> std::result::Result<(), String> {
-    if value.bits() > MAX_BITS {
-        return Err(format!("the value has more than {MAX_BITS} bits"));
+/// Refuses a value of `bits` bits above `limit`, or beyond the memory available (a value of
+/// more than 2^26 bits, 8 MiB, is checked against it with room for two intermediates).
+fn check_bits(bits: u64, limit: u64, what: &str) -> std::result::Result<(), String> {
+    if bits > limit {
+        return Err(format!(
+            "{what} has about {bits} bits, more than the 2^{} bits it may have",
+            limit.ilog2()
+        ));
+    }
+    if bits > 1 << 26 {
+        crate::memory::ensure_fits(|| format!("{what} of {bits} bits"), 3 * (bits / 8))
+            .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -237,14 +335,69 @@ mod tests {
     #[test]
     fn malformed_inputs_are_refused_with_a_reason() {
         for bad in [
-            "", " ", "-3", "1-2", "abc", "1e9", "10^", "^2", "1__", "_1", "1_", "2^-1", "1.5", "3+",
+            "",
+            " ",
+            "-3",
+            "1-2",
+            "abc",
+            "1e9",
+            "10^",
+            "^2",
+            "1__",
+            "_1",
+            "1_",
+            "2^-1",
+            "1.5",
+            "3+",
             "10^10^10",
+            "1__0",
+            "1_0__0",
+            "2^-1",
+            "-2^64",
+            "--3",
+            "\u{feff}5",
         ] {
             let err = parse(bad).unwrap_err();
             let msg = err.to_string();
             assert!(msg.starts_with("invalid number"), "{bad:?}: {msg}");
             assert!(!msg.contains('\n'), "{bad:?}: {msg}");
         }
+    }
+
+    #[test]
+    fn sizes_are_bounded_by_cost_not_by_digits() {
+        // Powers of two are shifts: ten million bits are instant.
+        let big = parse("2^10000000-1").unwrap();
+        assert_eq!((big.bits(), big.count_ones()), (10_000_000, 10_000_000));
+        assert_eq!(parse("4^3000000").unwrap().bits(), 6_000_001);
+        // Absurd sizes are refused from the operands' sizes, with the size in the message.
+        for (bad, size) in [
+            ("10^10^10", "about 33219280948 bits"),
+            ("3^2^30", "about 1073741824 bits"),
+            ("2^2^40", "about 1099511627776 bits"),
+            ("2^2^100", "about 2^100 bits"),
+            ("10^3000000*10^3000000", "bits"),
+        ] {
+            let msg = parse(bad).unwrap_err().to_string();
+            assert!(msg.contains(size), "{bad}: {msg}");
+        }
+        // A long input is quoted shortly.
+        let msg = parse(&format!("{}x", "9".repeat(100_000))).unwrap_err().to_string();
+        assert!(msg.len() < 200 && msg.contains("(100001 characters)"), "{msg}");
+        assert!(parse(&"9".repeat(MAX_DIGITS + 1)).unwrap_err().to_string().contains("digits"));
+        assert_eq!(parse(&"9".repeat(1000)).unwrap().to_string().len(), 1000);
+    }
+
+    #[test]
+    fn ranges_and_short_forms() {
+        assert_eq!(parse_range("0..=0").unwrap(), (0u32.into(), 0u32.into()));
+        assert_eq!(parse_range(" 5 ..= 2^3 ").unwrap(), (5u32.into(), 8u32.into()));
+        for bad in ["1..10", "..=3", "1..=", "1..=2..=3", "-1..=2", ""] {
+            assert!(parse_range(bad).is_err(), "{bad}");
+        }
+        assert_eq!(short(&0u32.into()), "0");
+        assert_eq!(short(&parse("10^79").unwrap()).len(), 80);
+        assert_eq!(short(&parse("10^80").unwrap()), "a number of 266 bits (about 81 digits)");
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         (&["--game", "octal:0.16", "--max-heap", "2^32"], "memory"),
         (&["--game", "nim", "--first", "10^12"], "beyond the limit"),
         (&["--game", "nim", "--max-heap", "3^99"], "larger than 2^64"),
-        (&["--game", "nim", "--first", "ten"], "invalid value 'ten'"),
+        (&["--game", "nim", "--first", "ten"], "invalid number 'ten'"),
         (&[], "required arguments"),
     ] {
         let output = grundy(args).code(2).stdout("").get_output().stderr.clone();

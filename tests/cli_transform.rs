@@ -126,7 +126,7 @@ fn text_files_round_trip_and_match_a_known_transform() {
 
     // Floats are written so that they read back bit for bit: a length-1 transform is the
     // identity, so the output must be the very same numbers.
-    for text in ["0.1", "-1e-300", "1e300", "-0.0", "inf", "5e-324"] {
+    for text in ["0.1", "-1e-300", "1e300", "-0.0", "5e-324", "1.7976931348623157e308"] {
         write(&input, format!("{text}\n").as_bytes());
         nimcount()
             .args(["transform", "--ring", "f64", "--format", "text"])

@@ -169,3 +169,68 @@ fn convolution_errors_are_reported() {
     assert!(matches!(xor_convolve(Wrap32, &[1, 2], &[1, 2]), Err(Error::NoInverseOfTwo { .. })));
     assert_eq!(xor_convolve(Wrap64, &[3], &[5]).unwrap(), [15], "length 1 needs no 1/2");
 }
+
+/// The fused in-place convolution (normalisation folded into vectorised Montgomery products) on
+/// every backend, serial and parallel, against the O(n²) definition for small lengths and against
+/// the unfused forward · product · inverse for a length that splits across threads; nasty values.
+#[test]
+fn in_place_convolution_on_every_backend() {
+    use nimcount::fwht::{Backend, Plan};
+    let mut rng = Rng::new(0x1_2_3);
+    for m in [1u32, 3, 998_244_353, Mod32::MAX_MODULUS] {
+        let ring = Mod32::new(m).unwrap();
+        for log2 in [0u32, 3, 6, 9, 17] {
+            let n = 1usize << log2;
+            let nasty = [0, 1 % m, m - 1, m / 2];
+            let a: Vec<u32> =
+                (0..n).map(|i| if i % 7 == 0 { nasty[i % 4] } else { ring.random(&mut rng, 0) }).collect();
+            let b: Vec<u32> =
+                (0..n).map(|i| if i % 5 == 0 { nasty[i % 4] } else { ring.random(&mut rng, 0) }).collect();
+            let expected = if log2 <= 9 {
+                reference::xor_convolve(&ring, &a, &b)
+            } else {
+                let (mut fa, mut fb) = (a.clone(), b.clone());
+                let plan = Plan::new(ring, n).unwrap();
+                plan.forward(&mut fa).unwrap();
+                plan.forward(&mut fb).unwrap();
+                fa.iter_mut().zip(&fb).for_each(|(x, &y)| *x = ring.mul(*x, y));
+                plan.inverse(&mut fa).unwrap();
+                fa
+            };
+            for backend in Backend::ALL {
+                if !backend.is_available() {
+                    eprintln!("SKIPPED: in-place convolution on {backend} (this CPU lacks it)");
+                    continue;
+                }
+                for parallel in [false, true] {
+                    let plan =
+                        Plan::new(ring, n).unwrap().with_backend(backend).unwrap().with_parallel(parallel);
+                    let (mut x, mut y) = (a.clone(), b.clone());
+                    plan.xor_convolve_in_place(&mut x, &mut y).unwrap();
+                    assert_eq!(x, expected, "mod {m}, 2^{log2}, {backend}, parallel {parallel}");
+                }
+            }
+        }
+    }
+    let ring = Mod64::new((1 << 63) - 25).unwrap();
+    let a: Vec<u64> = (0..64).map(|_| ring.random(&mut rng, 0)).collect();
+    let b: Vec<u64> = (0..64).map(|_| ring.random(&mut rng, 0)).collect();
+    let (mut x, mut y) = (a.clone(), b.clone());
+    Plan::new(ring, 64).unwrap().xor_convolve_in_place(&mut x, &mut y).unwrap();
+    assert_eq!(x, reference::xor_convolve(&ring, &a, &b));
+}
+
+#[test]
+fn empty_buffers_are_refused_everywhere() {
+    use nimcount::fwht::Plan;
+    let ring = Mod32::new(7).unwrap();
+    let plan = Plan::new(ring, 4).unwrap();
+    assert!(matches!(plan.forward(&mut []), Err(Error::EmptyBuffer)));
+    assert!(matches!(plan.inverse(&mut []), Err(Error::EmptyBuffer)));
+    assert!(matches!(plan.pow_each(&mut [], 3u8), Err(Error::EmptyBuffer)));
+    assert!(matches!(plan.xor_convolve_in_place(&mut [], &mut []), Err(Error::EmptyBuffer)));
+    assert!(matches!(nimcount::fwht::forward(ring, &mut []), Err(Error::EmptyBuffer)));
+    assert!(matches!(xor_convolve(ring, &[], &[]), Err(Error::EmptyBuffer)));
+    assert!(matches!(xor_power(ring, &[], 2u8), Err(Error::EmptyBuffer)));
+    assert!(matches!(pow_each(&ring, &mut [], 2u8), Err(Error::EmptyBuffer)));
+}

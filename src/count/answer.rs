@@ -136,8 +136,13 @@ pub struct Probability {
     pub losing: f64,
     /// Probability that the player to move wins.
     pub winning: f64,
-    /// `probabilities[x]` for every XOR value `x`, when asked for.
+    /// `probabilities[x]` for every XOR value `x`, when asked for; `distribution[0]` is
+    /// `losing`, bit for bit.
     pub distribution: Option<Vec<f64>>,
+    /// Whether the probabilities are the exact ratios of counts, correctly rounded (tiny ones
+    /// included, down to 1e-300 and below); otherwise they were evaluated in floating point,
+    /// with an absolute error of about 1e-15 (the exact counts would have cost too much).
+    pub exact: bool,
     /// What was used.
     pub report: Report,
 }

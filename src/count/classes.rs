@@ -54,26 +54,36 @@ impl Engine<'_> {
         let k = self.k;
         let kind = self.unordered();
         let n = self.histogram.total().clone();
-        let (parallel, progress) = (self.parallel(), self.progress);
+        let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
         let spectrum = self.spectrum(with_distribution)?;
         let mut stages = Stages::default();
         let values = match kind {
-            None => stages.time("power", || {
+            None => {
                 let exponent = r.reduce_exponent(k);
-                let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
-                let classes: Vec<usize> = (0..spectrum.len()).collect();
-                parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
-                    let base = spectrum
-                        .class(c)
-                        .iter()
-                        .zip(&weights)
-                        .fold(r.zero(), |acc, (&x, w)| r.add(acc, r.mul(w.clone(), r.residue_i64(x))));
-                    pow_reduced(r, base, &exponent)
+                // Square-and-multiply: at most two multiplications per bit of the exponent.
+                let steps =
+                    (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
+                super::engine::check_steps(
+                    "raising the transformed values to the power k modulo this modulus",
+                    steps,
+                    limit,
+                )?;
+                stages.time("power", || {
+                    let weights: Vec<R::Elem> = spectrum.weights.iter().map(|w| r.residue_big(w)).collect();
+                    let classes: Vec<usize> = (0..spectrum.len()).collect();
+                    parallel::map(&classes, parallel && classes.len() >= 64, |&c| {
+                        let base =
+                            spectrum.class(c).iter().zip(&weights).fold(r.zero(), |acc, (&x, w)| {
+                                r.add(acc, r.mul(w.clone(), r.residue_i64(x)))
+                            });
+                        pow_reduced(r, base, &exponent)
+                    })
                 })
-            }),
+            }
             Some(unordered) => {
                 let distinct = Distinct::of(spectrum);
-                let k = coefficients::check_work(distinct.len(), k, 1, "the unordered count")?;
+                let cost = u64::try_from(r.mul_steps()).unwrap_or(u64::MAX);
+                let k = coefficients::check_work(distinct.len(), k, cost, "the unordered count", limit)?;
                 let binomials = Binomials::new(r, k, &(&n + k))?;
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);

@@ -54,7 +54,12 @@ pub(crate) struct Binomials<'r, R: Residues> {
 /// factorials (and, while they are built, the units), and per thread one stored sequence of
 /// residues with their exponents.
 fn reserve(k: u64, residue_bytes: usize, primes: usize) -> Result<()> {
-    let threads = rayon::current_num_threads() as u128;
+    // At most the threads of the pool this runs in; outside any pool, those of the machine (asking
+    // rayon would start its global pool, even for a query that must not touch it).
+    let threads = match rayon::current_thread_index() {
+        Some(_) => rayon::current_num_threads(),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    } as u128;
     let per_entry = residue_bytes as u128 * (2 + threads) + 4 * primes as u128 * threads;
     let bytes = memory::bytes_for::<u8>(|| "the binomial tables".into(), (u128::from(k) + 1) * per_entry)?;
     memory::ensure_fits(|| format!("the binomial tables for {k} heaps"), bytes)
@@ -368,18 +373,27 @@ pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
     current
 }
 
-/// The most coefficient steps a query may take: about ten seconds on one core.
+/// The most work steps a query may take unless it says otherwise
+/// ([`Query::max_work`](crate::count::Query::max_work)): about ten seconds on one core of the
+/// development machine, a step being about 25 ns (one coefficient step modulo a word).
 pub const MAX_STEPS: u128 = 400_000_000;
 
 /// Refuses an O(k)-per-value computation whose estimated work (`values` distinct transformed
-/// values × (k + 1) steps × `word_cost`) exceeds [`MAX_STEPS`]; `k` otherwise.
-pub(crate) fn check_work(values: usize, k: &BigUint, word_cost: u64, what: &'static str) -> Result<u64> {
+/// values × (k + 1) steps × `word_cost`) exceeds `limit` ([`MAX_STEPS`] unless the query says
+/// otherwise); `k` otherwise.
+pub(crate) fn check_work(
+    values: usize,
+    k: &BigUint,
+    word_cost: u64,
+    what: &'static str,
+    limit: u128,
+) -> Result<u64> {
     let steps = k.to_u64().and_then(|k| {
         (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
     });
     match (k.to_u64(), steps) {
-        (Some(k), Some(steps)) if steps <= MAX_STEPS => Ok(k),
-        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit: MAX_STEPS }),
+        (Some(k), Some(steps)) if steps <= limit => Ok(k),
+        _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit }),
     }
 }
 

@@ -5,6 +5,7 @@
 //! large `N` and `k` are.
 
 use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::answer::Kind;
@@ -15,54 +16,199 @@ use crate::fwht::Plan;
 use crate::parallel;
 use crate::ring::Float64;
 
+/// The exact counts are used when their estimated cost stays below this many steps (a few
+/// milliseconds): then every probability is the exact ratio, correctly rounded.
+const EXACT_STEPS: u128 = 1 << 22;
+
 impl Engine<'_> {
-    /// Probability of losing (and of every XOR value, when asked).
-    pub(super) fn probability(&mut self, with_distribution: bool) -> Result<(f64, Option<Vec<f64>>)> {
+    /// Probabilities of losing and of winning (and of every XOR value, when asked), with the
+    /// misère `correction` of the losing count when there is one, and whether they are exact.
+    /// Winning is computed on its own, not as `1 − losing`, so that a tiny probability of
+    /// winning survives too.
+    ///
+    /// Small queries take the exact counts and divide (correctly rounded, so values down to
+    /// 1e-300 and below survive). Others evaluate `(Ĥ/N)^k` in floating point: ordered heaps
+    /// by an Abel summation over the distinct magnitudes of `Ĥ`, so that nearly equal terms of
+    /// opposite signs cancel exactly (a probability of 1e-30 next to terms of 1 survives);
+    /// unordered heaps by their recurrences (absolute error about 1e-15).
+    pub(super) fn probability(
+        &mut self,
+        with_distribution: bool,
+        correction: Option<i64>,
+    ) -> Result<(f64, f64, Option<Vec<f64>>, bool)> {
         let n = self.histogram.total().clone();
         let k = self.k;
         let kind = self.unordered();
         if kind == Some(Unordered::Set) && *k > n {
             return Err(Error::NoSets { k: k.clone(), n });
         }
-        let (parallel, log2) = (self.parallel(), self.log2());
+        let (parallel, log2, limit) = (self.parallel(), self.log2(), self.options.work_limit);
         let spectrum = self.spectrum(with_distribution)?;
         let distinct = Distinct::of(spectrum);
+        if self.exact_is_cheap(distinct.len(), with_distribution) {
+            let outcome = self.exact(with_distribution)?;
+            let losing = match correction {
+                Some(c) => super::misere::correct_count(&outcome.losing, c, None),
+                None => outcome.losing,
+            };
+            let losing_probability = big_ratio(&losing, &outcome.total);
+            let winning_probability = big_ratio(&(&outcome.total - &losing), &outcome.total);
+            let distribution = outcome.distribution.map(|d| {
+                let mut d: Vec<f64> = d.iter().map(|c| big_ratio(c, &outcome.total)).collect();
+                d[0] = losing_probability;
+                d
+            });
+            return Ok((losing_probability, winning_probability, distribution, true));
+        }
+        let spectrum = self.spectrum.as_ref().expect("computed above");
         let n_float = big_to_f64(&n);
+        let scale = (-f64::from(log2) * std::f64::consts::LN_2).exp();
         let per_value: Vec<f64> = match kind {
             None => distinct.values.iter().map(|h| power_ratio(h, &n, k)).collect(),
             Some(unordered) => {
-                let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability")?;
+                let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability", limit)?;
                 let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
                 parallel::map(&distinct.values, parallel, |h| {
                     coefficients::ratio(unordered, n_float, ratio(h, &n), k)
                 })
             }
         };
-        let scale = (-f64::from(log2) * std::f64::consts::LN_2).exp();
-        let losing: f64 = distinct
-            .class_value
-            .iter()
-            .zip(&spectrum.multiplicity)
-            .map(|(&i, &multiplicity)| per_value[i] * multiplicity as f64)
-            .sum::<f64>()
-            * scale;
+        let mut losing = match kind {
+            None => ordered_sum(&distinct, &spectrum.multiplicity, &n, k) * scale,
+            Some(_) => {
+                distinct
+                    .class_value
+                    .iter()
+                    .zip(&spectrum.multiplicity)
+                    .map(|(&i, &multiplicity)| per_value[i] * multiplicity as f64)
+                    .sum::<f64>()
+                    * scale
+            }
+        };
+        // Ordered: P(win) = F⁻¹ Σ_j m_j (1 − (Ĥ_j/N)^k), every term in [0, 2] and computed
+        // without cancellation. Unordered: 1 − P(lose).
+        let mut winning = match kind {
+            None => {
+                let terms = distinct.values.iter().map(|h| one_minus_power_ratio(h, &n, k));
+                let terms: Vec<f64> = terms.collect();
+                distinct
+                    .class_value
+                    .iter()
+                    .zip(&spectrum.multiplicity)
+                    .map(|(&i, &multiplicity)| terms[i] * multiplicity as f64)
+                    .sum::<f64>()
+                    * scale
+            }
+            Some(_) => 1.0 - losing,
+        };
+        if let Some(c) = correction {
+            let corrected = super::misere::correct_probability(losing, c, self.kind, &n, k)?;
+            winning -= corrected - losing;
+            losing = corrected;
+        }
+        let (losing, winning) = (losing.clamp(0.0, 1.0), winning.clamp(0.0, 1.0));
         let distribution = if with_distribution {
             let slots = spectrum.slot_class.as_ref().expect("kept");
             let mut data: Vec<f64> =
                 slots.iter().map(|&c| per_value[distinct.class_value[c as usize]]).collect();
             Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;
-            Some(data.into_iter().map(|p| p.clamp(0.0, 1.0)).collect())
+            let mut data: Vec<f64> = data.into_iter().map(|p| p.clamp(0.0, 1.0)).collect();
+            // The class sum is the more accurate value of XOR 0; both say the same.
+            data[0] = losing;
+            Some(data)
         } else {
             None
         };
-        Ok((losing, distribution))
+        Ok((losing, winning, distribution, false))
+    }
+
+    /// Whether the exact counts cost at most [`EXACT_STEPS`]: the powers (or coefficient
+    /// recurrences) of `values` distinct values at the answer's size, and the inverse transform
+    /// of the distribution.
+    fn exact_is_cheap(&self, values: usize, with_distribution: bool) -> bool {
+        let n = self.histogram.total();
+        let Some(bits) = super::engine::answer_bits(self.kind, n, self.k) else { return false };
+        let Some(k) = self.k.to_u64() else { return false };
+        if bits > 1 << 16 {
+            return false;
+        }
+        let words = bits / 64 + 1;
+        let values = values as u128;
+        let mut steps = match self.kind {
+            Kind::Ordered => super::engine::exact_power_steps(values as usize, bits).max(values),
+            _ => values * (u128::from(k) + 1) * words,
+        };
+        if with_distribution {
+            let len = self.histogram.transform_len() as u128;
+            steps += len * (u128::from(self.log2()) + 1) * words;
+        }
+        steps <= EXACT_STEPS
     }
 }
 
-/// `a / b` as a float, for big integers of any size.
+/// `F · P(lose)` for ordered heaps: `Σ_j m_j (Ĥ_j/N)^k` over the distinct values with their
+/// multiplicities, without cancellation between nearly equal terms.
+///
+/// Terms of equal magnitude `g = |Ĥ|` are first added exactly (integer coefficients
+/// `c_g = Σ m_j sign_j^k`). With the magnitudes in decreasing order, `t_i = (g_i/N)^k`, the
+/// partial sums `C_i = Σ_{l<=i} c_l` and `t_{m+1} = 0`, Abel summation gives
+/// `Σ_i c_i t_i = Σ_i C_i (t_i − t_{i+1})`, and each difference is positive and computed to
+/// full relative precision: `t_i − t_{i+1} = t_i · (−expm1(k · ln(g_{i+1}/g_i)))`, with
+/// `ln(g_{i+1}/g_i) = ln_1p(−(g_i − g_{i+1})/g_i)` from the exact difference. So `1 − (1 − 2/N)^3`
+/// is `6/N` for `N = 10^30`, not 0.
+fn ordered_sum(distinct: &Distinct, multiplicity: &[u64], n: &BigUint, k: &BigUint) -> f64 {
+    let odd = k.bit(0);
+    let mut by_magnitude: std::collections::BTreeMap<BigUint, i128> = std::collections::BTreeMap::new();
+    for (&i, &m) in distinct.class_value.iter().zip(multiplicity) {
+        let h = &distinct.values[i];
+        let sign = if odd && h.is_negative() { -1 } else { 1 };
+        *by_magnitude.entry(h.magnitude().clone()).or_insert(0) += sign * i128::from(m);
+    }
+    if k.is_zero() {
+        return by_magnitude.values().sum::<i128>() as f64;
+    }
+    let terms: Vec<(BigUint, i128)> =
+        by_magnitude.into_iter().rev().filter(|(g, c)| *c != 0 && !g.is_zero()).collect();
+    let k_float = big_to_f64(k);
+    let mut partial = 0i128;
+    let mut sum = 0.0;
+    for (i, (g, c)) in terms.iter().enumerate() {
+        partial += c;
+        if partial == 0 {
+            continue;
+        }
+        let t = power_ratio(&BigInt::from(g.clone()), n, k);
+        let difference = match terms.get(i + 1) {
+            None => t,
+            Some((next, _)) => t * -(k_float * (-big_ratio(&(g - next), g)).ln_1p()).exp_m1(),
+        };
+        sum += partial as f64 * difference;
+    }
+    sum
+}
+
+/// `a / b` as a float, for big integers of any size, correctly rounded while it is a normal
+/// float (a quotient of 66 bits with a sticky bit for the remainder, rounded once to 53 bits,
+/// then scaled by a power of two).
 fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
-    let shift = a.bits().max(b.bits()).saturating_sub(1000);
-    big_to_f64(&(a >> shift)) / big_to_f64(&(b >> shift))
+    if a.is_zero() {
+        return 0.0;
+    }
+    let shift = i64::try_from(b.bits()).unwrap_or(i64::MAX) - i64::try_from(a.bits()).unwrap_or(0) + 65;
+    let (numerator, denominator) =
+        if shift >= 0 { (a << shift as u64, b.clone()) } else { (a.clone(), b << shift.unsigned_abs()) };
+    let (q, r) = numerator.div_rem(&denominator);
+    let q = if r.is_zero() { q } else { q | BigUint::from(1u8) };
+    // q has 65 or 66 bits: to_f64 rounds it to nearest (the sticky bit breaks ties correctly).
+    let mut x = big_to_f64(&q);
+    // x · 2^-shift, in steps that neither overflow nor lose bits before the last one.
+    let mut e = -shift;
+    while e != 0 {
+        let step = e.clamp(-1000, 1000);
+        x *= 2f64.powi(step as i32);
+        e -= step;
+    }
+    x
 }
 
 fn big_to_f64(x: &BigUint) -> f64 {
@@ -94,13 +240,29 @@ fn power_ratio(h: &BigInt, n: &BigUint, k: &BigUint) -> f64 {
     sign * (big_to_f64(k) * log).exp()
 }
 
+/// `1 − (Ĥ / N)^k` in floating point without cancellation: `−expm1(k · ln(1 − δ))` for a
+/// positive power, `1 + |Ĥ/N|^k` for a negative one.
+fn one_minus_power_ratio(h: &BigInt, n: &BigUint, k: &BigUint) -> f64 {
+    if k.is_zero() {
+        return 0.0;
+    }
+    if h.is_negative() && k.bit(0) {
+        return 1.0 - power_ratio(h, n, k);
+    }
+    let gap = n - h.magnitude();
+    if gap.is_zero() {
+        return 0.0;
+    }
+    -(big_to_f64(k) * (-big_ratio(&gap, n)).ln_1p()).exp_m1()
+}
+
 /// `ln` of the number of positions: `k ln N`, `ln C(N+k−1, k)` or `ln C(N, k)`.
 pub(super) fn ln_total(kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
     let n_float = big_to_f64(n);
     if kind == Kind::Ordered {
         return Ok(big_to_f64(k) * n_float.ln());
     }
-    let k = coefficients::check_work(1, k, 1, "the number of unordered positions")?;
+    let k = coefficients::check_work(1, k, 1, "the number of unordered positions", super::MAX_STEPS)?;
     let mut sum = 0.0;
     for i in 1..=k {
         let i = i as f64;

@@ -120,7 +120,12 @@ impl Query<'static> {
             kind: Kind::Ordered,
             misere: false,
             max_heap: None,
-            options: Options { method: Method::Auto, backend: Backend::best(), parallel: true },
+            options: Options {
+                method: Method::Auto,
+                backend: Backend::best(),
+                parallel: true,
+                work_limit: super::MAX_STEPS,
+            },
             progress: &Silent,
         }
     }
@@ -186,6 +191,24 @@ impl<'p> Query<'p> {
     /// query touches rayon.
     pub fn parallel(mut self, parallel: bool) -> Self {
         self.options.parallel = parallel;
+        self
+    }
+
+    /// The most work a computation of this query may take, in steps of about 25 ns (by default
+    /// [`MAX_STEPS`](super::MAX_STEPS), about ten seconds). A query estimated above it is refused
+    /// with [`Error::TooMuchWork`] before the expensive stage starts: powers modulo numbers of
+    /// thousands of digits, exact answers of millions of digits, long coefficient recurrences.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    /// use nimcount::number::parse;
+    /// let query = Query::new(Game::Nim).sizes(1u32, 1000u32).heaps(10u32.pow(9)).modulus(parse("10^300000")?);
+    /// assert!(matches!(query.count(), Err(nimcount::Error::TooMuchWork { .. })));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn max_work(mut self, steps: u128) -> Self {
+        self.options.work_limit = steps;
         self
     }
 
@@ -272,20 +295,28 @@ impl<'p> Query<'p> {
         if self.misere && with_distribution {
             return Err(Error::MisereDistribution);
         }
+        // The number of sizes is known before any Grundy value or transform: refuse at once.
+        let sizes = match (&self.input, self.range()) {
+            (Input::Histogram(h), _) => h.total().clone(),
+            (Input::Game(_), Ok((lo, hi))) => hi - lo + 1u32,
+            (Input::Game(_), Err(e)) => return Err(e),
+        };
+        if sizes.is_zero() {
+            return Err(Error::EmptyHistogram);
+        }
+        if self.kind == Kind::Set && self.heaps > sizes {
+            return Err(Error::NoSets { k: self.heaps.clone(), n: sizes });
+        }
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         if histogram.total().is_zero() {
             return Err(Error::EmptyHistogram);
         }
+        let correction = self.misere_correction()?;
         let mut engine = self.engine(&histogram, stages);
-        let (mut losing, distribution) = engine.probability(with_distribution)?;
-        if let Some(correction) = self.misere_correction()? {
-            losing =
-                misere::correct_probability(losing, correction, self.kind, histogram.total(), &self.heaps)?;
-        }
-        let losing = losing.clamp(0.0, 1.0);
+        let (losing, winning, distribution, exact) = engine.probability(with_distribution, correction)?;
         let report = engine.report(source);
-        Ok(Probability { losing, winning: 1.0 - losing, distribution, report })
+        Ok(Probability { losing, winning, distribution, exact, report })
     }
 
     /// Validates, builds the histogram, and counts (with the distribution when asked).

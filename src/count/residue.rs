@@ -24,6 +24,11 @@ pub(crate) trait Residues: Ring {
     fn to_biguint(&self, x: &Self::Elem) -> BigUint;
     /// The inverse of a unit (`None` when `x` shares a factor with `m`).
     fn inverse(&self, x: &Self::Elem) -> Option<Self::Elem>;
+    /// The cost of one multiplication in work steps (see [`crate::count::MAX_STEPS`]): 1 for a
+    /// word.
+    fn mul_steps(&self) -> u128 {
+        1
+    }
 
     /// `x mod m` for a signed word.
     fn residue_i64(&self, x: i64) -> Self::Elem {
@@ -185,8 +190,17 @@ pub(crate) struct Big {
 }
 
 impl Big {
+    /// Residues modulo `m`. Moduli above 2^14 bits are not factored (trial division and
+    /// dividing out small primes cost seconds there, `3^1048576` minutes), except powers of two:
+    /// their exponents stay as they are, which is always right.
     pub(crate) fn new(m: BigUint) -> Self {
-        let rule = factor_big(&m).map(|f| ExponentRule::from_factors(&f));
+        let rule = if m.count_ones() == 1 {
+            u32::try_from(m.bits() - 1).ok().map(ExponentRule::for_power_of_two)
+        } else if m.bits() <= 1 << 14 {
+            factor_big(&m).map(|f| ExponentRule::from_factors(&f))
+        } else {
+            None
+        };
         Big { m, rule }
     }
 }
@@ -231,6 +245,12 @@ impl Ring for Big {
 impl Residues for Big {
     fn modulus(&self) -> BigUint {
         self.m.clone()
+    }
+    /// A product and a schoolbook division by an `n`-word modulus: about `n² / 64` steps
+    /// (measured: 0.67 ms per multiplication modulo `10^30000`, 1557 words, at 25 ns a step).
+    fn mul_steps(&self) -> u128 {
+        let words = u128::from(self.m.bits() / 64 + 1);
+        words * words / 64 + 1
     }
     fn residue_u128(&self, x: u128) -> BigUint {
         BigUint::from(x) % &self.m

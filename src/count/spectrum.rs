@@ -194,8 +194,12 @@ mod tests {
     use crate::fwht::reference;
     use crate::histogram::Term;
 
-    const OPTIONS: Options =
-        Options { method: crate::count::Method::Auto, backend: crate::simd::Backend::Scalar, parallel: true };
+    const OPTIONS: Options = Options {
+        method: crate::count::Method::Auto,
+        backend: crate::simd::Backend::Scalar,
+        parallel: true,
+        work_limit: crate::count::MAX_STEPS,
+    };
 
     #[test]
     fn classes_partition_the_slots_by_exact_value() {

@@ -170,12 +170,15 @@ where
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn pow_each(&self, data: &mut [R::Elem], k: impl Into<num_bigint::BigUint>) -> Result<()> {
+        checked_len(data.len())?;
         self.ring.pow_each(data, &k.into(), self.backend, self.parallel, Internal(()))
     }
 
     /// The XOR convolution `a ← a *ₓ b` (`a[x] = Σ_{i ^ j = x} a[i] · b[j]`), in place, with `b`
-    /// left holding its transform: two forward transforms, the pointwise product and the
-    /// inverse, with no allocation. Both buffers must have the plan's length.
+    /// left holding its transform: two forward transforms, the pointwise product and one more
+    /// transform, with no allocation. The modular rings fold the normalisation `1/n` into the
+    /// pointwise product (two Montgomery products per element, vectorised for `u32` residues),
+    /// so there is no separate division pass. Both buffers must have the plan's length.
     ///
     /// ```
     /// use nimcount::fwht::Plan;
@@ -188,22 +191,18 @@ where
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn xor_convolve_in_place(&self, a: &mut [R::Elem], b: &mut [R::Elem]) -> Result<()> {
-        if a.len() != self.len() || b.len() != self.len() {
-            let len = if a.len() != self.len() { a.len() } else { b.len() };
-            return Err(Error::LengthMismatch { len, plan_len: self.len() });
+        for len in [a.len(), b.len()] {
+            if len != self.len() {
+                return Err(length_error(len, self.len()));
+            }
         }
         self.check_halving()?;
         self.forward(a)?;
         self.forward(b)?;
-        let ring = &self.ring;
-        for (x, y) in a.iter_mut().zip(b.iter()) {
-            *x = ring.checked_mul(*x, *y).ok_or_else(|| Error::Overflow {
-                what: "pointwise product",
-                ring: ring.to_string(),
-                detail: format!("{x} * {y}"),
-            })?;
-        }
-        self.inverse(a)
+        let folded = self.ring.mul_each_scaled(a, b, self.log2, self.backend, self.parallel, Internal(()))?;
+        self.ring.check_transform(a, self.log2, self.parallel)?;
+        self.run(a);
+        if folded { Ok(()) } else { self.ring.divide_by_power_of_two(a, self.log2, self.parallel) }
     }
 
     fn check_halving(&self) -> Result<()> {

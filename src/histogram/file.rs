@@ -4,6 +4,11 @@ use std::path::Path;
 
 use super::Histogram;
 use crate::error::{Error, Result};
+use crate::input::Input;
+
+/// Memory per byte of a histogram file once parsed, at most: a line `0 1` (4 bytes) becomes a
+/// value, a big-integer count and a table entry, about 64 bytes.
+const BYTES_PER_TEXT_BYTE: u64 = 16;
 
 impl Histogram {
     /// Reads a histogram file: one `value count` pair a line, `#` starts a comment, blank lines
@@ -11,7 +16,9 @@ impl Histogram {
     /// and use the notations of [`crate::number::parse`] (`10^12`, `2^64`, `1_000`).
     ///
     /// A line that does not parse, or a value given twice, is an [`Error::Malformed`] naming the
-    /// line.
+    /// line; so is a file without any `value count` line (an empty histogram has no heap sizes
+    /// to count, which is almost always a mistake). A byte-order mark and CRLF line ends are
+    /// accepted; `-` is standard input.
     ///
     /// ```
     /// let path = std::env::temp_dir().join(format!("nimcount-doc-{}.txt", std::process::id()));
@@ -22,9 +29,27 @@ impl Histogram {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read(path: impl AsRef<Path>) -> Result<Self> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        Histogram::parse(&text, &path.display().to_string())
+        let limit = crate::memory::available().unwrap_or(u64::MAX) / BYTES_PER_TEXT_BYTE;
+        Histogram::read_input(&mut Input::open(path.as_ref(), limit)?)
+    }
+
+    /// Reads a histogram file from `input` (a file of known size, refused before reading when
+    /// its parsed lines could not fit in memory, or a stream read up to its limit; see
+    /// [`Input`]). A binary stream stops at its first line that is not text.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// use nimcount::input::Input;
+    /// let mut input = Input::from_reader("\u{feff}0 5\r\n1 2^70\r\n".as_bytes(), "pipe", 1 << 20);
+    /// assert_eq!(Histogram::read_input(&mut input)?.total(), &nimcount::number::parse("2^70+5")?);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn read_input(input: &mut Input<'_>) -> Result<Self> {
+        if let Some(size) = input.size() {
+            input.ensure_fits("its parsed lines", size.saturating_mul(BYTES_PER_TEXT_BYTE))?;
+        }
+        let text = input.read_text()?;
+        Histogram::parse(&text, input.name())
     }
 
     /// Parses the text of a histogram file (see [`read`](Self::read)); `path` names it in
@@ -39,6 +64,7 @@ impl Histogram {
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn parse(text: &str, path: &str) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let malformed =
             |line: usize, reason: String| Error::Malformed { path: path.to_string(), line, reason };
         let mut first_line = std::collections::HashMap::new();
@@ -53,7 +79,11 @@ impl Histogram {
             if fields.len() != 2 {
                 return Err(malformed(
                     line,
-                    format!("expected 'value count', found {} field(s): '{content}'", fields.len()),
+                    format!(
+                        "expected 'value count', found {} field(s): '{}'",
+                        fields.len(),
+                        crate::error::quote(content)
+                    ),
                 ));
             }
             let value = crate::number::parse_u64(fields[0])
@@ -64,6 +94,9 @@ impl Histogram {
                 return Err(malformed(line, format!("value {value} is already given on line {previous}")));
             }
             pairs.push((value, count));
+        }
+        if pairs.is_empty() {
+            return Err(malformed(0, "no 'value count' line: the histogram is empty".into()));
         }
         Histogram::from_counts(pairs)
     }
@@ -91,7 +124,11 @@ mod tests {
                 other => panic!("{text:?}: {other}"),
             }
         }
-        let h = Histogram::parse("", "empty").unwrap();
+        for empty in ["", "\u{feff}", "# nothing\n\n"] {
+            let err = Histogram::parse(empty, "h.txt").unwrap_err().to_string();
+            assert_eq!(err, "h.txt: no 'value count' line: the histogram is empty");
+        }
+        let h = Histogram::parse("\u{feff}0 0\r\n", "zero").unwrap();
         assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
     }
 }

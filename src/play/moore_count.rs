@@ -171,16 +171,17 @@ impl Moore {
 fn estimate(lo: &BigUint, hi: &BigUint, k: usize, q: usize, modulus: Option<&BigUint>) -> u128 {
     let s = k as u128 + 1;
     let q = q as u128;
-    let (square, cube) = (s * s / 2, s * s * s / 6);
+    // Saturating: an estimate beyond u128 reads "more than 10^38", never a wrapped figure.
+    let (square, cube) = (s.saturating_mul(s) / 2, s.saturating_mul(s).saturating_mul(s) / 6);
     // The binomials and the weights of the free heaps.
-    let mut ops = s * s + q * s;
+    let mut ops = s.saturating_mul(s).saturating_add(q.saturating_mul(s));
     let d = (hi ^ lo).bits();
     for c in 0..d.saturating_sub(1) {
-        ops += match (hi.bit(c), lo.bit(c)) {
+        ops = ops.saturating_add(match (hi.bit(c), lo.bit(c)) {
             (false, true) => square,
-            (true, false) => q * square + (q + 2) * cube,
-            _ => q * square + cube,
-        };
+            (true, false) => q.saturating_mul(square).saturating_add((q + 2).saturating_mul(cube)),
+            _ => q.saturating_mul(square).saturating_add(cube),
+        });
     }
     let words = |bits: u64| u128::from(bits / 64 + 1);
     let cost = match modulus {
@@ -189,7 +190,9 @@ fn estimate(lo: &BigUint, hi: &BigUint, k: usize, q: usize, modulus: Option<&Big
         // Big residues allocate at every step: about 100 times a word operation for 2 words.
         Some(m) => 25 * words(m.bits()) * words(m.bits()),
         // Values grow to k · log2(N) bits, coefficients to k bits.
-        None => 2 * words(k as u64 * (hi - lo + 1u32).bits() / 2) * words(k as u64),
+        None => {
+            2 * words((k as u64).saturating_mul((hi - lo + 1u32).bits()) / 2).saturating_mul(words(k as u64))
+        }
     };
     ops.saturating_mul(cost)
 }

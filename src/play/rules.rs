@@ -91,11 +91,18 @@ impl Rules<'static> {
             match needed {
                 Some(n) if n <= max_heap => values = grundy::values(game, n, progress)?,
                 _ => {
+                    let why = if takes.is_some() {
+                        ", and no period was proven within them"
+                    } else {
+                        "; larger heaps are analysed only for games whose moves take a bounded number of \
+                         stones and leave one heap (subtraction sets, octal games without splits), through \
+                         their proven period"
+                    };
                     return Err(Error::HeapBeyondValues {
                         heap: crate::error::quote(&largest.to_string()),
                         game: game.spec(),
                         limit: max_heap,
-                        proven: false,
+                        why: why.into(),
                     });
                 }
             }
@@ -183,7 +190,7 @@ impl<'g> Rules<'g> {
             heap: crate::error::quote(&n.to_string()),
             game: self.name(),
             limit: self.limit().unwrap_or(0),
-            proven: false,
+            why: String::new(),
         })
     }
 

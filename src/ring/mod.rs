@@ -62,7 +62,11 @@ use crate::simd::{Backend, portable};
 /// `Copy`). The transform needs `Copy` elements; rings of big integers serve the exact and
 /// big-modulus counts. A ring of your own implements the five operations and gets a portable,
 /// cache-blocked transform built from [`add`](Ring::add) and [`sub`](Ring::sub); every other
-/// method has a default.
+/// method has a default. The defaults assume the least: every value is valid, and there is no
+/// `1/2` — so the normalised inverse transform and XOR convolutions are refused until the ring
+/// implements [`can_halve`](Ring::can_halve) and
+/// [`divide_by_power_of_two`](Ring::divide_by_power_of_two) (the forward and the unnormalised
+/// inverse transforms always work).
 ///
 /// ```
 /// use nimcount::fwht::Plan;
@@ -206,6 +210,37 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
             })?;
             Ok(())
         })
+    }
+
+    /// `a[i] ← a[i] · b[i]` (the pointwise step of an XOR convolution), times `2^-log2` when the
+    /// ring can fold that factor into the product: returns whether it did (the caller then skips
+    /// the division). The default multiplies with [`checked_mul`](Ring::checked_mul) and folds
+    /// nothing; the modular rings fold, `u32` residues with vectorised Montgomery products. Only
+    /// nimcount can call it (it needs an [`Internal`] token): use
+    /// [`crate::fwht::Plan::xor_convolve_in_place`].
+    #[doc(hidden)]
+    fn mul_each_scaled(
+        &self,
+        a: &mut [Self::Elem],
+        b: &[Self::Elem],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let _ = (log2, backend, parallel);
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = self.checked_mul(x.clone(), y.clone()).ok_or_else(|| Error::Overflow {
+                what: "pointwise product",
+                ring: self.to_string(),
+                detail: format!(
+                    "{} * {}",
+                    crate::error::quote(&x.to_string()),
+                    crate::error::quote(&y.to_string())
+                ),
+            })?;
+        }
+        Ok(false)
     }
 
     /// The transform kernel for this ring; the built-in rings dispatch to SIMD code here. Only

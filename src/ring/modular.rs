@@ -52,6 +52,17 @@ impl Mod32 {
     pub fn reduce(&self, x: u64) -> u32 {
         (x % u64::from(self.modulus())) as u32
     }
+
+    /// The Montgomery constants the SIMD kernels take.
+    fn constants(&self) -> simd::pointwise::Montgomery32 {
+        let mont = self.mont;
+        simd::pointwise::Montgomery32 {
+            m: mont.modulus(),
+            neg_inv: mont.neg_inv(),
+            r2: mont.r2(),
+            one: mont.one(),
+        }
+    }
 }
 
 /// Refuses an even modulus or one above `max`.
@@ -132,12 +143,7 @@ impl Ring for Mod32 {
     ) -> Result<()> {
         let e = exponent_u64(&self.reduce_exponent(k));
         let mont = self.mont;
-        let constants = simd::pointwise::Montgomery32 {
-            m: mont.modulus(),
-            neg_inv: mont.neg_inv(),
-            r2: mont.r2(),
-            one: mont.one(),
-        };
+        let constants = self.constants();
         parallel::chunks(data, parallel, 2 * POW_CHUNK, |chunk| {
             let done = simd::pointwise::pow_mod32(constants, chunk, e, backend);
             for x in &mut chunk[done..] {
@@ -145,6 +151,30 @@ impl Ring for Mod32 {
             }
         });
         Ok(())
+    }
+    /// `a · b · 2^-log2` with two Montgomery products and no conversion (vectorised).
+    fn mul_each_scaled(
+        &self,
+        a: &mut [u32],
+        b: &[u32],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let mont = self.mont;
+        let w = inverse_power_of_two(u64::from(mont.modulus()), log2) as u32;
+        // w · R² mod m: a Montgomery product with it multiplies by w · R.
+        let w_r2 = mont.mul(mont.enter(w), mont.r2());
+        let constants = self.constants();
+        let b = &b[..a.len()];
+        crate::parallel::zip_chunks(a, b, parallel, PARALLEL_MIN, |a, b| {
+            let done = simd::pointwise::mul_scaled_mod32(constants, a, b, w_r2, backend);
+            for (x, &y) in a[done..].iter_mut().zip(&b[done..]) {
+                *x = mont.mul(mont.mul(*x, y), w_r2);
+            }
+        });
+        Ok(true)
     }
     fn transform(&self, data: &mut [u32], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         if !simd::mod32(self.modulus(), data, log2, backend, parallel) {
@@ -245,6 +275,25 @@ impl Ring for Mod64 {
         let mont = self.mont;
         parallel::for_each(data, parallel, POW_CHUNK, |x| *x = mont.pow(*x, &e));
         Ok(())
+    }
+    /// `a · b · 2^-log2`: `(a·b·R⁻¹) · (w·R²) · R⁻¹`, two Montgomery products.
+    fn mul_each_scaled(
+        &self,
+        a: &mut [u64],
+        b: &[u64],
+        log2: u32,
+        _: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> Result<bool> {
+        let mont = self.mont;
+        let w = mont.enter(mont.enter(inverse_power_of_two(mont.modulus(), log2)));
+        crate::parallel::zip_chunks(a, &b[..a.len()], parallel, PARALLEL_MIN, |a, b| {
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x = mont.mul(mont.mul(*x, y), w);
+            }
+        });
+        Ok(true)
     }
     fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         if !simd::mod64(self.modulus(), data, log2, backend, parallel) {

@@ -1,4 +1,5 @@
-//! The vectorised pointwise power `x ← x^e mod m`, one exponent for every slot.
+//! The vectorised pointwise passes modulo an odd `m < 2^31`: the power `x ← x^e`, one exponent for
+//! every slot, and the scaled product `a ← a · b · w` of an XOR convolution.
 //!
 //! The exponent is the same in every lane, so square-and-multiply is branch-free across lanes:
 //! the branch on each exponent bit is shared. Values stay in Montgomery form (`x · 2^32 mod m`)
@@ -31,6 +32,25 @@ pub(crate) fn pow_mod32(c: Montgomery32, data: &mut [u32], e: u64, backend: Back
         Backend::Avx512 => x86::pow_avx512(c, data, e),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => x86::pow_avx2(c, data, e),
+        _ => 0,
+    }
+}
+
+/// `a[i] ← a[i] · b[i] · w mod m` for a prefix of `a` (`b` at least as long), where
+/// `w_r2 = w · R² mod m`; returns the length of that prefix, as [`pow_mod32`].
+pub(crate) fn mul_scaled_mod32(
+    c: Montgomery32,
+    a: &mut [u32],
+    b: &[u32],
+    w_r2: u32,
+    backend: Backend,
+) -> usize {
+    let _ = (c, &a, b, w_r2);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86::mul_scaled_avx512(c, a, b, w_r2),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => x86::mul_scaled_avx2(c, a, b, w_r2),
         _ => 0,
     }
 }
@@ -93,6 +113,33 @@ mod x86 {
                 // Leaving Montgomery form: a · 1 · R⁻¹. SAFETY: as for the loads.
                 unsafe { l.store(p.add(i * L::WIDTH), l.mul(acc[i], plain_one)) };
             }
+        }
+        done
+    }
+
+    /// `a · b · w` over `IN_FLIGHT · WIDTH` elements at a time: `t = a·b·R⁻¹`, then
+    /// `t · (w·R²) · R⁻¹ = a·b·w`, two Montgomery products and no conversion; returns how many
+    /// elements were done.
+    ///
+    /// # Safety
+    /// `L`'s instruction set must be available; `b.len() >= a.len()`.
+    #[inline(always)]
+    unsafe fn mul_scaled_body<L: MontLanes>(l: L, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        let block = IN_FLIGHT * L::WIDTH;
+        let w = l.splat(w_r2);
+        let done = a.len() / block * block;
+        let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+        let mut at = 0;
+        while at < done {
+            for i in 0..IN_FLIGHT {
+                let k = at + i * L::WIDTH;
+                // SAFETY: k + WIDTH <= done <= a.len() <= b.len().
+                unsafe {
+                    let t = l.mul(l.load(pa.add(k)), l.load(pb.add(k)));
+                    l.store(pa.add(k), l.mul(t, w));
+                }
+            }
+            at += block;
         }
         done
     }
@@ -196,6 +243,37 @@ mod x86 {
         }
         // SAFETY: the CPU has AVX-512F (checked above).
         unsafe { run(c, data, e) }
+    }
+
+    /// Scaled products with AVX-512F when the CPU has it; returns the number of elements done.
+    pub(super) fn mul_scaled_avx512(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        #[target_feature(enable = "avx512f")]
+        unsafe fn run(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+            let l =
+                Avx512 { m: _mm512_set1_epi32(c.m as i32), m_neg_inv: _mm512_set1_epi32(c.neg_inv as i32) };
+            // SAFETY: this function only runs with AVX-512F enabled; the caller's lengths.
+            unsafe { mul_scaled_body(l, a, b, w_r2) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx512f") || b.len() < a.len() {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX-512F and b is long enough (checked above).
+        unsafe { run(c, a, b, w_r2) }
+    }
+
+    /// Scaled products with AVX2 when the CPU has it; returns the number of elements done.
+    pub(super) fn mul_scaled_avx2(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+        #[target_feature(enable = "avx2")]
+        unsafe fn run(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32) -> usize {
+            let l = Avx2 { m: _mm256_set1_epi32(c.m as i32), m_neg_inv: _mm256_set1_epi32(c.neg_inv as i32) };
+            // SAFETY: this function only runs with AVX2 enabled; the caller's lengths.
+            unsafe { mul_scaled_body(l, a, b, w_r2) }
+        }
+        if !std::arch::is_x86_feature_detected!("avx2") || b.len() < a.len() {
+            return 0;
+        }
+        // SAFETY: the CPU has AVX2 and b is long enough (checked above).
+        unsafe { run(c, a, b, w_r2) }
     }
 
     /// Powers with AVX2 when the CPU has it; returns the number of elements done.

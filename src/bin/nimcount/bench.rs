@@ -29,26 +29,27 @@ pub struct Args {
     #[arg(long, required = true, value_delimiter = ',')]
     pub(crate) ring: Vec<String>,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
-    #[arg(long)]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub(crate) modulus: Option<String>,
     /// Transform 2^N elements.
-    #[arg(long, value_name = "N", required_unless_present = "sweep")]
-    pub(crate) log2: Option<u32>,
+    #[arg(long, value_name = "N", required_unless_present = "sweep", allow_hyphen_values = true)]
+    pub(crate) log2: Option<String>,
     /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
-    #[arg(long, value_name = "LO..=HI", conflicts_with = "log2")]
+    #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
     pub(crate) sweep: Option<String>,
     /// With --sweep: draw ns per element per level against the size into FILE.svg.
     #[arg(long, value_name = "FILE")]
     pub(crate) plot: Option<PathBuf>,
     /// Worker threads (default: one per CPU).
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    threads: Option<String>,
     /// The kernel backend: scalar, avx2 or avx512 (default: the widest this CPU runs).
     #[arg(long)]
     backend: Option<Backend>,
-    /// Timed runs of each method (default: adaptive, at least 5 and about half a second).
-    #[arg(long, value_name = "R")]
-    pub(crate) runs: Option<usize>,
+    /// Timed runs of each method, the textbook loop included (default: adaptive, at least 5 and
+    /// about half a second).
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    pub(crate) runs: Option<String>,
     /// Skip the textbook baseline (for sizes where it would take minutes).
     #[arg(long)]
     no_textbook: bool,
@@ -88,7 +89,7 @@ pub(crate) struct Timing {
 pub(crate) struct Setup {
     pub(crate) threads: usize,
     pub(crate) backend: Backend,
-    runs: Option<usize>,
+    pub(crate) runs: Option<usize>,
     pub(crate) textbook: bool,
 }
 
@@ -122,17 +123,23 @@ pub fn run(args: Args) -> Result<()> {
     let [name] = args.ring.as_slice() else {
         return Err(usage(format!("--ring is given {} times: several rings need --sweep", args.ring.len())));
     };
+    let log2 = parse_log2("--log2", args.log2.as_deref().unwrap_or("0"))?;
     let ring = rings::parse(name, args.modulus.as_deref())?;
-    let log2 = args.log2.unwrap_or(0);
-    if log2 > MAX_LOG2 {
-        return Err(usage(format!("--log2 {log2} is beyond any memory (at most {MAX_LOG2})")));
-    }
     let (setup, pool) = setup(&args)?;
     let progress = TerminalProgress::new();
     let measurement = pool
         .install(|| with_ring!(ring, |r| measure(r, ring, log2, setup, &|stage| progress.start(stage, 0))))?;
     progress.finish();
     report(&args, &measurement)
+}
+
+/// A log2 size, `0..=MAX_LOG2`, in the number syntax of every flag.
+pub(crate) fn parse_log2(flag: &str, text: &str) -> Result<u32> {
+    let log2 = nimcount::number::parse_u64(text)?;
+    if log2 > u64::from(MAX_LOG2) {
+        return Err(usage(format!("{flag} {log2} is beyond any memory (at most {MAX_LOG2})")));
+    }
+    Ok(log2 as u32)
 }
 
 /// The rings named by `--ring`, with `--modulus` going to the rings that take one.
@@ -155,16 +162,25 @@ pub(crate) fn rings(args: &Args) -> Result<Vec<AnyRing>> {
 
 /// Checks `--threads` and `--backend` and starts the thread pool every size runs in.
 pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = match args.threads.as_deref() {
+        Some(text) => nimcount::number::parse_u64(text)?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
+    };
     if threads == 0 || threads > 1024 {
         return Err(usage(format!("--threads {threads} is out of range (1 to 1024)")));
     }
+    let threads = threads as usize;
+    let runs = match args.runs.as_deref().map(nimcount::number::parse_u64).transpose()? {
+        Some(0) => return Err(usage("--runs 0: at least one timed run")),
+        Some(r) if r > 1_000_000 => return Err(usage(format!("--runs {r} is out of range (1 to 10^6)"))),
+        r => r.map(|r| r as usize),
+    };
     let backend = common::backend(args.backend)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))?;
-    Ok((Setup { threads, backend, runs: args.runs, textbook: !args.no_textbook }, pool))
+    Ok((Setup { threads, backend, runs, textbook: !args.no_textbook }, pool))
 }
 
 /// Times the forward transform of 2^`log2` seeded random elements of `ring` and, unless
@@ -188,9 +204,8 @@ pub(crate) fn measure<R: CliRing>(
     let fast = time_runs(setup.runs, &mut data, |d| Ok(plan.forward(d)?), |d| restore(&plan, d))?;
     let textbook = if setup.textbook {
         stage("textbook");
-        let runs = setup.runs.map(|r| r.min(3));
         Some(time_runs(
-            runs,
+            setup.runs,
             &mut data,
             |d| {
                 ring.textbook(d);
@@ -240,7 +255,7 @@ fn time_runs<T>(
     let mut total = Duration::ZERO;
     loop {
         let done = match runs {
-            Some(r) => times.len() >= r.max(1),
+            Some(r) => times.len() >= r,
             None => {
                 (times.len() >= 5 && total >= Duration::from_millis(500))
                     || times.len() >= 200
@@ -320,11 +335,11 @@ fn report(args: &Args, m: &Measurement) -> Result<()> {
         let modulus = m.ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
         let line = |name: &str, t: Timing| {
             format!(
-                "{name:<9} median {:>10}  (min {}, max {}, {} runs)  {:.4} ns/element/level  {:.2} GB/s",
+                "{name:<9} median {:>10}  (min {}, max {}, {})  {:.4} ns/element/level  {:.2} GB/s",
                 show(t.median),
                 show(t.min),
                 show(t.max),
-                t.runs,
+                crate::count::plural(t.runs, "run", "runs"),
                 m.ns_per_element_level(t),
                 m.gbps(t)
             )

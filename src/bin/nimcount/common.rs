@@ -1,8 +1,8 @@
 //! What every subcommand shares: error reporting, exit codes, stdout, progress bars and
 //! all-or-nothing output files.
 
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::fs::OpenOptions;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -11,6 +11,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimcount::Error;
 use nimcount::fwht::Backend;
+use nimcount::input::Input;
 use nimcount::progress::Progress;
 
 /// Why a command failed: the library refused or failed, or the command line makes no sense.
@@ -116,32 +117,210 @@ pub fn stdout_error(source: io::Error) -> Failure {
     Failure::Library(Error::Io { path: "<stdout>".into(), source })
 }
 
-/// Writes `path` all at once or not at all: the content goes to a temporary file in the same
-/// directory, which is renamed over `path` only after `write` succeeded and the data was flushed.
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> Result<()>) -> Result<()> {
-    let temp = temporary_path(path, std::process::id())?;
-    let result = (|| {
-        let file = File::create(&temp).map_err(|e| Error::io(&temp, e))?;
-        let mut out = BufWriter::with_capacity(1 << 20, file);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(|e| Error::io(&temp, e.into_error()))?;
-        file.sync_all().map_err(|e| Error::io(&temp, e))?;
-        std::fs::rename(&temp, path).map_err(|e| Failure::Library(Error::io(path, e)))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+/// The most bytes read from a stream (standard input, a pipe, a device) when `--max-input` is
+/// not given: a stream has no size to check before reading, and an endless one (`/dev/zero`)
+/// must stop long before it exhausts memory.
+pub const DEFAULT_STREAM_LIMIT: u64 = 512 << 20;
+
+/// The stream limit: `--max-input` when given, else [`DEFAULT_STREAM_LIMIT`].
+pub fn stream_limit(flag: Option<&str>) -> Result<u64> {
+    match flag {
+        None => Ok(DEFAULT_STREAM_LIMIT),
+        Some(text) => match nimcount::number::parse_u64(text)? {
+            0 => Err(usage("--max-input 0: a stream limit must be at least one byte")),
+            n => Ok(n),
+        },
     }
-    result
 }
 
-/// The temporary file beside `path` that process `pid` writes before renaming it over `path`.
-pub fn temporary_path(path: &Path, pid: u32) -> Result<PathBuf> {
-    let dir = match path.parent() {
+/// Opens an input file (`-`: standard input), with the stream limit of `--max-input`.
+pub fn open_input(path: &Path, max_input: Option<&str>) -> Result<Input<'static>> {
+    Ok(Input::open(path, stream_limit(max_input)?)?)
+}
+
+/// Translates library errors about inputs into messages that name the flag to use.
+pub fn input_failure(err: Error, format_flag: bool) -> Failure {
+    match err {
+        Error::InputTooLarge { path, what, limit } if !what.starts_with("grew") => {
+            usage(format!("{path}: {what}; the limit is {limit} (--max-input raises it for streams)"))
+        }
+        Error::LooksLikeText { path, .. } if format_flag => {
+            usage(format!("{path}: looks like text; use --format text"))
+        }
+        other => other.into(),
+    }
+}
+
+/// The temporary files being written, removed by the interrupt handler. Creating, renaming and
+/// removing one happens with the lock held, so an interrupt never leaves one behind.
+static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes unfinished output files and exits with 130 on Ctrl-C, SIGTERM or SIGHUP.
+pub fn handle_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        let temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
+        for path in temporary.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+        eprintln!("error: interrupted");
+        std::process::exit(130);
+    });
+}
+
+/// An output file as the user named it, and where its bytes really go, resolved before any
+/// work is done.
+#[derive(Debug)]
+pub struct Output {
+    /// The path as given, for messages.
+    given: String,
+    target: Target,
+}
+
+#[derive(Debug)]
+enum Target {
+    /// `-`: standard output.
+    Stdout,
+    /// Something that is not a regular file (a FIFO, a terminal, `/dev/null`): written directly,
+    /// never replaced.
+    Direct(PathBuf),
+    /// A regular file (through any symbolic links), or a new one: a temporary file in its
+    /// directory, renamed over it when complete.
+    Replace { path: PathBuf, existing: Option<std::fs::Metadata> },
+}
+
+impl Output {
+    /// Resolves `path`: `-` is standard output; symbolic links are followed, so the file they
+    /// point to is written and the links stay; a FIFO or a device is written directly; a missing
+    /// directory or a directory as the path is refused.
+    pub fn resolve(path: &Path) -> Result<Output> {
+        let given = nimcount::error::quote(&path.display().to_string());
+        if path.as_os_str() == "-" {
+            return Ok(Output { given, target: Target::Stdout });
+        }
+        let refuse = |reason: String| usage(format!("cannot write '{given}': {reason}"));
+        let target = match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return Err(refuse("it is a directory".into())),
+            Ok(m) if m.is_file() => {
+                // The real file, so that the temporary file lies beside it.
+                let real = std::fs::canonicalize(path).map_err(|e| Error::io(&given, e))?;
+                Target::Replace { path: real, existing: Some(m) }
+            }
+            Ok(_) => Target::Direct(path.to_path_buf()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let real = dangling_target(path).map_err(|e| Error::io(&given, e))?;
+                let dir = directory_of(&real);
+                if !dir.is_dir() {
+                    return Err(refuse(format!("directory '{}' does not exist", dir.display())));
+                }
+                Target::Replace { path: real, existing: None }
+            }
+            Err(e) => return Err(Error::io(&given, e).into()),
+        };
+        Ok(Output { given, target })
+    }
+
+    /// Writes the output: streamed to standard output, a FIFO or a device; for a file, whole
+    /// or not at all (temporary file, fsync, rename), with the existing file's permissions and,
+    /// where allowed, its owner. The temporary file is removed on every error and on an
+    /// interrupt; errors name the path as given.
+    pub fn write(&self, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+        let io_error = |e: io::Error| Failure::Library(Error::io(&self.given, e));
+        match &self.target {
+            Target::Stdout => {
+                let mut out = stdout();
+                write(&mut out)?;
+                out.flush().map_err(stdout_error)
+            }
+            Target::Direct(path) => {
+                let file = OpenOptions::new().write(true).open(path).map_err(io_error)?;
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                write(&mut out)?;
+                out.flush().map_err(io_error)
+            }
+            Target::Replace { path, existing } => self.replace(path, existing.as_ref(), write),
+        }
+    }
+
+    fn replace(
+        &self,
+        path: &Path,
+        existing: Option<&std::fs::Metadata>,
+        write: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<()> {
+        let io_error = |e: io::Error| Failure::Library(Error::io(&self.given, e));
+        let name = path.file_name().ok_or_else(|| io_error(io::Error::other("not a file name")))?;
+        let temp = directory_of(path).join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+        let file = {
+            let mut temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
+            let file = OpenOptions::new().write(true).create_new(true).open(&temp).map_err(io_error)?;
+            temporary.push(temp.clone());
+            file
+        };
+        let result = (|| {
+            if let Some(m) = existing {
+                file.set_permissions(m.permissions()).map_err(io_error)?;
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::MetadataExt;
+                    // Only root may give a file away; anyone else keeps the file as theirs.
+                    let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
+                }
+            }
+            let mut out = BufWriter::with_capacity(1 << 20, &file);
+            write(&mut out)?;
+            out.flush().map_err(io_error)?;
+            drop(out);
+            file.sync_all().map_err(io_error)
+        })();
+        let mut temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
+        let result = result.and_then(|()| std::fs::rename(&temp, path).map_err(io_error));
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        temporary.retain(|p| *p != temp);
+        result
+    }
+}
+
+/// The directory a path lies in (`.` for a bare file name).
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| Error::io(path, io::Error::other("not a file name")))?;
-    Ok(dir.join(format!(".{}.{pid}.tmp", name.to_string_lossy())))
+    }
+}
+
+/// Where a path that does not exist would be created: through symbolic links (a dangling
+/// link is written through, creating its target), at most 40 of them.
+fn dangling_target(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&current)?;
+                current = if link.is_absolute() { link } else { directory_of(&current).join(link) };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Writes `path` all at once or not at all (see [`Output::write`]).
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    Output::resolve(path)?.write(write)
+}
+
+/// The regular file that `path` names (through symbolic links; a new one if missing), for
+/// writers that replace it through a temporary file of their own; refused for standard output,
+/// FIFOs and devices (a distributed run writes slices at offsets).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub fn replaced_file(path: &Path) -> Result<PathBuf> {
+    let output = Output::resolve(path)?;
+    match output.target {
+        Target::Replace { path, .. } => Ok(path),
+        _ => Err(usage(format!("cannot write '{}' in slices: it is not a regular file", output.given))),
+    }
 }
 
 /// A progress bar on standard error, drawn only when standard error is a terminal.

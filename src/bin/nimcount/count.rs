@@ -10,6 +10,7 @@ use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
 use nimcount::progress::Progress;
+use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
 use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage};
@@ -27,12 +28,17 @@ about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10
 operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
 operation): 200 heaps with K = 8 and HI = 10^18 take about a second modulo 10^9+7; exact counts\n\
 reach about 60 heaps there.\n\
---staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).")]
+--staircase counts K steps of LO..=HI coins (nim, subtract, allbut, squares; ordered, normal play).\n\n\
+Every count estimates its work before the expensive stage (powers modulo huge moduli, exact\n\
+answers of millions of digits, the recurrences of --unordered and --distinct, O(k) per distinct\n\
+transformed value) and refuses above --max-work, by default 4*10^8 steps of about 25 ns (about\n\
+10 s). --histogram - reads standard input, up to --max-input bytes (default 2^29).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
     game: Option<String>,
-    /// A histogram of Grundy values instead of a game: lines `value count` (`#` comments).
+    /// A histogram of Grundy values instead of a game: lines `value count` (`#` comments; - for
+    /// standard input).
     #[arg(long, value_name = "FILE")]
     histogram: Option<PathBuf>,
     /// The heap sizes, every one in LO..=HI (with --game).
@@ -65,9 +71,15 @@ pub struct Args {
     /// Print the time of each stage.
     #[arg(long)]
     verbose: bool,
-    /// The most Grundy values the period search may compute.
+    /// The most Grundy values the period search may compute (with --game).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
+    /// The most work a count may take, in steps of about 25 ns [default: 4*10^8, about 10 s].
+    #[arg(long, value_name = "STEPS", allow_hyphen_values = true)]
+    max_work: Option<String>,
+    /// The most bytes read from a histogram stream (--histogram -, a pipe) [default: 2^29].
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
+    max_input: Option<String>,
     /// Staircase positions of K steps, each with LO..=HI coins (only the odd steps count).
     #[arg(long)]
     staircase: bool,
@@ -99,14 +111,29 @@ pub fn run(args: Args) -> Result<()> {
             json: args.json,
             verbose: args.verbose,
             max_heap: args.max_heap.as_deref(),
+            max_work: args.max_work.is_some(),
+            max_input: args.max_input.is_some(),
             staircase: args.staircase,
         });
     }
     let start = Instant::now();
     let progress = TerminalProgress::new();
+    // Every check that needs no computation first.
     let heaps = number::parse(&args.heaps)?;
     let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
+    if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
+        return Err(usage("--modulus 0: the modulus must be at least 1"));
+    }
     let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    let max_work = args.max_work.as_deref().map(parse_max_work).transpose()?;
+    if args.histogram.is_none() && args.max_input.is_some() {
+        return Err(usage("--max-input limits a histogram read from a stream; it needs --histogram"));
+    }
+    if args.histogram.is_some() && args.max_heap.is_some() {
+        return Err(usage(
+            "--max-heap bounds the period search of --game; a histogram has no Grundy values to compute",
+        ));
+    }
     let kind = match (args.unordered, args.distinct) {
         (true, _) => Kind::Multiset,
         (_, true) => Kind::Set,
@@ -124,8 +151,9 @@ pub fn run(args: Args) -> Result<()> {
                 return Err(usage("--sizes applies to --game, not to --histogram"));
             }
             let read = Instant::now();
-            let histogram = Histogram::read(path)?;
-            let input = Input::Histogram { path: path.display().to_string(), read: read.elapsed() };
+            let mut file = common::open_input(path, args.max_input.as_deref())?;
+            let histogram = Histogram::read_input(&mut file).map_err(|e| common::input_failure(e, false))?;
+            let input = Input::Histogram { path: file.name().to_string(), read: read.elapsed() };
             (Query::from_histogram(histogram), input)
         }
         (None, None) => {
@@ -143,6 +171,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(max_heap) = max_heap {
         query = query.max_heap(max_heap);
+    }
+    if let Some(steps) = max_work {
+        query = query.max_work(steps);
     }
     let mut summary = Summary {
         input,
@@ -168,11 +199,11 @@ pub fn run(args: Args) -> Result<()> {
         });
     }
     if args.probability {
-        let p = query.probability(args.distribution)?;
+        let p = query.probability(args.distribution).map_err(work_failure)?;
         progress.finish();
         summary.print_probability(&p, args.json, args.verbose, start.elapsed())
     } else if args.distribution {
-        let d = query.distribution()?;
+        let d = query.distribution().map_err(work_failure)?;
         progress.finish();
         summary.print_counts(
             [&d.losing, &d.winning, &d.total],
@@ -183,7 +214,7 @@ pub fn run(args: Args) -> Result<()> {
             start.elapsed(),
         )
     } else {
-        let c = query.count()?;
+        let c = query.count().map_err(work_failure)?;
         progress.finish();
         summary.print_counts(
             [&c.losing, &c.winning, &c.total],
@@ -198,17 +229,51 @@ pub fn run(args: Args) -> Result<()> {
 
 /// `LO..=HI`, each side a number of any size.
 pub fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
-    let (lo, hi) = text.split_once("..=").ok_or_else(|| {
-        usage(format!("--sizes '{}' must be LO..=HI, for example 1..=10^12", nimcount::error::quote(text)))
-    })?;
-    let (lo, hi) = (number::parse(lo)?, number::parse(hi)?);
-    if lo > hi {
+    if !text.contains("..=") {
         return Err(usage(format!(
-            "--sizes {}: empty range, {lo} is above {hi}",
+            "--sizes '{}' must be LO..=HI, for example 1..=10^12",
             nimcount::error::quote(text)
         )));
     }
+    let (lo, hi) = number::parse_range(text)?;
+    if lo > hi {
+        return Err(usage(format!(
+            "--sizes {}: empty range, {} is above {}",
+            nimcount::error::quote(text),
+            number::short(&lo),
+            number::short(&hi)
+        )));
+    }
     Ok((lo, hi))
+}
+
+/// `--max-work STEPS`: at least one step.
+pub fn parse_max_work(text: &str) -> Result<u128> {
+    match number::parse(text)?.to_u128() {
+        Some(0) => Err(usage("--max-work 0: a count needs at least one step")),
+        Some(steps) => Ok(steps),
+        None => Err(usage(format!("--max-work {}: at most 2^128 - 1 steps", nimcount::error::quote(text)))),
+    }
+}
+
+/// A refusal for too much work, with the flag that lifts it.
+pub fn work_failure(err: nimcount::Error) -> common::Failure {
+    match err {
+        nimcount::Error::TooMuchWork { .. } => usage(format!("{err} (--max-work raises the limit)")),
+        other => other.into(),
+    }
+}
+
+/// `count` and a noun, singular for 1.
+pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
+    let count = count.to_string();
+    format!("{count} {}", if count == "1" { singular } else { plural })
+}
+
+/// A probability as text: 15 decimals, or 15 significant digits in scientific notation below
+/// 10^-4 (so 1e-30 does not print as 0).
+pub fn probability_text(p: f64) -> String {
+    if p == 0.0 || p >= 1e-4 { format!("{p:.15}") } else { format!("{p:.14e}") }
 }
 
 /// What the query counts over.
@@ -307,7 +372,7 @@ impl Summary {
             }
             writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
         } else {
-            self.print_header(&mut out, report, verbose, elapsed)?;
+            self.print_header(&mut out, report, None, verbose, elapsed)?;
             let w = |out: &mut dyn Write, label: &str, value: &BigUint| {
                 writeln!(out, "{label:<10} {value}").map_err(stdout_error)
             };
@@ -338,18 +403,19 @@ impl Summary {
             fields.insert("winning".into(), json!(p.winning));
             fields.insert("total".into(), json!(1.0));
             fields.insert("modulus".into(), Value::Null);
+            fields.insert("probability_exact".into(), json!(p.exact));
             if let Some(d) = &p.distribution {
                 fields.insert("distribution".into(), json!(d));
             }
             writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
         } else {
-            self.print_header(&mut out, &p.report, verbose, elapsed)?;
-            writeln!(out, "{:<10} {:.15}", "P(lose)", p.losing).map_err(stdout_error)?;
-            writeln!(out, "{:<10} {:.15}", "P(win)", p.winning).map_err(stdout_error)?;
+            self.print_header(&mut out, &p.report, Some(p.exact), verbose, elapsed)?;
+            writeln!(out, "{:<10} {}", "P(lose)", probability_text(p.losing)).map_err(stdout_error)?;
+            writeln!(out, "{:<10} {}", "P(win)", probability_text(p.winning)).map_err(stdout_error)?;
             if let Some(d) = &p.distribution {
                 writeln!(out, "distribution (XOR value, probability):").map_err(stdout_error)?;
                 for (x, q) in d.iter().enumerate() {
-                    writeln!(out, "{x} {q:.15}").map_err(stdout_error)?;
+                    writeln!(out, "{x} {}", probability_text(*q)).map_err(stdout_error)?;
                 }
             }
         }
@@ -361,6 +427,7 @@ impl Summary {
         &self,
         out: &mut dyn Write,
         report: &Report,
+        exact: Option<bool>,
         verbose: bool,
         elapsed: Duration,
     ) -> Result<()> {
@@ -368,15 +435,18 @@ impl Summary {
         match &self.input {
             Input::Game { spec, lo, hi } => {
                 lines.push(("game", spec.clone()));
-                lines.push(("sizes", format!("{lo}..={hi} ({} sizes)", report.sizes)));
+                lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&report.sizes, "size", "sizes"))));
             }
             Input::Histogram { path, .. } => {
-                lines.push(("histogram", format!("{path} ({} sizes)", report.sizes)))
+                lines.push(("histogram", format!("{path} ({})", plural(&report.sizes, "size", "sizes"))))
             }
         }
         lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
         let modulus = match &self.modulus {
             Some(m) => m.to_string(),
+            None if exact == Some(true) => {
+                "none (probabilities: exact ratios of counts, rounded)".to_string()
+            }
             None if self.probability => "none (probabilities in floating point)".to_string(),
             None => "none (exact)".to_string(),
         };
@@ -398,13 +468,14 @@ impl Summary {
             )),
             _ => {}
         }
-        let distinct =
-            report.distinct_values.map_or(String::new(), |n| format!(", {n} distinct transformed values"));
+        let distinct = report.distinct_values.map_or(String::new(), |n| {
+            format!(", {}", plural(n, "distinct transformed value", "distinct transformed values"))
+        });
         let log2 = report.transform_len.trailing_zeros();
         lines.push(("transform", format!("2^{log2} slots{distinct}")));
         if let Some(p) = self.processes {
             let each = log2.saturating_sub(p.trailing_zeros());
-            lines.push(("processes", format!("{p}, 2^{each} slots each")));
+            lines.push(("processes", format!("{p}, {}", plural(1 << each, "slot each", "slots each"))));
         }
         if verbose {
             let stages: Vec<String> = self

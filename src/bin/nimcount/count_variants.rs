@@ -11,7 +11,7 @@ use nimcount::play::{Moore, count_staircase};
 use serde_json::{Map, Value, json};
 
 use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
-use crate::count::parse_sizes;
+use crate::count::{parse_sizes, plural};
 
 /// The options of `nimcount count` as given.
 pub struct Request<'a> {
@@ -28,6 +28,8 @@ pub struct Request<'a> {
     pub json: bool,
     pub verbose: bool,
     pub max_heap: Option<&'a str>,
+    pub max_work: bool,
+    pub max_input: bool,
     pub staircase: bool,
 }
 
@@ -47,13 +49,22 @@ pub fn run(r: &Request) -> Result<()> {
         );
     }
     if r.misere {
-        return refuse("--misere", "misère play is supported for plain nim only");
+        return refuse(
+            "--misere",
+            "misère play is counted for plain nim heaps only, not for Moore's Nim or staircases",
+        );
     }
     if r.distribution || r.probability {
         return refuse(
             if r.distribution { "--distribution" } else { "--probability" },
             "only counts are available",
         );
+    }
+    if r.max_input {
+        return refuse("--max-input", "it limits a histogram read from a stream");
+    }
+    if r.max_work {
+        return refuse("--max-work", "these counts have limits of their own (see --help)");
     }
     let spec = r.game.ok_or_else(|| usage("--staircase needs --game SPEC"))?;
     let (lo, hi) = parse_sizes(r.sizes.unwrap_or_default())?;
@@ -78,8 +89,11 @@ pub fn run(r: &Request) -> Result<()> {
         fields.insert("game".into(), json!(moore.spec()));
         fields.insert("heaps".into(), json!(heaps.to_string()));
         fields.insert("columns".into(), json!(c.columns));
-        lines.push(("game", format!("{} (take from up to {} heaps)", moore.spec(), moore.k())));
-        lines.push(("sizes", format!("{lo}..={hi} ({} sizes)", c.sizes)));
+        lines.push((
+            "game",
+            format!("{} (take from up to {})", moore.spec(), plural(moore.k(), "heap", "heaps")),
+        ));
+        lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.sizes, "size", "sizes"))));
         lines.push(("heaps", format!("{heaps}, ordered, normal play")));
         lines.push((
             "method",
@@ -107,12 +121,16 @@ pub fn run(r: &Request) -> Result<()> {
         fields.insert("steps".into(), json!(heaps.to_string()));
         fields.insert("odd_steps".into(), json!(odd.to_string()));
         lines.push(("game", format!("{game} staircase (coins move one step down; only odd steps count)")));
-        lines.push(("sizes", format!("{lo}..={hi} coins per step ({} sizes)", c.report.sizes)));
+        lines.push((
+            "sizes",
+            format!("{lo}..={hi} coins per step ({})", plural(&c.report.sizes, "size", "sizes")),
+        ));
         lines.push((
             "steps",
             format!(
-                "{heaps}, ordered, normal play: {odd} odd steps counted, {} even steps free",
-                &heaps - &odd
+                "{heaps}, ordered, normal play: {} counted, {} free",
+                plural(&odd, "odd step", "odd steps"),
+                plural(&heaps - &odd, "even step", "even steps")
             ),
         ));
         let period = match &c.report.source {

@@ -79,10 +79,7 @@ mod enabled {
             return Err(usage("--distributed times one ring: give --ring once"));
         };
         let ring = rings::parse(name, args.modulus.as_deref())?;
-        let log2 = args.log2.unwrap_or(0);
-        if log2 > bench::MAX_LOG2 {
-            return Err(usage(format!("--log2 {log2} is beyond any memory (at most {})", bench::MAX_LOG2)));
-        }
+        let log2 = bench::parse_log2("--log2", args.log2.as_deref().unwrap_or("0"))?;
         let (setup, _) = bench::setup(args)?;
         // MPI is called from this thread only (the main one): the transforms' threads come from
         // the global pool, sized by --threads.
@@ -116,7 +113,7 @@ mod enabled {
         setup: bench::Setup,
         args: &bench::Args,
     ) -> Result<Measured> {
-        let (runs, pairwise) = (args.runs, args.exchange == bench::Exchange::Pairwise);
+        let (runs, pairwise) = (setup.runs, args.exchange == bench::Exchange::Pairwise);
         let plan = Plan::new(world, ring.clone(), 1u64 << log2)?
             .with_backend(setup.backend)?
             .with_parallel(setup.threads > 1);
@@ -258,13 +255,16 @@ mod enabled {
         }
         let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
         let backend = common::backend(None)?;
-        with_mpi(|world| with_ring!(ring, |r| transform_slices(world, r, args, backend)))
+        // Before MPI starts: a refusal here ends this process, and mpirun then ends the others.
+        let output = common::replaced_file(&args.output)?;
+        with_mpi(|world| with_ring!(ring, |r| transform_slices(world, r, args, &output, backend)))
     }
 
     fn transform_slices<R: CliRing>(
         world: &SimpleCommunicator,
         ring: R,
         args: &crate::transform::Args,
+        output: &Path,
         backend: nimcount::fwht::Backend,
     ) -> Result<()> {
         let input = &args.input;
@@ -295,7 +295,7 @@ mod enabled {
             // --unnormalized is the forward matrix again (W · W = n · I).
             plan.forward(&mut block, &mut scratch)?;
         }
-        write_slices::<R>(world, &args.output, bytes, offset, &mut block)
+        write_slices::<R>(world, output, bytes, offset, &mut block)
     }
 
     /// Reads the elements `first ..` of `path` (at byte `offset`) into `block` and checks them.
@@ -336,7 +336,8 @@ mod enabled {
         let lead = world.rank() == 0;
         let mut pid = std::process::id();
         root.broadcast_into(&mut pid);
-        let temp = common::temporary_path(path, pid)?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = path.with_file_name(format!(".{name}.{pid}.tmp"));
         let created = if lead {
             File::create(&temp).and_then(|f| f.set_len(bytes)).map_err(|e| Error::io(&temp, e))
         } else {

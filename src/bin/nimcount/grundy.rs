@@ -26,8 +26,8 @@ pub struct Args {
     game: String,
 
     /// Print G(0) … G(N-1).
-    #[arg(long, value_name = "N", value_parser = parse_count)]
-    first: Option<u64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    first: Option<String>,
 
     /// Search for a certified period (preperiod, period, saltus).
     #[arg(long)]
@@ -36,8 +36,8 @@ pub struct Args {
     /// Compute at most N values in the period search [default: 2^20 for octal games, 4 times
     /// the largest move (2^21 … 2^24) for subtraction games, 2^21 for all-but games, 2^16 for
     /// squares].
-    #[arg(long, value_name = "N", value_parser = parse_count)]
-    max_heap: Option<u64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_heap: Option<String>,
 
     /// Use no closed form: compute every value by a mex and prove the period by a window
     /// theorem.
@@ -54,25 +54,33 @@ pub struct Args {
     json: bool,
 }
 
-/// Numbers as problem statements write them: `10^6`, `2^20`, `1_000_000`.
-fn parse_count(text: &str) -> std::result::Result<u64, String> {
-    nimcount::number::parse_u64(text).map_err(|e| e.to_string())
-}
-
 /// Runs `nimcount grundy`.
 pub fn run(args: Args) -> Result<()> {
+    let first = args.first.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let game = Game::parse(&args.game)?;
     if let Some(path) = &args.plot {
         crate::plot::check_path(path)?;
     }
-    let want_period = args.period || args.first.is_none() || args.plot.is_some();
+    let want_period = args.period || first.is_none() || args.plot.is_some();
+    if !want_period && (max_heap.is_some() || args.no_closed_form) {
+        let flag = if max_heap.is_some() { "--max-heap" } else { "--no-closed-form" };
+        return Err(common::usage(format!(
+            "{flag} applies to the period search, which --first alone does not run (add --period)"
+        )));
+    }
+    if args.no_closed_form && game == Game::Nim {
+        return Err(common::usage(
+            "--no-closed-form with nim: its period is proven by its closed form G(n) = n alone (no window theorem applies)",
+        ));
+    }
     let progress = TerminalProgress::new();
-    let values = match args.first {
+    let values = match first {
         Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
         _ => None,
     };
     let search = if want_period {
-        let max_heap = args.max_heap.unwrap_or_else(|| grundy::default_max_heap(&game));
+        let max_heap = max_heap.unwrap_or_else(|| grundy::default_max_heap(&game));
         let search = if args.no_closed_form {
             grundy::find_period_general(&game, max_heap, &progress)?
         } else {
@@ -83,7 +91,7 @@ pub fn run(args: Args) -> Result<()> {
         None
     };
     if let (Some(path), Some((search, max_heap))) = (&args.plot, &search) {
-        let values = crate::plot::grundy::sequence(&game, args.first, search, &progress)?;
+        let values = crate::plot::grundy::sequence(&game, first, search, &progress)?;
         crate::plot::grundy::draw(path, &values, search, *max_heap)?;
     }
     drop(progress);
@@ -154,11 +162,27 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: u64) -> s
                  many but have density 0)"
             )?;
         }
-        None => writeln!(out, "period        none found within {max_heap} heaps (try a larger --max-heap)")?,
+        None => writeln!(
+            out,
+            "period        none found within {} (try a larger --max-heap)",
+            crate::count::plural(max_heap, "heap size", "heap sizes")
+        )?,
     }
-    match largest(search) {
-        Some(max) => writeln!(out, "max value     {max}")?,
-        None => writeln!(out, "max value     unbounded ({} among the values computed)", search.max_value)?,
+    match (largest(search), &search.certificate) {
+        (Some(max), _) => writeln!(out, "max value     {max}")?,
+        (None, Some(c)) => {
+            let growth = format!(
+                "unbounded: grows by {} every {}",
+                c.saltus,
+                if c.period == 1 { "heap size".to_string() } else { format!("{} heap sizes", c.period) }
+            );
+            if search.checked_upto > 1 {
+                writeln!(out, "max value     {growth} ({} among the values computed)", search.max_value)?;
+            } else {
+                writeln!(out, "max value     {growth}")?;
+            }
+        }
+        (None, None) => writeln!(out, "max value     unbounded")?,
     }
     match search.checked_upto {
         0 => writeln!(out, "computed      no values")?,

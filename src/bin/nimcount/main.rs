@@ -41,6 +41,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    common::handle_interrupts();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return common::report_usage_error(err),

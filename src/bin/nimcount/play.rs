@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The most Grundy values computed [default: as for `grundy --period`].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 }
 
@@ -87,6 +87,9 @@ pub fn run(args: Args) -> Result<()> {
                 "misère play is known exactly for nim only; refusing to guess for {game}"
             )));
         }
+        if game == Game::Nim && args.max_heap.is_some() {
+            return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
+        }
         let max_heap = match &args.max_heap {
             Some(text) => number::parse_u64(text)?,
             None => grundy::default_max_heap(&game),
@@ -99,7 +102,14 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
         let progress = TerminalProgress::new();
-        let rules = Rules::for_game(&game, &largest, max_heap, &progress)?;
+        let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
+            nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
+                "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
+                 the step above can send down), beyond those known (heaps below {limit}){why}",
+                nimcount::error::quote(&largest.to_string())
+            )),
+            other => other.into(),
+        })?;
         drop(progress);
         if args.staircase {
             staircase(&args, &game, &rules, heaps)?
@@ -161,7 +171,12 @@ fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
     };
     Ok(Report {
         spec: moore.spec(),
-        game: format!("{} (take from up to {} heaps)", moore.spec(), moore.k()),
+        game: format!(
+            "{} (take from up to {} heap{})",
+            moore.spec(),
+            moore.k(),
+            if moore.k() == 1 { "" } else { "s" }
+        ),
         all: args.all,
         play: "normal",
         staircase: false,

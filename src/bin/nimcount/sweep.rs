@@ -67,15 +67,14 @@ fn parse_sizes(text: &str) -> Result<RangeInclusive<u32>> {
         usage(format!("--sweep '{}' is not LO..=HI (log2 sizes, e.g. 10..=24)", nimcount::error::quote(text)))
     };
     let (lo, hi) = text.split_once("..=").ok_or_else(malformed)?;
-    let (lo, hi): (u32, u32) =
-        (lo.trim().parse().map_err(|_| malformed())?, hi.trim().parse().map_err(|_| malformed())?);
+    let (lo, hi) = (nimcount::number::parse_u64(lo)?, nimcount::number::parse_u64(hi)?);
     if lo > hi {
         return Err(usage(format!("--sweep {lo}..={hi} is empty (LO is above HI)")));
     }
-    if hi > MAX_LOG2 {
+    if hi > u64::from(MAX_LOG2) {
         return Err(usage(format!("--sweep up to 2^{hi} is beyond any memory (at most {MAX_LOG2})")));
     }
-    Ok(lo..=hi)
+    Ok(lo as u32..=hi as u32)
 }
 
 /// Refuses, before anything runs, a largest size whose buffer cannot fit in memory.

@@ -6,7 +6,7 @@ use nimcount::fwht::Plan;
 use nimcount::progress::Progress;
 use nimcount::{Error, elements};
 
-use crate::common::{self, Result, TerminalProgress};
+use crate::common::{self, Output, Result, TerminalProgress};
 use crate::rings::{self, CliRing, with_ring};
 
 /// File formats.
@@ -21,23 +21,30 @@ pub enum Format {
 
 /// Arguments of `nimcount transform`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "The forward transform is unnormalised; --inverse divides by the length (refused for \
-wrap32/wrap64, which have no 1/2: use --unnormalized there). The number of elements must be a power of two. \
-The output file appears only when the whole transform succeeded."
-)]
+#[command(after_help = "\
+The forward transform is unnormalised; --inverse divides by the length (refused for wrap32 and
+wrap64, which have no 1/2: use --unnormalized there). The number of elements must be a power of
+two. Floating-point values must be finite.
+
+Files: - is standard input (--input) or standard output (--output). A regular output file
+appears only when the whole transform succeeded (a temporary file beside it, renamed; its
+permissions kept); a symbolic link is written through, a FIFO or a device directly. A stream
+(standard input, a pipe, a device) is read up to --max-input bytes.
+Examples:
+  nimcount transform --ring u32 --modulus 998244353 --input x.bin --output y.bin
+  nimcount transform --ring f64 --format text --input - --output - --inverse")]
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64.
     #[arg(long)]
     pub(crate) ring: String,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring.
-    #[arg(long)]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub(crate) modulus: Option<String>,
-    /// The input file.
-    #[arg(long)]
+    /// The input file (- for standard input).
+    #[arg(long, value_name = "FILE")]
     pub(crate) input: PathBuf,
-    /// The output file (replaced atomically).
-    #[arg(long)]
+    /// The output file (- for standard output).
+    #[arg(long, value_name = "FILE")]
     pub(crate) output: PathBuf,
     /// The normalised inverse transform instead of the forward one.
     #[arg(long, conflicts_with = "unnormalized")]
@@ -48,6 +55,9 @@ pub struct Args {
     /// The format of both files.
     #[arg(long, value_enum, default_value_t = Format::Binary)]
     pub(crate) format: Format,
+    /// The most bytes read from a stream [default: 2^29, 512 MiB].
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
+    max_input: Option<String>,
     /// Spread the transform over the processes of `mpirun -n P`: each reads and writes its slice
     /// of the files (binary; a file system every process sees; needs the mpi feature).
     #[arg(long)]
@@ -68,18 +78,27 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         Format::Binary => elements::Format::Binary,
         Format::Text => elements::Format::Text,
     };
-    let file = std::fs::File::open(&args.input).map_err(|e| Error::io(&args.input, e))?;
-    let mut data = elements::read(&ring, file, &args.input.display().to_string(), format)?;
+    if args.inverse && !ring.can_halve() {
+        return Err(Error::NoInverseOfTwo { ring: ring.to_string() }.into());
+    }
+    let backend = common::backend(None)?;
+    // Every check that needs no data comes before reading it.
+    let output = Output::resolve(&args.output)?;
+    let mut input = common::open_input(&args.input, args.max_input.as_deref())?;
+    let name = input.name().to_string();
+    let mut data = elements::read_input(&ring, &mut input, format)
+        .map_err(|e| common::input_failure(e, args.format == Format::Binary))?;
     let n = data.len();
     if !n.is_power_of_two() {
+        let count = if n == 1 { "1 element".to_string() } else { format!("{n} elements") };
         return Err(Error::Malformed {
-            path: args.input.display().to_string(),
+            path: name,
             line: 0,
-            reason: format!("{n} elements is not a power of two"),
+            reason: format!("{count} is not a power of two"),
         }
         .into());
     }
-    let plan = Plan::new(ring.clone(), n)?.with_backend(common::backend(None)?)?;
+    let plan = Plan::new(ring.clone(), n)?.with_backend(backend)?;
     let progress = TerminalProgress::new();
     progress.start("transform", 0);
     if args.inverse {
@@ -89,7 +108,7 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         plan.forward(&mut data)?;
     }
     progress.finish();
-    common::write_atomically(&args.output, |out| {
+    output.write(|out| {
         elements::write(&ring, out, &data, format).map_err(|e| Error::io(&args.output, e).into())
     })
 }

@@ -7,7 +7,7 @@
 pub mod grundy;
 pub mod sweep;
 
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use nimcount::Error;
