@@ -475,7 +475,7 @@ impl Summary {
         lines.push(("transform", format!("2^{log2} slots{distinct}")));
         if let Some(p) = self.processes {
             let each = log2.saturating_sub(p.trailing_zeros());
-            lines.push(("processes", format!("{p}, {}", plural(1 << each, "slot each", "slots each"))));
+            lines.push(("processes", format!("{p}, 2^{each} slots each")));
         }
         if verbose {
             let stages: Vec<String> = self
