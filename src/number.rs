@@ -264,10 +264,13 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
     let low_bits = u128::from(base.bits() - 1);
     let bits = exponent.to_u128().and_then(|e| e.checked_mul(low_bits)).and_then(|b| u64::try_from(b).ok());
     let Some(bits) = bits.filter(|&b| b < limit) else {
-        let log2 = (exponent.bits() as f64 - 1.0).max(0.0) + (low_bits as f64).log2();
-        let size = match bits {
-            Some(b) => format!("about {b} bits"),
-            None => format!("about 2^{log2:.0} bits"),
+        // The size printed is e·log2(base), not the lower bound the refusal used.
+        let log2_base = log2(&base);
+        let size = match exponent.to_u64() {
+            Some(e) if (e as f64) * log2_base < 1e18 => {
+                format!("about {:.0} bits", (e as f64 * log2_base).floor())
+            }
+            _ => format!("about 2^{:.0} bits", log2(&exponent) + log2_base.log2()),
         };
         return Err(format!("the power has {size}, more than the 2^{} bits it may have", limit.ilog2()));
     };
@@ -278,6 +281,13 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
     }
     check_bits(bits + u64::from(base.bits() as u32), limit, "the power")?;
     Ok(num_traits::pow::Pow::pow(&base, e))
+}
+
+/// `log2(x)` for `x >= 1`, from the top 64 bits.
+fn log2(x: &BigUint) -> f64 {
+    let shift = x.bits().saturating_sub(64);
+    let top = (x >> shift).to_u64().unwrap_or(u64::MAX);
+    (top as f64).log2() + shift as f64
 }
 
 /// Refuses a value of `bits` bits above `limit`, or beyond the memory available (a value of
@@ -373,7 +383,7 @@ mod tests {
         // Absurd sizes are refused from the operands' sizes, with the size in the message.
         for (bad, size) in [
             ("10^10^10", "about 33219280948 bits"),
-            ("3^2^30", "about 1073741824 bits"),
+            ("3^2^30", "about 1701840526 bits"),
             ("2^2^40", "about 1099511627776 bits"),
             ("2^2^100", "about 2^100 bits"),
             ("10^3000000*10^3000000", "bits"),

@@ -34,6 +34,21 @@ pub(crate) fn chunks<T: Send>(
     }
 }
 
+/// `f(i, chunk)` on every chunk `i` of exactly `chunk` elements (the last may be shorter), on the
+/// thread pool when `parallel` and there are at least two chunks, else in order on this thread.
+pub(crate) fn indexed_chunks<T: Send>(
+    data: &mut [T],
+    parallel: bool,
+    chunk: usize,
+    f: impl Fn(usize, &mut [T]) + Sync + Send,
+) {
+    if parallel && data.len() >= 2 * chunk {
+        data.par_chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
+    } else {
+        data.chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
+    }
+}
+
 /// `f` on matching chunks of `out` and `input` (of equal lengths), on the thread pool when
 /// `parallel` and there are at least two chunks.
 pub(crate) fn zip_chunks<T: Send, U: Sync>(

@@ -71,7 +71,7 @@ fn no_period_is_an_answer() {
     }
     grundy(&["--game", "octal:0.6", "--max-heap", "1000"])
         .success()
-        .stdout(predicate::str::contains("none found within 1000 heaps"));
+        .stdout(predicate::str::contains("none found within 1000 heap sizes"));
     grundy(&["--game", "squares"]).success().stdout(predicate::str::contains("never periodic"));
 }
 

@@ -88,7 +88,7 @@ fn small_ranges_equal_brute_force_enumeration() {
                 let expected = if k == 0 { 1 } else { brute(&table, lo, hi) };
                 let total = BigUint::from(hi - lo + 1).pow(k as u32);
                 for m in &moduli {
-                    let c = moore.count(&lo.into(), &hi.into(), &k.into(), m.as_ref(), &Silent).unwrap();
+                    let c = moore.count(lo, hi, k, m.as_ref(), k % 2 == 0, &Silent).unwrap();
                     let reduce = |x: BigUint| m.as_ref().map_or(x.clone(), |m| x % m);
                     let what = format!("moore:{kk}, {k} heaps in {lo}..={hi}, modulus {m:?}");
                     assert_eq!(c.losing, reduce(expected.into()), "{what}");
@@ -140,10 +140,7 @@ fn many_heaps_equal_a_count_heap_by_heap() {
         (37, 3, 2, 13, 1_000_000),
         (90, 1, 0, 15, 97),
     ] {
-        let c = Moore::new(kk)
-            .unwrap()
-            .count(&lo.into(), &hi.into(), &k.into(), Some(&m.into()), &Silent)
-            .unwrap();
+        let c = Moore::new(kk).unwrap().count(lo, hi, k, Some(&m.into()), true, &Silent).unwrap();
         assert_eq!(
             c.losing,
             by_residues(k, kk + 1, lo, hi, m).into(),
@@ -170,7 +167,8 @@ fn moore_one_counts_nim() {
                 query = query.modulus(m.clone());
             }
             let nim = query.count().unwrap();
-            let moore = Moore::new(1).unwrap().count(&lo, &hi, &k.into(), m.as_ref(), &Silent).unwrap();
+            let moore =
+                Moore::new(1).unwrap().count(lo.clone(), hi.clone(), k, m.as_ref(), false, &Silent).unwrap();
             let what = format!("{k} heaps in {lo}..={hi}, modulus {m:?}");
             assert_eq!(
                 (moore.losing, moore.winning, moore.total),
@@ -184,8 +182,7 @@ fn moore_one_counts_nim() {
 #[test]
 fn edge_cases() {
     let moore = |k: u64| Moore::new(k).unwrap();
-    let count =
-        |kk: u64, lo: u64, hi: u64, k: u64| moore(kk).count(&lo.into(), &hi.into(), &k.into(), None, &Silent);
+    let count = |kk: u64, lo: u64, hi: u64, k: u64| moore(kk).count(lo, hi, k, None, true, &Silent);
     // K at least the number of heaps: only all-zero tuples are lost.
     assert_eq!(count(5, 0, 9, 5).unwrap().losing, 1u32.into());
     assert_eq!(count(5, 1, 9, 5).unwrap().losing, BigUint::zero());
@@ -197,17 +194,15 @@ fn edge_cases() {
     // Refusals, before any work.
     let err = count(2, 9, 3, 2).unwrap_err();
     assert!(matches!(err, nimcount::Error::EmptyRange { .. }), "{err}");
-    let err = moore(2)
-        .count(&0u32.into(), &9u32.into(), &2u32.into(), Some(&BigUint::zero()), &Silent)
-        .unwrap_err();
+    let err = moore(2).count(0u32, 9u32, 2u32, Some(&BigUint::zero()), true, &Silent).unwrap_err();
     assert!(err.to_string().contains("invalid modulus 0"), "{err}");
     let err = count(8, 1, u64::MAX, 100_000).unwrap_err().to_string();
     assert!(err.contains("steps, more than the limit") && err.contains("exactly"), "{err}");
     let huge = nimcount::number::parse("10^30").unwrap();
-    let err = moore(2).count(&0u32.into(), &9u32.into(), &huge, Some(&7u32.into()), &Silent).unwrap_err();
+    let err = moore(2).count(0u32, 9u32, huge.clone(), Some(&7u32.into()), true, &Silent).unwrap_err();
     assert!(err.to_string().contains("more than 10^38 steps"), "{err}");
     // Few operations (sizes 0 and 1 have one column) but tables of 60001² entries: refused.
-    let err = moore(8).count(&0u32.into(), &1u32.into(), &60_000u32.into(), Some(&7u32.into()), &Silent);
+    let err = moore(8).count(0u32, 1u32, 60_000u32, Some(&7u32.into()), true, &Silent);
     let err = err.unwrap_err().to_string();
     assert!(err.contains("memory is available"), "{err}");
     let exact_too_big = count(2, 1, u64::MAX, 10_000_000).unwrap_err().to_string();

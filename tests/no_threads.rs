@@ -5,6 +5,8 @@
 use nimcount::count::{Kind, Query};
 use nimcount::fwht::Plan;
 use nimcount::game::Game;
+use nimcount::play::Moore;
+use nimcount::progress::Silent;
 use nimcount::ring::{Exact64, Float64, Mod32, Mod64, Wrap64};
 
 #[test]
@@ -46,6 +48,11 @@ fn nothing_starts_the_thread_pool_when_told_not_to() {
     seed().heaps(3u32).modulus(998_244_353u32).parallel(false).distribution().unwrap();
     seed().heaps(3u32).kind(Kind::Multiset).parallel(false).probability(true).unwrap();
     Query::new(Game::Nim).sizes(0u32, 5u32).heaps(3u32).misere(true).parallel(false).count().unwrap();
+    // Moore's Nim-K counts, with every column kind and rows enough for chunks.
+    let moore = Moore::new(2).unwrap();
+    for modulus in [Some(1_000_000_007u64.into()), None] {
+        moore.count(3u32, 1000u32, 60u32, modulus.as_ref(), false, &Silent).unwrap();
+    }
     assert!(
         rayon::ThreadPoolBuilder::new().num_threads(2).build_global().is_ok(),
         "something started rayon's global thread pool"

@@ -123,6 +123,11 @@ impl Game {
                 Err(fail(format!("'{name}' needs parameters, e.g. {}", Game::example(name))))
             }
             ("", _) => Err(fail("empty specification".into())),
+            ("moore", _) => Err(fail(
+                "moore:K is Moore's Nim, whose moves change several heaps at once: it has no Grundy \
+                 value per heap (its positions are decided and counted by a rule of their own)"
+                    .into(),
+            )),
             _ => Err(fail(format!(
                 "unknown game '{}' (known: nim, subtract:…, allbut:…, octal:…, squares)",
                 quote(name)
@@ -276,6 +281,7 @@ mod tests {
             ("squares:3", "takes no parameters"),
             ("nim:1", "takes no parameters"),
             ("chess", "unknown game 'chess'"),
+            ("moore:2", "moore:K is Moore's Nim, whose moves change several heaps at once"),
             ("", "empty specification"),
         ] {
             let err = Game::parse(spec).unwrap_err().to_string();

@@ -25,7 +25,6 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
-use rayon::prelude::*;
 
 use super::Moore;
 use crate::count::EXACT_MAX_BITS;
@@ -34,6 +33,7 @@ use crate::progress::Progress;
 
 /// The lost, won and total positions of Moore's Nim-K over a range ([`Moore::count`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MooreCounts {
     /// Ordered k-tuples lost for the player to move.
     pub losing: BigUint,
@@ -55,7 +55,9 @@ impl Moore {
     pub const MAX_WORK: u64 = 4_000_000_000;
 
     /// Counts the ordered `heaps`-tuples of heap sizes in `lo..=hi` that are lost for the player
-    /// to move, modulo `modulus` (any number `>= 1`) or exactly.
+    /// to move, modulo `modulus` (any number `>= 1`) or exactly. With `parallel`, the rows of each
+    /// column are computed on rayon's thread pool (the one the caller is in); without, no rayon
+    /// call is made.
     ///
     /// Refused before any work when the estimated work exceeds [`Moore::MAX_WORK`] word operations
     /// (about `k³/6 · (q + 1)` per column of the range, `q = K + 1`, times the size of the
@@ -68,19 +70,21 @@ impl Moore {
     ///
     /// // Moore's Nim-2, three heaps of 0..=3: lost when each column holds 0 or 3 ones,
     /// // that is the three heaps are equal.
-    /// let counts = Moore::new(2)?.count(&0u32.into(), &3u32.into(), &3u32.into(), None, &Silent)?;
+    /// let counts = Moore::new(2)?.count(0u32, 3u32, 3u32, None, true, &Silent)?;
     /// assert_eq!(counts.losing, 4u32.into());
     /// assert_eq!(counts.total, 64u32.into());
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn count(
         &self,
-        lo: &BigUint,
-        hi: &BigUint,
-        heaps: &BigUint,
+        lo: impl Into<BigUint>,
+        hi: impl Into<BigUint>,
+        heaps: impl Into<BigUint>,
         modulus: Option<&BigUint>,
+        parallel: bool,
         progress: &dyn Progress,
     ) -> Result<MooreCounts> {
+        let (lo, hi, heaps) = (&lo.into(), &hi.into(), &heaps.into());
         if lo > hi {
             return Err(Error::EmptyRange { lo: lo.clone(), hi: hi.clone() });
         }
@@ -154,13 +158,13 @@ impl Moore {
         )?;
         let losing = match modulus {
             Some(m) => match m.to_u64() {
-                Some(m) => BigUint::from(count_lost(&Word::new(m), lo, hi, k, q, progress)),
+                Some(m) => BigUint::from(count_lost(&Word::new(m), lo, hi, k, q, parallel, progress)),
                 None if m.bits() == 65 && m.count_ones() == 1 => {
-                    BigUint::from(count_lost(&Wrapping, lo, hi, k, q, progress))
+                    BigUint::from(count_lost(&Wrapping, lo, hi, k, q, parallel, progress))
                 }
-                None => count_lost(&BigMod(m.clone()), lo, hi, k, q, progress),
+                None => count_lost(&BigMod(m.clone()), lo, hi, k, q, parallel, progress),
             },
-            None => count_lost(&Exact, lo, hi, k, q, progress),
+            None => count_lost(&Exact, lo, hi, k, q, parallel, progress),
         };
         Ok(done(losing, total))
     }
@@ -331,6 +335,8 @@ struct Columns<'a, A: Arith> {
     ar: &'a A,
     k: usize,
     q: usize,
+    /// Whether the rows of a column are computed on the thread pool.
+    parallel: bool,
     /// `binomial[s * (k + 1) + t] = C(t, s)`: row `s` runs over `t`.
     binomial: Vec<A::E>,
     /// `w[f * q + r] = Σ_{j ≡ r (mod q)} C(f, j)`.
@@ -346,6 +352,7 @@ fn count_lost<A: Arith>(
     hi: &BigUint,
     k: usize,
     q: usize,
+    parallel: bool,
     progress: &dyn Progress,
 ) -> A::E {
     let s = k + 1;
@@ -378,7 +385,7 @@ fn count_lost<A: Arith>(
     for a in (0..=k).step_by(q) {
         v[a * s + (k - a)] = binomial[a * s + k].clone();
     }
-    let mut state = Columns { ar, k, q, binomial, w, v };
+    let mut state = Columns { ar, k, q, parallel, binomial, w, v };
     let top = d - 1;
     progress.start("columns", top);
     for c in (0..top).rev() {
@@ -422,7 +429,7 @@ impl<A: Arith> Columns<'_, A> {
             (true, true) => {
                 // g[σ][b][a] = v[a][b] · W(f, −(σ + b)) for a' ≡ σ: a' stay high, b stay low.
                 let g = this.weighted(&v, true, |_, b, sigma| -((sigma + b) as isize));
-                next.par_chunks_mut(n).enumerate().for_each(|(a2, row)| {
+                crate::parallel::indexed_chunks(&mut next, this.parallel, n, |a2, row| {
                     let sigma = a2 % q;
                     for b in 0..=k - a2 {
                         let gs = &g[(sigma * n + b) * n..][a2..=k - b];
@@ -433,7 +440,7 @@ impl<A: Arith> Columns<'_, A> {
             (false, false) => {
                 // g[σ][a][b] = v[a][b] · W(f, σ − b) for b' ≡ σ: b − b' low heaps leave with 1s.
                 let g = this.weighted(&v, false, |_, b, sigma| sigma as isize - b as isize);
-                next.par_chunks_mut(n).enumerate().for_each(|(a, row)| {
+                crate::parallel::indexed_chunks(&mut next, this.parallel, n, |a, row| {
                     for b2 in 0..=k - a {
                         let gs = &g[((b2 % q) * n + a) * n..][b2..=k - a];
                         row[b2] = ar.dot(this.binomials(b2, b2, k - a), gs);
@@ -446,7 +453,7 @@ impl<A: Arith> Columns<'_, A> {
                 // ρ = −(a' + b − b').
                 let g = this.weighted(&v, true, |_, _, rho| rho as isize);
                 let mut u = vec![zero.clone(); n * q * n];
-                u.par_chunks_mut(q * n).enumerate().for_each(|(a2, block)| {
+                crate::parallel::indexed_chunks(&mut u, this.parallel, q * n, |a2, block| {
                     for rho in 0..q {
                         for b in 0..=k - a2 {
                             let gs = &g[(rho * n + b) * n..][a2..=k - b];
@@ -454,7 +461,7 @@ impl<A: Arith> Columns<'_, A> {
                         }
                     }
                 });
-                next.par_chunks_mut(n).enumerate().for_each(|(a2, row)| {
+                crate::parallel::indexed_chunks(&mut next, this.parallel, n, |a2, row| {
                     let block = &u[a2 * q * n..(a2 + 1) * q * n];
                     let mut gathered = Vec::with_capacity(n);
                     for (b2, cell) in row.iter_mut().enumerate().take(k - a2 + 1) {
@@ -483,7 +490,7 @@ impl<A: Arith> Columns<'_, A> {
     ) -> Vec<A::E> {
         let (k, q, n) = (self.k, self.q, self.k + 1);
         let mut g = vec![self.ar.zero(); q * n * n];
-        g.par_chunks_mut(n * n).enumerate().for_each(|(sigma, plane)| {
+        crate::parallel::indexed_chunks(&mut g, self.parallel, n * n, |sigma, plane| {
             for a in 0..=k {
                 for b in 0..=k - a {
                     let x = &v[a * n + b];
@@ -532,11 +539,12 @@ mod tests {
             let moore = Moore::new(kk).unwrap();
             let expected = brute(k, kk + 1, lo, hi);
             let (lo, hi, heaps) = (BigUint::from(lo), BigUint::from(hi), BigUint::from(k));
-            let exact = moore.count(&lo, &hi, &heaps, None, &Silent).unwrap();
+            let exact = moore.count(lo.clone(), hi.clone(), heaps.clone(), None, false, &Silent).unwrap();
             assert_eq!(exact.losing, expected.into(), "{k} heaps, K = {kk}, {lo}..={hi}");
             for m in [1u128, 2, 6, 97, (1 << 32) + 15, (1 << 64) - 59, u128::MAX] {
                 let m = BigUint::from(m);
-                let modular = moore.count(&lo, &hi, &heaps, Some(&m), &Silent).unwrap();
+                let modular =
+                    moore.count(lo.clone(), hi.clone(), heaps.clone(), Some(&m), true, &Silent).unwrap();
                 assert_eq!(modular.losing, BigUint::from(expected) % &m, "mod {m}");
                 assert_eq!(modular.total, exact.total.clone() % &m);
             }

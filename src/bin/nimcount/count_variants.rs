@@ -85,7 +85,7 @@ pub fn run(r: &Request) -> Result<()> {
         if r.max_heap.is_some() {
             return refuse("--max-heap", "moore:K computes no Grundy values");
         }
-        let c = moore.count(&lo, &hi, &heaps, modulus.as_ref(), &progress)?;
+        let c = moore.count(lo.clone(), hi.clone(), heaps.clone(), modulus.as_ref(), true, &progress)?;
         fields.insert("game".into(), json!(moore.spec()));
         fields.insert("heaps".into(), json!(heaps.to_string()));
         fields.insert("columns".into(), json!(c.columns));

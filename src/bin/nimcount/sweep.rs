@@ -67,7 +67,11 @@ fn parse_sizes(text: &str) -> Result<RangeInclusive<u32>> {
         usage(format!("--sweep '{}' is not LO..=HI (log2 sizes, e.g. 10..=24)", nimcount::error::quote(text)))
     };
     let (lo, hi) = text.split_once("..=").ok_or_else(malformed)?;
-    let (lo, hi) = (nimcount::number::parse_u64(lo)?, nimcount::number::parse_u64(hi)?);
+    let bound = |t: &str| {
+        nimcount::number::parse_u64(t)
+            .map_err(|e| usage(format!("--sweep '{}': {e}", nimcount::error::quote(text))))
+    };
+    let (lo, hi) = (bound(lo)?, bound(hi)?);
     if lo > hi {
         return Err(usage(format!("--sweep {lo}..={hi} is empty (LO is above HI)")));
     }
@@ -130,9 +134,13 @@ mod tests {
         assert_eq!(parse_sizes("10..=24").unwrap(), 10..=24);
         assert_eq!(parse_sizes(" 0 ..= 0 ").unwrap(), 0..=0);
         assert_eq!(parse_sizes("12..=40").unwrap(), 12..=40);
-        for bad in ["10..24", "10", "", "a..=b", "-1..=3", "10..=", "..=10"] {
+        for bad in ["10..24", "10", ""] {
             let err = parse_sizes(bad).unwrap_err().to_string();
             assert!(err.contains("is not LO..=HI"), "{bad}: {err}");
+        }
+        for bad in ["a..=b", "-1..=3", "10..=", "..=10"] {
+            let err = parse_sizes(bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("--sweep '{bad}': invalid number")), "{bad}: {err}");
         }
         assert!(parse_sizes("20..=10").unwrap_err().to_string().contains("is empty"));
         assert!(parse_sizes("10..=41").unwrap_err().to_string().contains("beyond any memory"));
