@@ -200,6 +200,29 @@ fn a_missing_file_fails_everywhere_and_writes_nothing() {
     assert!(!output.exists());
 }
 
+/// Refusals found before MPI starts end the process at once; mpirun then ends the others (so
+/// not every process need print its line), and nothing hangs.
+#[test]
+fn standard_streams_are_refused_for_slices() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.bin");
+    std::fs::write(&input, [0u8; 64]).unwrap();
+    let input = input.to_str().unwrap();
+    for (args, expect) in [
+        (["--input", "-", "--output", "y.bin"], "not standard input"),
+        (["--input", input, "--output", "-"], "cannot write '-' in slices: it is not a regular file"),
+    ] {
+        let out = mpirun(2, &[&["transform", "--distributed", "--ring", "wrap32"][..], &args].concat());
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
+        assert!(
+            stderr.lines().any(|l| l.starts_with("error: ") && l.contains(expect)),
+            "{expect:?} in {stderr}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "only the input");
+}
+
 #[test]
 fn one_process_that_cannot_allocate_fails_everywhere() {
     // The first process may map at most 1.5 GiB of address space; each process's block of 2^28

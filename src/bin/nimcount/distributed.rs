@@ -216,11 +216,11 @@ mod enabled {
                 if threads == 1 { "" } else { "s" },
             );
             text += &format!(
-                "total       median {:>10}  (min {}, max {}, {} runs)  {gbps:.2} GB/s\n",
+                "total       median {:>10}  (min {}, max {}, {})  {gbps:.2} GB/s\n",
                 show(m.total.median),
                 show(m.total.min),
                 show(m.total.max),
-                m.total.runs
+                crate::count::plural(m.total.runs, "run", "runs")
             );
             for (name, t) in [("local", m.local), ("exchange", m.exchange), ("top levels", m.levels)] {
                 text += &format!(
@@ -252,6 +252,9 @@ mod enabled {
     pub fn transform(args: &crate::transform::Args) -> Result<()> {
         if args.format != crate::transform::Format::Binary {
             return Err(usage("--distributed reads and writes binary files (--format binary)"));
+        }
+        if args.input.as_os_str() == "-" {
+            return Err(usage("--distributed reads slices of a file every process sees, not standard input"));
         }
         let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
         let backend = common::backend(None)?;

@@ -60,7 +60,7 @@ pub struct Args {
     max_input: Option<String>,
     /// Spread the transform over the processes of `mpirun -n P`: each reads and writes its slice
     /// of the files (binary; a file system every process sees; needs the mpi feature).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "max_input")]
     distributed: bool,
 }
 
