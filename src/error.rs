@@ -324,6 +324,57 @@ pub enum Error {
         why: String,
     },
 
+    /// A distributed transform or count over a number of processes that is not a power of two.
+    #[error("{processes} processes: a distributed transform needs a power of two (1, 2, 4, 8, …)")]
+    ProcessCount {
+        /// The number of processes.
+        processes: usize,
+    },
+
+    /// A distributed transform with fewer elements than processes.
+    #[error("{processes} processes for {len} elements: every process needs at least one element")]
+    TooManyProcesses {
+        /// The number of processes.
+        processes: usize,
+        /// The transform length.
+        len: u64,
+    },
+
+    /// Processes of one distributed computation that were given different parameters.
+    #[error("the processes disagree on {what}")]
+    ProcessesDisagree {
+        /// What differs.
+        what: &'static str,
+    },
+
+    /// A block too large for one exchange between processes (message counts are 32-bit).
+    #[error("a block of {bytes} per process is too large to exchange (at most {limit}); use more processes")]
+    BlockTooLarge {
+        /// The block's size.
+        bytes: Bytes,
+        /// The largest block that can be exchanged.
+        limit: Bytes,
+    },
+
+    /// Another process of a distributed computation failed; every process stops with this error
+    /// (the failing one with its own).
+    #[error("process {rank} of {processes} failed: {message}")]
+    ProcessFailed {
+        /// The rank of the first process that failed.
+        rank: usize,
+        /// The number of processes.
+        processes: usize,
+        /// Its error message.
+        message: String,
+    },
+
+    /// A counting query that the distributed count does not compute.
+    #[error("the distributed count does not support {what}")]
+    NotDistributed {
+        /// What was asked.
+        what: &'static str,
+    },
+
     /// A malformed input file.
     #[error("{path}{}: {reason}", at_line(*line))]
     Malformed {

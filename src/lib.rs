@@ -29,6 +29,9 @@ pub mod count;
 
 pub mod play;
 
+#[cfg(feature = "mpi")]
+pub mod distributed;
+
 pub use error::{Error, Result};
 /// The big integers of the API (heap counts, moduli, exponents, answers).
 pub use num_bigint;

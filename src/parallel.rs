@@ -80,19 +80,14 @@ pub(crate) fn try_for_each<T: Send>(
     }
 }
 
-/// `f(i, c)` on the `i`-th chunk `c` of at most `chunk` elements, on the thread pool when
-/// `parallel` and there are at least two chunks.
-pub(crate) fn enumerate_chunks<T: Send>(
-    data: &mut [T],
+/// `a` and `b`, on two threads of the pool when `parallel`.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn join<A: Send, B: Send>(
     parallel: bool,
-    chunk: usize,
-    f: impl Fn(usize, &mut [T]) + Sync + Send,
-) {
-    if parallel && data.len() > chunk {
-        data.par_chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
-    } else {
-        data.chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
-    }
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if parallel { rayon::join(a, b) } else { (a(), b()) }
 }
 
 /// `f` over every item, in order, on the thread pool when `parallel`.

@@ -319,3 +319,22 @@ fn input_can_be_a_pipe() {
         .stderr(predicate::str::contains("3 bytes is not a whole number"));
     assert!(!dir.path().join("never.bin").exists());
 }
+
+/// Built without the `mpi` feature, every `--distributed` is refused in one line.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distributed_needs_the_mpi_feature() {
+    let commands: [&[&str]; 3] = [
+        &["bench", "--distributed", "--ring", "u32", "--modulus", "7", "--log2", "10"],
+        &["count", "--game", "nim", "--sizes", "1..=9", "--heaps", "2", "--distributed"],
+        &["transform", "--distributed", "--ring", "wrap32", "--input", "x", "--output", "y"],
+    ];
+    for args in commands {
+        let assert = nimcount().args(args).assert().code(2).stdout("");
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert_eq!(
+            stderr,
+            "error: --distributed needs nimcount built with the mpi feature (cargo build --release --features mpi)\n"
+        );
+    }
+}

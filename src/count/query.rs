@@ -436,3 +436,35 @@ impl<'p> Query<'p> {
         Ok(())
     }
 }
+
+/// What the query asks, for the distributed count, which computes it its own way.
+#[cfg(feature = "mpi")]
+impl Query<'_> {
+    pub(crate) fn asked_heaps(&self) -> &BigUint {
+        &self.heaps
+    }
+
+    pub(crate) fn asked_modulus(&self) -> Option<&BigUint> {
+        self.modulus.as_ref()
+    }
+
+    pub(crate) fn asked_kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub(crate) fn asked_misere(&self) -> bool {
+        self.misere
+    }
+
+    pub(crate) fn asked_backend(&self) -> Backend {
+        self.options.backend
+    }
+
+    pub(crate) fn asked_parallel(&self) -> bool {
+        self.options.parallel
+    }
+
+    pub(crate) fn asked_progress(&self) -> &dyn Progress {
+        self.progress
+    }
+}

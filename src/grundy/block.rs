@@ -171,7 +171,7 @@ impl<'g> Block<'g> {
         if !long.is_empty() {
             let (backend, done) = (self.backend, &values[..s]);
             let parallel = self.parallel && len * long.len() >= PARALLEL_PAIRS;
-            crate::parallel::enumerate_chunks(&mut self.masks, parallel, words * piece, |p, masks| {
+            crate::parallel::indexed_chunks(&mut self.masks, parallel, words * piece, |p, masks| {
                 reach::mark(backend, done, s + p * piece, long, words, masks);
             });
             self.gathered += (len * long.len() * words) as u64;

@@ -1,5 +1,7 @@
 //! A histogram's counts reduced modulo the engine's working moduli, one slot per Grundy value.
 
+use std::ops::Range;
+
 use num_traits::ToPrimitive;
 
 use super::{Counts, Histogram};
@@ -96,6 +98,112 @@ impl Histogram {
     }
 }
 
+impl Histogram {
+    /// The counts of the slots `slots` (values below the transform length) modulo `m >= 1`:
+    /// `out[i] = h[slots.start + i] mod m`. `out` holds zeros, one per slot of the range, in any
+    /// word that holds residues below `m` (`u32` for `m <= 2^32`, `u64`). A process of a
+    /// distributed count fills its own block of the transform this way.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// let h = Histogram::from_values(&[0, 1, 1, 3, 3, 3], 0, 5)?; // counts 1, 2, 0, 3
+    /// let mut out = [0u32; 2];
+    /// h.residues_of_slots_into(2, 2..4, &mut out);
+    /// assert_eq!(out, [0, 1]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    /// When `slots` reaches past the transform length, `out` is not as long as `slots`, `m` is
+    /// 0, or a residue does not fit in `T`.
+    pub fn residues_of_slots_into<T>(&self, m: u64, slots: Range<usize>, out: &mut [T])
+    where
+        T: Copy + Into<u64> + TryFrom<u64>,
+    {
+        let reducer = Barrett64::new(m);
+        self.fill_slots(
+            slots,
+            out,
+            |w| (w % m).to_u64().expect("below m"),
+            |x, w, c| {
+                // w, x < m < 2^64 and c < 2^32: w · (c mod m) + x < m^2 + m < 2^128.
+                let product = u128::from(w) * u128::from(reducer.reduce(u64::from(c)));
+                reducer.reduce_wide(product + u128::from(x))
+            },
+        );
+    }
+
+    /// The counts of the slots `slots` modulo `2^bits` (`bits <= 128`), as
+    /// [`residues_of_slots_into`](Self::residues_of_slots_into) does modulo odd numbers: the
+    /// 2-adic part of a distributed count modulo an even number.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// use nimcount::num_bigint::BigUint;
+    /// let h = Histogram::from_counts([(0, BigUint::from(7u8) << 100), (1, 5u32.into())])?;
+    /// let mut out = [0u128; 2];
+    /// h.residues_wrapping_of_slots_into(102, 0..2, &mut out);
+    /// assert_eq!(out, [3 << 100, 5]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    /// As [`residues_of_slots_into`](Self::residues_of_slots_into), and for `bits > 128`.
+    pub fn residues_wrapping_of_slots_into<T>(&self, bits: u32, slots: Range<usize>, out: &mut [T])
+    where
+        T: Copy + Into<u128> + TryFrom<u128>,
+    {
+        assert!(bits <= 128, "at most 128 bits, not {bits}");
+        let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        let low = |w: &num_bigint::BigUint| {
+            w.iter_u64_digits().take(2).rev().fold(0u128, |a, d| (a << 64) | u128::from(d))
+        };
+        self.fill_slots(
+            slots,
+            out,
+            |w| low(w) & mask,
+            |x, w, c| x.wrapping_add(w.wrapping_mul(u128::from(c))) & mask,
+        );
+    }
+
+    /// `out[g − slots.start] = add(out[…], weight(term), count)` for every non-zero count of
+    /// every term in the slots `slots`, with the words converted through `W`.
+    fn fill_slots<T, W>(
+        &self,
+        slots: Range<usize>,
+        out: &mut [T],
+        weight: impl Fn(&num_bigint::BigUint) -> W,
+        add: impl Fn(W, W, u32) -> W,
+    ) where
+        T: Copy + Into<W> + TryFrom<W>,
+        W: Copy,
+    {
+        assert!(slots.start <= slots.end && slots.end <= self.transform_len(), "slots {slots:?}");
+        assert_eq!(out.len(), slots.len());
+        let put = |x: W| T::try_from(x).ok().expect("the residue fits the word");
+        for term in &self.terms {
+            let w = weight(&term.weight);
+            match &term.counts {
+                Counts::Dense(counts) => {
+                    let end = slots.end.min(counts.len());
+                    for g in slots.start..end.max(slots.start) {
+                        if counts[g] != 0 {
+                            let x = &mut out[g - slots.start];
+                            *x = put(add((*x).into(), w, counts[g]));
+                        }
+                    }
+                }
+                Counts::Values { .. } => term.for_each(|g, c| {
+                    if slots.contains(&g) {
+                        let x = &mut out[g - slots.start];
+                        *x = put(add((*x).into(), w, c));
+                    }
+                }),
+            }
+        }
+    }
+}
+
 /// `out[g] = f(out[g], counts[g])` for every slot, on the thread pool for long vectors when
 /// `parallel`.
 fn fill(out: &mut [u32], counts: &[u32], parallel: bool, f: impl Fn(u32, u32) -> u32 + Sync + Send) {
@@ -143,6 +251,63 @@ mod tests {
             }
             let want: Vec<BigUint> = exact.iter().map(|c| c % (BigUint::one() << 64)).collect();
             assert_eq!(h.residues_wrapping().into_iter().map(BigUint::from).collect::<Vec<_>>(), want);
+        }
+    }
+
+    /// Every slot range (from 0, to the end, single slots, empty) against the exact counts,
+    /// modulo odd, even and extreme words and powers of two up to 2^128, for dense terms and
+    /// terms over stretches of values (a periodic histogram).
+    #[test]
+    fn residues_of_slots_agree_with_big_counts() {
+        let values: Vec<u32> = (0..40u32).map(|n| (n * 7 + n / 3) % 13).collect();
+        let periodic = Histogram::from_values(&values, 3, 39).unwrap();
+        let big = BigUint::from(u64::MAX) * 3u32 + 5u32;
+        let dense = Histogram::from_terms(vec![
+            Term::new(BigUint::from(10u8).pow(40) + 1u8, vec![u32::MAX, 0, 1, u32::MAX - 1, 9, 0, 0, 3]),
+            Term::new(big, vec![u32::MAX, 7, 0, 1]),
+        ])
+        .unwrap();
+        for h in [&periodic, &dense] {
+            let len = h.transform_len();
+            let exact: Vec<BigUint> = (0..len as u64).map(|g| h.count(g)).collect();
+            let mut ranges = vec![0..len, 0..0, len..len, 0..1, len - 1..len, 1..len - 1];
+            ranges.extend((0..len).step_by(3).map(|s| s..(s + 5).min(len)));
+            for slots in ranges {
+                let want = |m: &BigUint| exact[slots.clone()].iter().map(|c| c % m).collect::<Vec<_>>();
+                for m in [1u64, 2, 7, 1_000_000_007, 1 << 40, (1 << 63) + 5, u64::MAX] {
+                    let mut out = vec![0u64; slots.len()];
+                    h.residues_of_slots_into(m, slots.clone(), &mut out);
+                    assert_eq!(
+                        out.into_iter().map(BigUint::from).collect::<Vec<_>>(),
+                        want(&m.into()),
+                        "m = {m}"
+                    );
+                }
+                for m in [1u64, 3, 998_244_353, u64::from(u32::MAX)] {
+                    let mut out = vec![0u32; slots.len()];
+                    h.residues_of_slots_into(m, slots.clone(), &mut out);
+                    assert_eq!(
+                        out.into_iter().map(BigUint::from).collect::<Vec<_>>(),
+                        want(&m.into()),
+                        "m = {m}"
+                    );
+                }
+                for bits in [0u32, 1, 31, 64, 65, 84, 127, 128] {
+                    let mut out = vec![0u128; slots.len()];
+                    h.residues_wrapping_of_slots_into(bits, slots.clone(), &mut out);
+                    let m = BigUint::one() << bits;
+                    assert_eq!(out.into_iter().map(BigUint::from).collect::<Vec<_>>(), want(&m), "2^{bits}");
+                    if bits <= 64 {
+                        let mut out = vec![0u64; slots.len()];
+                        h.residues_wrapping_of_slots_into(bits, slots.clone(), &mut out);
+                        assert_eq!(
+                            out.into_iter().map(BigUint::from).collect::<Vec<_>>(),
+                            want(&m),
+                            "2^{bits}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -27,13 +27,13 @@ pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
     /// --sweep, several (repeated or comma-separated).
     #[arg(long, required = true, value_delimiter = ',')]
-    ring: Vec<String>,
+    pub(crate) ring: Vec<String>,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
-    modulus: Option<String>,
+    pub(crate) modulus: Option<String>,
     /// Transform 2^N elements.
     #[arg(long, value_name = "N", required_unless_present = "sweep", allow_hyphen_values = true)]
-    log2: Option<String>,
+    pub(crate) log2: Option<String>,
     /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
     #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
     pub(crate) sweep: Option<String>,
@@ -49,13 +49,30 @@ pub struct Args {
     /// Timed runs of each method, the textbook loop included (default: adaptive, at least 5 and
     /// about half a second).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
-    runs: Option<String>,
+    pub(crate) runs: Option<String>,
     /// Skip the textbook baseline (for sizes where it would take minutes).
     #[arg(long)]
     no_textbook: bool,
     /// Print one JSON object instead of text (with --sweep: a list of them).
     #[arg(long)]
     pub(crate) json: bool,
+    /// Spread the transform over the processes of `mpirun -n P` (a power of two): prints the total
+    /// time, its local-transform and communication parts, and GB/s (needs the mpi feature).
+    #[arg(long)]
+    distributed: bool,
+    /// With --distributed: how the top levels cross processes, one all-to-all (the default) or
+    /// pairwise exchanges of whole blocks.
+    #[arg(long, value_enum, default_value_t = Exchange::AllToAll, requires = "distributed")]
+    pub(crate) exchange: Exchange,
+}
+
+/// How a distributed transform crosses processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Exchange {
+    /// One all-to-all into a transposed layout, and one back.
+    AllToAll,
+    /// One exchange of whole blocks with a partner per top level.
+    Pairwise,
 }
 
 /// Timing summary of one method.
@@ -72,7 +89,7 @@ pub(crate) struct Timing {
 pub(crate) struct Setup {
     pub(crate) threads: usize,
     pub(crate) backend: Backend,
-    runs: Option<usize>,
+    pub(crate) runs: Option<usize>,
     pub(crate) textbook: bool,
 }
 
@@ -94,6 +111,9 @@ pub(crate) const MAX_LOG2: u32 = 40;
 
 /// Runs `nimcount bench`.
 pub fn run(args: Args) -> Result<()> {
+    if args.distributed {
+        return crate::distributed::bench(&args);
+    }
     if args.sweep.is_some() {
         return crate::sweep::run(&args);
     }
@@ -201,14 +221,18 @@ pub(crate) fn measure<R: CliRing>(
 
 /// Seeded random values (SplitMix64), so runs are comparable.
 fn fill_random<R: CliRing>(ring: &R, data: &mut [R::Elem]) {
-    let mut state = 0x6E69_6D63_6F75_6E74u64;
-    for x in data.iter_mut() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        *x = ring.bench_value(z ^ (z >> 31));
+    for (i, x) in data.iter_mut().enumerate() {
+        *x = ring.bench_value(random_bits(i as u64));
     }
+}
+
+/// The random bits of element `index` of [`fill_random`] (SplitMix64 is a counter: any
+/// process can start at its own block).
+pub(crate) fn random_bits(index: u64) -> u64 {
+    let mut z = 0x6E69_6D63_6F75_6E74u64.wrapping_add((index + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Brings transformed data back to the kind of values the benchmark started from.
@@ -248,13 +272,13 @@ fn time_runs<T>(
         total += elapsed;
         times.push(elapsed);
     }
+    Ok(summarize(times))
+}
+
+/// The median, minimum and maximum of at least one run.
+pub(crate) fn summarize(mut times: Vec<Duration>) -> Timing {
     times.sort();
-    Ok(Timing {
-        runs: times.len(),
-        median: times[times.len() / 2],
-        min: times[0],
-        max: times[times.len() - 1],
-    })
+    Timing { runs: times.len(), median: times[times.len() / 2], min: times[0], max: times[times.len() - 1] }
 }
 
 impl Measurement {

@@ -24,6 +24,10 @@ pub enum Failure {
     /// A command-line mistake the library cannot see (flags that do not go together).
     #[error("{0}")]
     Usage(String),
+    /// A failure already printed (by a process of a distributed run, before MPI stopped).
+    #[error("(reported)")]
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    Reported,
 }
 
 /// The result of a subcommand.
@@ -96,6 +100,7 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
         Err(Failure::Library(Error::Io { source, .. })) if source.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_FAILURE)
@@ -305,6 +310,18 @@ fn dangling_target(path: &Path) -> io::Result<PathBuf> {
 /// Writes `path` all at once or not at all (see [`Output::write`]).
 pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     Output::resolve(path)?.write(write)
+}
+
+/// The regular file that `path` names (through symbolic links; a new one if missing), for
+/// writers that replace it through a temporary file of their own; refused for standard output,
+/// FIFOs and devices (a distributed run writes slices at offsets).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub fn replaced_file(path: &Path) -> Result<PathBuf> {
+    let output = Output::resolve(path)?;
+    match output.target {
+        Target::Replace { path, .. } => Ok(path),
+        _ => Err(usage(format!("cannot write '{}' in slices: it is not a regular file", output.given))),
+    }
 }
 
 /// A progress bar on standard error, drawn only when standard error is a terminal; with

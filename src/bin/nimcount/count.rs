@@ -96,12 +96,21 @@ pub struct Args {
     staircase: bool,
     /// The spectrum: structured (closed form of value intervals, no array), array (one slot per
     /// Grundy value), or auto (structured whenever it applies and is cheaper).
-    #[arg(long, value_name = "PATH", default_value = "auto", value_parser = ["auto", "array", "structured"])]
+    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = ["auto", "array", "structured"])]
     spectrum: String,
+    /// Spread the transform over the processes of `mpirun -n P` (a power of two; ordered heaps,
+    /// normal play; needs the mpi feature).
+    #[arg(long, conflicts_with_all = ["staircase", "distribution", "probability"])]
+    distributed: bool,
 }
 
 /// Runs `nimcount count`.
 pub fn run(args: Args) -> Result<()> {
+    if args.distributed && args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
+        return Err(usage(
+            "--distributed counts through the transform: moore:K counts digit by digit, on one process",
+        ));
+    }
     if args.staircase || args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
         return crate::count_variants::run(&crate::count_variants::Request {
             game: args.game.as_deref(),
@@ -187,7 +196,29 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(steps) = max_work {
         query = query.max_work(steps);
     }
-    let summary = Summary { input, heaps, kind, misere: args.misere, modulus, probability: args.probability };
+    let mut summary = Summary {
+        input,
+        heaps,
+        kind,
+        misere: args.misere,
+        modulus,
+        probability: args.probability,
+        processes: None,
+    };
+    if args.distributed {
+        return crate::distributed::count(&query, |c, processes| {
+            progress.finish();
+            summary.processes = Some(processes);
+            summary.print_counts(
+                [&c.losing, &c.winning, &c.total],
+                None,
+                &c.report,
+                args.json,
+                args.verbose,
+                start.elapsed(),
+            )
+        });
+    }
     if args.probability {
         let p = query.probability(args.distribution).map_err(work_failure)?;
         progress.finish();
@@ -307,6 +338,8 @@ struct Summary {
     misere: bool,
     modulus: Option<BigUint>,
     probability: bool,
+    /// The number of processes of a distributed count.
+    processes: Option<usize>,
 }
 
 impl Summary {
@@ -356,6 +389,9 @@ impl Summary {
             _ => Value::Null,
         };
         fields.insert("period".into(), period);
+        if let Some(p) = self.processes {
+            fields.insert("processes".into(), json!(p));
+        }
         if verbose {
             let stages: Map<String, Value> =
                 self.stages(report).iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
@@ -492,6 +528,10 @@ impl Summary {
             "transform",
             format!("2^{} slots, {} spectrum{distinct}", report.log2_len, report.spectrum),
         ));
+        if let Some(p) = self.processes {
+            let each = report.log2_len.saturating_sub(p.trailing_zeros());
+            lines.push(("processes", format!("{p}, 2^{each} slots each")));
+        }
         if verbose {
             let stages: Vec<String> = self
                 .stages(report)

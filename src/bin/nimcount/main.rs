@@ -4,6 +4,7 @@ mod bench;
 mod common;
 mod count;
 mod count_variants;
+mod distributed;
 mod grundy;
 mod machine;
 mod play;

@@ -36,32 +36,39 @@ Examples:
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64.
     #[arg(long)]
-    ring: String,
+    pub(crate) ring: String,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
-    modulus: Option<String>,
+    pub(crate) modulus: Option<String>,
     /// The input file (- for standard input).
     #[arg(long, value_name = "FILE")]
-    input: PathBuf,
+    pub(crate) input: PathBuf,
     /// The output file (- for standard output).
     #[arg(long, value_name = "FILE")]
-    output: PathBuf,
+    pub(crate) output: PathBuf,
     /// The normalised inverse transform instead of the forward one.
     #[arg(long, conflicts_with = "unnormalized")]
-    inverse: bool,
+    pub(crate) inverse: bool,
     /// The unnormalised inverse (the same matrix as the forward transform).
     #[arg(long)]
     unnormalized: bool,
     /// The format of both files.
     #[arg(long, value_enum, default_value_t = Format::Binary)]
-    format: Format,
+    pub(crate) format: Format,
     /// The most bytes read from a stream [default: 2^29, 512 MiB].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     max_input: Option<String>,
+    /// Spread the transform over the processes of `mpirun -n P`: each reads and writes its slice
+    /// of the files (binary; a file system every process sees; needs the mpi feature).
+    #[arg(long, conflicts_with = "max_input")]
+    distributed: bool,
 }
 
 /// Runs `nimcount transform`.
 pub fn run(args: Args) -> Result<()> {
+    if args.distributed {
+        return crate::distributed::transform(&args);
+    }
     let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
     with_ring!(ring, |r| transform_file(r, &args))
 }

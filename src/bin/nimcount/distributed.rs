@@ -1,0 +1,369 @@
+//! `--distributed`: `bench`, `count` and `transform` over MPI, one process per block.
+//!
+//! Every process runs the same command line (under `mpirun`); rank 0 prints the results, every
+//! process prints its own one-line error. Built without the `mpi` feature, `--distributed` is
+//! refused.
+
+#[cfg(not(feature = "mpi"))]
+mod disabled {
+    use crate::common::{Result, usage};
+
+    /// The refusal of a binary built without the `mpi` feature.
+    fn refuse() -> Result<()> {
+        Err(usage(
+            "--distributed needs nimcount built with the mpi feature (cargo build --release --features mpi)",
+        ))
+    }
+
+    pub fn bench(_: &crate::bench::Args) -> Result<()> {
+        refuse()
+    }
+
+    pub fn count(
+        _: &nimcount::count::Query<'_>,
+        _: impl FnOnce(&nimcount::count::Counts, usize) -> Result<()>,
+    ) -> Result<()> {
+        refuse()
+    }
+
+    pub fn transform(_: &crate::transform::Args) -> Result<()> {
+        refuse()
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+pub use disabled::{bench, count, transform};
+
+#[cfg(feature = "mpi")]
+mod enabled {
+    use std::fs::File;
+    use std::io::Write;
+    use std::os::unix::fs::FileExt;
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    use nimcount::distributed::mpi::collective::SystemOperation;
+    use nimcount::distributed::mpi::topology::SimpleCommunicator;
+    use nimcount::distributed::mpi::traits::{Communicator, CommunicatorCollectives, Root};
+    use nimcount::distributed::{Plan, agree, mpi};
+    use nimcount::elements::Element;
+    use nimcount::error::Bytes;
+    use nimcount::{Error, count::Counts, count::Query};
+
+    use crate::bench::{self, Timing, show};
+    use crate::common::{self, Failure, Result, usage};
+    use crate::rings::{self, CliRing, with_ring};
+
+    /// Runs `work` with MPI started. An error is printed here, before MPI stops: stopping waits
+    /// for every process, so every process has printed its line before any exits (`mpirun`
+    /// ends the others as soon as one exits with a failure).
+    fn with_mpi(work: impl FnOnce(&SimpleCommunicator) -> Result<()>) -> Result<()> {
+        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)
+            .ok_or_else(|| usage("MPI is already running in this process"))?;
+        let result = work(&universe.world());
+        let failed = result.is_err();
+        if let Err(err) = result {
+            // One write for the whole line, so that lines of several processes do not interleave.
+            let _ = std::io::stderr().write_all(format!("error: {err}\n").as_bytes());
+        }
+        drop(universe);
+        if failed { Err(Failure::Reported) } else { Ok(()) }
+    }
+
+    /// `mpirun -n P nimcount bench --distributed …`.
+    pub fn bench(args: &bench::Args) -> Result<()> {
+        if args.sweep.is_some() || args.plot.is_some() {
+            return Err(usage("--distributed times one size: give --log2 N, not --sweep or --plot"));
+        }
+        let [name] = args.ring.as_slice() else {
+            return Err(usage("--distributed times one ring: give --ring once"));
+        };
+        let ring = rings::parse(name, args.modulus.as_deref())?;
+        let log2 = bench::parse_log2("--log2", args.log2.as_deref().unwrap_or("0"))?;
+        let (setup, _) = bench::setup(args)?;
+        // MPI is called from this thread only (the main one): the transforms' threads come from
+        // the global pool, sized by --threads.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(setup.threads)
+            .build_global()
+            .map_err(|e| usage(format!("cannot start {} threads: {e}", setup.threads)))?;
+        with_mpi(|world| {
+            let measured = with_ring!(ring, |r| measure(world, r, log2, setup, args))?;
+            if world.rank() == 0 {
+                report(args, ring, log2, setup, &measured)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// What the processes measured together: every part's runs, each the slowest process's.
+    struct Measured {
+        processes: usize,
+        bytes: u64,
+        total: Timing,
+        local: Timing,
+        exchange: Timing,
+        levels: Timing,
+    }
+
+    fn measure<R: CliRing>(
+        world: &SimpleCommunicator,
+        ring: R,
+        log2: u32,
+        setup: bench::Setup,
+        args: &bench::Args,
+    ) -> Result<Measured> {
+        let (runs, pairwise) = (setup.runs, args.exchange == bench::Exchange::Pairwise);
+        let plan = Plan::new(world, ring.clone(), 1u64 << log2)?
+            .with_backend(setup.backend)?
+            .with_parallel(setup.threads > 1);
+        let mut block = plan.scratch()?;
+        let mut scratch = plan.scratch()?;
+        let start = plan.block_start();
+        for (i, x) in block.iter_mut().enumerate() {
+            *x = ring.bench_value(bench::random_bits(start + i as u64));
+        }
+        let once = |block: &mut [R::Elem], scratch: &mut [R::Elem]| -> Result<[u64; 4]> {
+            world.barrier();
+            let began = Instant::now();
+            let t =
+                if pairwise { plan.forward_pairwise(block, scratch)? } else { plan.forward(block, scratch)? };
+            let total = began.elapsed();
+            let mine = [total, t.local, t.exchange, t.levels].map(|d| d.as_nanos() as u64);
+            let mut slowest = [0u64; 4];
+            world.all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+            if ring.can_halve() {
+                plan.inverse(block, scratch)?;
+            }
+            Ok(slowest)
+        };
+        once(&mut block, &mut scratch)?; // warm-up
+        let mut all = Vec::new();
+        let mut elapsed = Duration::ZERO;
+        loop {
+            // Every process sees the same reduced times, so every process stops together.
+            let done = match runs {
+                Some(r) => all.len() >= r.max(1),
+                None => {
+                    (all.len() >= 5 && elapsed >= Duration::from_millis(500))
+                        || all.len() >= 200
+                        || (!all.is_empty() && elapsed >= Duration::from_secs(5))
+                }
+            };
+            if done {
+                break;
+            }
+            let run = once(&mut block, &mut scratch)?;
+            elapsed += Duration::from_nanos(run[0]);
+            all.push(run);
+        }
+        let part = |i: usize| bench::summarize(all.iter().map(|run| Duration::from_nanos(run[i])).collect());
+        Ok(Measured {
+            processes: plan.processes(),
+            bytes: (1u64 << log2) * std::mem::size_of::<R::Elem>() as u64,
+            total: part(0),
+            local: part(1),
+            exchange: part(2),
+            levels: part(3),
+        })
+    }
+
+    fn report(
+        args: &bench::Args,
+        ring: nimcount::ring::AnyRing,
+        log2: u32,
+        setup: bench::Setup,
+        m: &Measured,
+    ) -> Result<()> {
+        let gbps = m.bytes as f64 / m.total.median.as_nanos().max(1) as f64;
+        let share = |t: Timing| t.median.as_secs_f64() / m.total.median.as_secs_f64().max(1e-12);
+        let mut out = common::stdout();
+        let block_log2 = log2 - m.processes.trailing_zeros().min(log2);
+        if args.json {
+            let value = serde_json::json!({
+                "ring": ring.name(),
+                "modulus": ring.modulus().map(|m| m.to_string()),
+                "backend": setup.backend.name(),
+                "log2": log2,
+                "elements": 1u64 << log2,
+                "processes": m.processes,
+                "exchange": if args.exchange == bench::Exchange::Pairwise { "pairwise" } else { "all-to-all" },
+                "threads": setup.threads,
+                "runs": m.total.runs,
+                "median_ns": m.total.median.as_nanos() as u64,
+                "min_ns": m.total.min.as_nanos() as u64,
+                "max_ns": m.total.max.as_nanos() as u64,
+                "local_median_ns": m.local.median.as_nanos() as u64,
+                "exchange_median_ns": m.exchange.median.as_nanos() as u64,
+                "levels_median_ns": m.levels.median.as_nanos() as u64,
+                "exchange_share": share(m.exchange),
+                "gbps": gbps,
+            });
+            writeln!(out, "{value}").map_err(common::stdout_error)?;
+        } else {
+            let modulus = ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
+            let threads = setup.threads;
+            let pairwise =
+                if args.exchange == bench::Exchange::Pairwise { ", pairwise exchanges" } else { "" };
+            let mut text = format!(
+                "distributed forward transform of 2^{log2} {}{modulus} elements ({}) on {} process{} \
+                 (2^{block_log2} each{pairwise}), backend {}, {threads} thread{} each\n",
+                ring.name(),
+                Bytes(m.bytes),
+                m.processes,
+                if m.processes == 1 { "" } else { "es" },
+                setup.backend,
+                if threads == 1 { "" } else { "s" },
+            );
+            text += &format!(
+                "total       median {:>10}  (min {}, max {}, {})  {gbps:.2} GB/s\n",
+                show(m.total.median),
+                show(m.total.min),
+                show(m.total.max),
+                crate::count::plural(m.total.runs, "run", "runs")
+            );
+            for (name, t) in [("local", m.local), ("exchange", m.exchange), ("top levels", m.levels)] {
+                text += &format!(
+                    "{name:<11} median {:>10}  {:>5.1}% of the total\n",
+                    show(t.median),
+                    100.0 * share(t)
+                );
+            }
+            out.write_all(text.as_bytes()).map_err(common::stdout_error)?;
+        }
+        out.flush().map_err(common::stdout_error)
+    }
+
+    /// `mpirun -n P nimcount count … --distributed`: every process counts its blocks, rank 0
+    /// prints (`print` gets the counts and the number of processes).
+    pub fn count(query: &Query<'_>, print: impl FnOnce(&Counts, usize) -> Result<()>) -> Result<()> {
+        with_mpi(|world| {
+            let counts = nimcount::distributed::count(world, query)?;
+            if world.rank() == 0 {
+                print(&counts, world.size() as usize)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// `mpirun -n P nimcount transform --distributed …`: every process reads its slice of the
+    /// input file and writes its slice of the output file (binary files on a file system every
+    /// process sees); the output appears whole or not at all.
+    pub fn transform(args: &crate::transform::Args) -> Result<()> {
+        if args.format != crate::transform::Format::Binary {
+            return Err(usage("--distributed reads and writes binary files (--format binary)"));
+        }
+        if args.input.as_os_str() == "-" {
+            return Err(usage("--distributed reads slices of a file every process sees, not standard input"));
+        }
+        let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
+        let backend = common::backend(None)?;
+        // Before MPI starts: a refusal here ends this process, and mpirun then ends the others.
+        let output = common::replaced_file(&args.output)?;
+        with_mpi(|world| with_ring!(ring, |r| transform_slices(world, r, args, &output, backend)))
+    }
+
+    fn transform_slices<R: CliRing>(
+        world: &SimpleCommunicator,
+        ring: R,
+        args: &crate::transform::Args,
+        output: &Path,
+        backend: nimcount::fwht::Backend,
+    ) -> Result<()> {
+        let input = &args.input;
+        let size = std::mem::size_of::<R::Elem>() as u64;
+        let malformed =
+            |reason: String| Error::Malformed { path: input.display().to_string(), line: 0, reason };
+        let bytes = std::fs::metadata(input).map(|m| m.len()).map_err(|e| Error::io(input, e));
+        let bytes = agree(world, bytes)?;
+        let n = bytes / size;
+        let shape = if bytes % size != 0 {
+            Err(malformed(format!(
+                "{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)"
+            )))
+        } else if !n.is_power_of_two() {
+            Err(malformed(format!("{n} elements is not a power of two")))
+        } else {
+            Ok(())
+        };
+        agree(world, shape)?;
+        let plan = Plan::new(world, ring.clone(), n)?.with_backend(backend)?;
+        let mut block = plan.scratch()?;
+        let mut scratch = plan.scratch()?;
+        let offset = plan.block_start() * size;
+        agree(world, read_slice(&ring, input, offset, plan.block_start(), &mut block))?;
+        if args.inverse {
+            plan.inverse(&mut block, &mut scratch)?;
+        } else {
+            // --unnormalized is the forward matrix again (W · W = n · I).
+            plan.forward(&mut block, &mut scratch)?;
+        }
+        write_slices::<R>(world, output, bytes, offset, &mut block)
+    }
+
+    /// Reads the elements `first ..` of `path` (at byte `offset`) into `block` and checks them.
+    fn read_slice<R: CliRing>(
+        ring: &R,
+        path: &Path,
+        offset: u64,
+        first: u64,
+        block: &mut [R::Elem],
+    ) -> nimcount::Result<()> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        file.read_exact_at(bytemuck::cast_slice_mut(block), offset).map_err(|e| Error::io(path, e))?;
+        R::swap_little_endian(block);
+        if let Some(i) = block.iter().position(|x| !ring.is_valid(x)) {
+            return Err(Error::Malformed {
+                path: path.display().to_string(),
+                line: 0,
+                reason: format!(
+                    "element {} ({}) is not in the ring {ring}",
+                    first + i as u64,
+                    ring.format_element(block[i])
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Every process writes its slice into one temporary file that rank 0 created at full length;
+    /// rank 0 renames it over `path` once every slice is on disk, and removes it on any failure.
+    fn write_slices<R: Element>(
+        world: &SimpleCommunicator,
+        path: &Path,
+        bytes: u64,
+        offset: u64,
+        block: &mut [R::Elem],
+    ) -> Result<()> {
+        let root = world.process_at_rank(0);
+        let lead = world.rank() == 0;
+        let mut pid = std::process::id();
+        root.broadcast_into(&mut pid);
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = path.with_file_name(format!(".{name}.{pid}.tmp"));
+        let created = if lead {
+            File::create(&temp).and_then(|f| f.set_len(bytes)).map_err(|e| Error::io(&temp, e))
+        } else {
+            Ok(())
+        };
+        agree(world, created)?;
+        R::swap_little_endian(block);
+        let written = File::options()
+            .write(true)
+            .open(&temp)
+            .and_then(|f| f.write_all_at(bytemuck::cast_slice(block), offset).and_then(|()| f.sync_data()))
+            .map_err(|e| Error::io(&temp, e));
+        let result = agree(world, written).and_then(|()| {
+            let renamed =
+                if lead { std::fs::rename(&temp, path).map_err(|e| Error::io(path, e)) } else { Ok(()) };
+            agree(world, renamed)
+        });
+        if result.is_err() && lead {
+            let _ = std::fs::remove_file(&temp);
+        }
+        Ok(result?)
+    }
+}
+
+#[cfg(feature = "mpi")]
+pub use enabled::{bench, count, transform};

@@ -1,0 +1,333 @@
+//! The losing count on every process: each builds its block of the histogram's residues,
+//! transforms, raises its part of the spectrum to the k-th power and sums it; one gather of the
+//! sums finishes `S = Σ_j Ĥ_j^k`, and `L = S / F` as the single-process engine reads it.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use mpi::traits::Communicator;
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::collective::agree;
+use super::plan::Plan;
+use crate::arith::{ExponentRule, crt, is_prime};
+use crate::count::{Counts, Kind, Query, Report};
+use crate::error::{Error, Estimate, Result};
+use crate::fwht::Backend;
+use crate::histogram::Histogram;
+use crate::ring::{Mod32, Mod64, Ring, Wrap64};
+
+/// `log2` of the most bits an exact distributed answer may have: it is read from primes of 62
+/// bits by the Chinese remainder theorem, one distributed transform per prime (67 at most).
+pub const EXACT_MAX_BITS_LOG2: u32 = 12;
+
+/// The losing, winning and total counts of `query`, computed by every process of `comm`
+/// together; every process returns them. Collective.
+///
+/// Ordered positions in normal play, exactly or modulo any `M` whose odd part is below `2^63`
+/// and whose power of two `2^a` has `a + d <= 128` for the `2^d` slots of the transform. Every
+/// process computes the histogram (and the Grundy values and certificate behind it) on its own:
+/// that costs what it costs one process, needs no message, and keeps the processes independent
+/// until the transform; then each fills only its own block of residues.
+///
+/// - **odd `M′`** (`M = 2^a · M′`): residues modulo `M′`, the sum `S mod M′`, `L = F⁻¹ S`;
+/// - **`2^a`**: `S mod 2^(a+d)` with wrapping arithmetic (64-bit words, or 128-bit ones when
+///   `a + d > 64`), shifted right by `d`; the two parts combine by the Chinese remainder theorem;
+/// - **exact**: `L < N^k + 1` is read from `L mod p` for enough primes `p` near `2^62`.
+///
+/// ```no_run
+/// use nimcount::count::Query;
+/// use nimcount::distributed::{count, mpi};
+/// use nimcount::game::Game;
+///
+/// let universe = mpi::initialize().expect("MPI starts once");
+/// let query = Query::new(Game::parse("subtract:1-1000000")?)
+///     .sizes(1u64, 12_983_567_378_251u64)
+///     .heaps(98_670_634_123u64)
+///     .modulus(1_000_000_007u32);
+/// let counts = count(&universe.world(), &query)?;
+/// assert_eq!(counts.losing, 154_334_921u32.into());
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
+    if query.asked_kind() != Kind::Ordered {
+        return Err(Error::NotDistributed { what: "unordered heaps or distinct sizes (ordered heaps only)" });
+    }
+    if query.asked_misere() {
+        return Err(Error::NotDistributed { what: "misère play (normal play only)" });
+    }
+    let processes = comm.size() as usize;
+    if !processes.is_power_of_two() {
+        return Err(Error::ProcessCount { processes });
+    }
+    let mut stages = Stages::default();
+    let start = Instant::now();
+    // Slices of residues are filled from the histogram's terms: a structured histogram (value
+    // intervals, counted elsewhere without any array) is expanded first, on every process.
+    let (histogram, source) = agree(
+        comm,
+        query.histogram().and_then(|(h, source)| {
+            let h = if h.is_structured() { std::borrow::Cow::Owned(h.to_array()?) } else { h };
+            Ok((h, source))
+        }),
+    )?;
+    stages.add("histogram", start.elapsed());
+    let k = query.asked_heaps();
+    let n = histogram.total().clone();
+    let run = Run {
+        comm,
+        histogram: &histogram,
+        k,
+        backend: query.asked_backend(),
+        parallel: query.asked_parallel(),
+    };
+    let progress = query.asked_progress();
+    progress.start("distributed count", 0);
+    let (losing, total) = match query.asked_modulus() {
+        Some(m) => {
+            let losing = run.modular(m, &mut stages)?;
+            (losing, n.modpow(k, m))
+        }
+        None => run.exact(&n, &mut stages)?,
+    };
+    progress.finish();
+    let winning = match query.asked_modulus() {
+        Some(m) => (&total + m - &losing % m) % m,
+        None => &total - &losing,
+    };
+    let report = Report {
+        source,
+        sizes: n,
+        log2_len: histogram.log2_len(),
+        spectrum: crate::count::SpectrumPath::Array,
+        distinct_values: None,
+        stages: stages.0,
+    };
+    Ok(Counts { losing, winning, total, modulus: query.asked_modulus().cloned(), report })
+}
+
+/// Stage timings, added up by name (exact counts run one transform per prime).
+#[derive(Default)]
+struct Stages(Vec<(String, Duration)>);
+
+impl Stages {
+    fn add(&mut self, name: &str, time: Duration) {
+        match self.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, t)) => *t += time,
+            None => self.0.push((name.to_string(), time)),
+        }
+    }
+}
+
+/// One count on the processes of `comm`.
+struct Run<'a, C> {
+    comm: &'a C,
+    histogram: &'a Cow<'a, Histogram>,
+    k: &'a BigUint,
+    backend: Backend,
+    parallel: bool,
+}
+
+impl<C: Communicator> Run<'_, C> {
+    /// `d`, with `F = 2^d` slots.
+    fn log2(&self) -> u32 {
+        self.histogram.log2_len()
+    }
+
+    /// `L mod m`: the odd part and the power of two, combined.
+    fn modular(&self, m: &BigUint, stages: &mut Stages) -> Result<BigUint> {
+        if m.is_one() {
+            return Ok(BigUint::zero());
+        }
+        let a = m.trailing_zeros().unwrap_or(0) as u32;
+        let odd = m >> a;
+        let odd_part = if odd.is_one() {
+            BigUint::zero()
+        } else {
+            let word = odd
+                .to_u64()
+                .filter(|&w| w < 1 << 63)
+                .ok_or(Error::NotDistributed { what: "moduli whose odd part is 2^63 or more" })?;
+            BigUint::from(self.odd(word, stages)?)
+        };
+        if a == 0 {
+            return Ok(odd_part);
+        }
+        let two_part = self.two_adic(a, stages)?;
+        Ok(crt(&odd_part, &odd, &two_part, &(BigUint::one() << a)))
+    }
+
+    /// `L mod m` for an odd `1 < m < 2^63`: `F⁻¹ · S`.
+    fn odd(&self, m: u64, stages: &mut Stages) -> Result<u64> {
+        let d = self.log2();
+        let s = if m < 1 << 31 {
+            let m32 = m as u32;
+            u64::from(self.sum_of_powers(Mod32::new(m32)?, stages, |h, slots, out| {
+                h.residues_of_slots_into(m, slots, out)
+            })?)
+        } else {
+            self.sum_of_powers(Mod64::new(m)?, stages, |h, slots, out| {
+                h.residues_of_slots_into(m, slots, out)
+            })?
+        };
+        // 2^d < 2^41 and m odd: the inverse of 2 is (m + 1) / 2.
+        let half = BigUint::from(m.div_ceil(2));
+        let inverse = half.modpow(&BigUint::from(d), &BigUint::from(m));
+        Ok(((BigUint::from(s) * inverse) % m).to_u64().expect("below m"))
+    }
+
+    /// `L mod 2^a` from `S mod 2^(a+d)`, which the sum equals `F · L` modulo.
+    fn two_adic(&self, a: u32, stages: &mut Stages) -> Result<BigUint> {
+        let d = self.log2();
+        let bits = a + d;
+        let s: u128 = if bits <= 64 {
+            u128::from(self.sum_of_powers(Wrap64, stages, |h, slots, out| {
+                h.residues_wrapping_of_slots_into(64, slots, out)
+            })?)
+        } else if bits <= 128 {
+            self.sum_of_powers(Wrap128, stages, |h, slots, out| {
+                h.residues_wrapping_of_slots_into(128, slots, out)
+            })?
+        } else {
+            return Err(Error::NotDistributed {
+                what: "moduli with a power of two beyond 2^(128 - d) for 2^d slots",
+            });
+        };
+        // S = F · L exactly, so S mod 2^(a+d) shifted right by d is L mod 2^a.
+        let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        Ok(BigUint::from((s & mask) >> d))
+    }
+
+    /// The exact `L` and `N^k`, from `L mod p` for primes `p` whose product exceeds `N^k`.
+    fn exact(&self, n: &BigUint, stages: &mut Stages) -> Result<(BigUint, BigUint)> {
+        // N^k < 2^(k · bits(N − 1) + 1), also for N = 0 and 1.
+        let bits = if n.is_zero() { BigUint::one() } else { self.k * (n - 1u8).bits() + 1u8 };
+        let limit = 1u64 << EXACT_MAX_BITS_LOG2;
+        let bits = match bits.to_u64() {
+            Some(b) if b <= limit => b,
+            _ => {
+                return Err(Error::AnswerTooLarge {
+                    bits: Estimate(bits.to_u128()),
+                    limit_log2: EXACT_MAX_BITS_LOG2,
+                });
+            }
+        };
+        let (mut losing, mut product) = (BigUint::zero(), BigUint::one());
+        for p in primes_below_2_62() {
+            if product.bits() > bits {
+                break;
+            }
+            let residue = self.odd(p, stages)?;
+            losing = crt(&losing, &product, &BigUint::from(residue), &BigUint::from(p));
+            product *= p;
+        }
+        let total = match self.k.to_u32() {
+            Some(k) => n.pow(k),
+            // At most 4096 bits with k >= 2^32: N is 0 or 1.
+            None => n.clone(),
+        };
+        Ok((losing, total))
+    }
+
+    /// `S = Σ_j Ĥ_j^k` in `ring`, with this process's block of residues filled by `fill`.
+    fn sum_of_powers<R>(
+        &self,
+        ring: R,
+        stages: &mut Stages,
+        fill: impl Fn(&Histogram, Range<usize>, &mut [R::Elem]),
+    ) -> Result<R::Elem>
+    where
+        R: Ring<Elem: bytemuck::Pod>,
+    {
+        let plan = Plan::new(self.comm, ring, self.histogram.transform_len() as u64)?
+            .with_backend(self.backend)?
+            .with_parallel(self.parallel);
+        let start = Instant::now();
+        let mut block = plan.scratch()?;
+        let mut spectrum = plan.scratch()?;
+        let first = plan.block_start() as usize;
+        fill(self.histogram, first..first + plan.block_len(), &mut block);
+        stages.add("residues", start.elapsed());
+        let timings = plan.forward_transposed(&mut block, &mut spectrum)?;
+        stages.add("local transform", timings.local);
+        stages.add("exchange", timings.exchange);
+        stages.add("top levels", timings.levels);
+        let start = Instant::now();
+        plan.pow_each(&mut spectrum, self.k.clone())?;
+        stages.add("powers", start.elapsed());
+        let start = Instant::now();
+        let s = plan.sum(&spectrum);
+        stages.add("sum", start.elapsed());
+        Ok(s)
+    }
+}
+
+/// The odd primes below `2^62`, largest first.
+fn primes_below_2_62() -> impl Iterator<Item = u64> {
+    ((1u64 << 61)..(1 << 62)).rev().filter(|&n| n % 2 == 1 && is_prime(n))
+}
+
+/// Arithmetic modulo `2^128` on `u128`: the 2-adic part of counts modulo `2^a` when `a + d`
+/// passes 64 bits. Transformed by the portable kernel.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wrap128;
+
+impl fmt::Display for Wrap128 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("wrap128")
+    }
+}
+
+impl Ring for Wrap128 {
+    type Elem = u128;
+    fn zero(&self) -> u128 {
+        0
+    }
+    fn one(&self) -> u128 {
+        1
+    }
+    fn add(&self, a: u128, b: u128) -> u128 {
+        a.wrapping_add(b)
+    }
+    fn sub(&self, a: u128, b: u128) -> u128 {
+        a.wrapping_sub(b)
+    }
+    fn mul(&self, a: u128, b: u128) -> u128 {
+        a.wrapping_mul(b)
+    }
+    fn reduce_exponent(&self, k: &BigUint) -> BigUint {
+        ExponentRule::for_power_of_two(128).reduce(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_primes_are_primes_below_2_62_largest_first() {
+        let p: Vec<u64> = primes_below_2_62().take(3).collect();
+        assert!(p.windows(2).all(|w| w[0] > w[1]));
+        assert!(p.iter().all(|&q| q < 1 << 62 && q > 1 << 61 && is_prime(q)));
+        assert_eq!(p[0], (1 << 62) - 57);
+    }
+
+    #[test]
+    fn wrapping_128_powers_follow_the_exponent_rule() {
+        let k: BigUint = "1000000000000000000000000000000".parse().unwrap();
+        for x in [0u128, 1, 2, 3, u128::MAX, 1 << 64, (1 << 100) + 7] {
+            let mut slow = 1u128;
+            let mut base = x;
+            for i in 0..k.bits() {
+                if k.bit(i) {
+                    slow = slow.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+            }
+            assert_eq!(Wrap128.pow(x, &k), slow, "{x}");
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! `--distributed` from the command line, under `mpirun` on this machine: the answers match the
+//! single-process commands, and bad setups end every process with a one-line error and a
+//! non-zero status instead of a hang.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const NIMCOUNT: &str = env!("CARGO_BIN_EXE_nimcount");
+
+/// Far more than any of these runs takes; a run still going then is a hang.
+const HANG: Duration = Duration::from_secs(180);
+
+/// `mpirun` with `ranks` (a list of (processes, prefix) groups) running `nimcount args`; each
+/// group's processes run `prefix nimcount args` (a prefix such as `sh -c 'ulimit …; exec "$0" "$@"'`).
+fn mpirun_groups(groups: &[(usize, &[&str])], args: &[&str]) -> Output {
+    let mut command = Command::new("mpirun");
+    command.args(["--oversubscribe", "--quiet"]);
+    for (i, (processes, prefix)) in groups.iter().enumerate() {
+        if i > 0 {
+            command.arg(":");
+        }
+        command.args(["-n", &processes.to_string()]).args(*prefix).arg(NIMCOUNT).args(args);
+    }
+    // Open MPI refuses to run as root without these (CI runs as root); harmless otherwise.
+    command.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().expect("mpirun runs (apt-get install openmpi-bin)");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("mpirun {args:?} still running after {HANG:?}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn mpirun(processes: usize, args: &[&str]) -> Output {
+    mpirun_groups(&[(processes, &[])], args)
+}
+
+fn nimcount(args: &[&str]) -> Output {
+    let out = Command::new(NIMCOUNT).args(args).output().expect("nimcount runs");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every one of `processes` printed one line `error: …` and nothing went to standard output;
+/// `expect` is in the line of at least one process, and every line either has it or names the
+/// process that failed.
+fn failed_everywhere(out: &Output, processes: usize, expect: &str) {
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "exit status 0; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout: {}", text(&out.stdout));
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), processes, "one error line per process: {stderr}");
+    assert!(errors.iter().any(|l| l.contains(expect)), "{expect:?} in {stderr}");
+    assert!(errors.iter().all(|l| l.contains(expect) || l.contains(" failed: ")), "{stderr}");
+}
+
+#[test]
+fn counts_match_the_single_process_count() {
+    let query = [
+        "count",
+        "--game",
+        "subtract:1-1000000",
+        "--sizes",
+        "1..=12983567378251",
+        "--heaps",
+        "98670634123",
+        "--json",
+    ];
+    for modulus in ["10^9+7", "2^64"] {
+        let args: Vec<&str> = query.iter().copied().chain(["--modulus", modulus]).collect();
+        let one: serde_json::Value = serde_json::from_slice(&nimcount(&args).stdout).unwrap();
+        let args: Vec<&str> = args.into_iter().chain(["--distributed"]).collect();
+        let out = mpirun(2, &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let two: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0");
+        for field in ["losing", "winning", "total", "modulus", "transform_size"] {
+            assert_eq!(two[field], one[field], "{field} modulo {modulus}");
+        }
+        assert_eq!(two["processes"], 2);
+    }
+    // The text report says how the slots were spread.
+    let out = mpirun(
+        4,
+        &["count", "--game", "octal:0.137", "--sizes", "1..=10^6", "--heaps", "3", "--distributed"],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("processes  4, 2^2 slots each"), "{stdout}");
+    let one =
+        text(&nimcount(&["count", "--game", "octal:0.137", "--sizes", "1..=10^6", "--heaps", "3"]).stdout);
+    let losing = |s: &str| s.lines().find(|l| l.starts_with("losing")).map(str::to_string);
+    assert_eq!(losing(&stdout), losing(&one));
+}
+
+#[test]
+fn transforms_of_a_shared_file_match_the_single_process_transform() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.bin");
+    let x: Vec<u32> = (0..1u32 << 12).map(|i| i.wrapping_mul(2_654_435_761) % 998_244_353).collect();
+    std::fs::write(&input, bytemuck::cast_slice(&x)).unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let ring = ["--ring", "u32", "--modulus", "998244353"];
+    let input = input.display().to_string();
+    let one = path("one.bin");
+    nimcount(&[&["transform", "--input", &input, "--output", &one][..], &ring].concat());
+    for processes in [1, 4] {
+        let out_path = path(&format!("{processes}.bin"));
+        let args =
+            [&["transform", "--distributed", "--input", &input, "--output", &out_path][..], &ring].concat();
+        let out = mpirun(processes, &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(std::fs::read(&out_path).unwrap() == std::fs::read(&one).unwrap(), "{processes} processes");
+        let back = path(&format!("{processes}.back.bin"));
+        let args = [
+            &["transform", "--distributed", "--inverse", "--input", &out_path, "--output", &back][..],
+            &ring,
+        ]
+        .concat();
+        assert!(mpirun(processes, &args).status.success());
+        assert!(std::fs::read(&back).unwrap() == std::fs::read(&input).unwrap(), "inverse on {processes}");
+    }
+    // No temporary file is left behind.
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 6, "{left:?}");
+}
+
+#[test]
+fn bench_reports_its_parts() {
+    let out =
+        mpirun(2, &["bench", "--distributed", "--ring", "f32", "--log2", "14", "--runs", "3", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0");
+    assert_eq!(
+        (v["processes"].as_u64(), v["log2"].as_u64(), v["runs"].as_u64()),
+        (Some(2), Some(14), Some(3))
+    );
+    for field in
+        ["median_ns", "local_median_ns", "exchange_median_ns", "levels_median_ns", "gbps", "exchange_share"]
+    {
+        assert!(v[field].as_f64().is_some_and(|x| x >= 0.0), "{field}: {v}");
+    }
+    let out = mpirun(
+        2,
+        &["bench", "--distributed", "--ring", "u32", "--modulus", "998244353", "--log2", "12", "--runs", "2"],
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("distributed forward transform of 2^12 u32 mod 998244353 elements"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("on 2 processes (2^11 each)") && stdout.contains("exchange"), "{stdout}");
+}
+
+#[test]
+fn a_process_count_that_is_not_a_power_of_two_fails_everywhere() {
+    let out = mpirun(3, &["bench", "--distributed", "--ring", "u32", "--modulus", "7", "--log2", "10"]);
+    failed_everywhere(&out, 3, "3 processes: a distributed transform needs a power of two");
+    let out = mpirun(3, &["count", "--game", "nim", "--sizes", "1..=100", "--heaps", "2", "--distributed"]);
+    failed_everywhere(&out, 3, "3 processes");
+}
+
+#[test]
+fn more_processes_than_elements_fail_everywhere() {
+    let out = mpirun(4, &["bench", "--distributed", "--ring", "wrap32", "--log2", "1"]);
+    failed_everywhere(&out, 4, "4 processes for 2 elements");
+    // A count whose transform has 2 slots.
+    let out = mpirun(4, &["count", "--game", "nim", "--sizes", "0..=1", "--heaps", "2", "--distributed"]);
+    failed_everywhere(&out, 4, "4 processes for 2 elements");
+}
+
+#[test]
+fn a_missing_file_fails_everywhere_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.bin").display().to_string();
+    let output = dir.path().join("out.bin");
+    let args = ["transform", "--distributed", "--ring", "wrap32", "--input", &missing, "--output"];
+    let out = mpirun(2, &[&args[..], &[output.to_str().unwrap()]].concat());
+    failed_everywhere(&out, 2, "missing.bin");
+    assert!(!output.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+    // A file whose length is not a power of two of elements.
+    let odd = dir.path().join("odd.bin");
+    std::fs::write(&odd, [0u8; 12]).unwrap();
+    let args =
+        ["transform", "--distributed", "--ring", "wrap32", "--input", odd.to_str().unwrap(), "--output"];
+    let out = mpirun(2, &[&args[..], &[output.to_str().unwrap()]].concat());
+    failed_everywhere(&out, 2, "3 elements is not a power of two");
+    assert!(!output.exists());
+}
+
+/// Refusals found before MPI starts end the process at once; mpirun then ends the others (so
+/// not every process need print its line), and nothing hangs.
+#[test]
+fn standard_streams_are_refused_for_slices() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.bin");
+    std::fs::write(&input, [0u8; 64]).unwrap();
+    let input = input.to_str().unwrap();
+    for (args, expect) in [
+        (["--input", "-", "--output", "y.bin"], "not standard input"),
+        (["--input", input, "--output", "-"], "cannot write '-' in slices: it is not a regular file"),
+    ] {
+        let out = mpirun(2, &[&["transform", "--distributed", "--ring", "wrap32"][..], &args].concat());
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
+        assert!(
+            stderr.lines().any(|l| l.starts_with("error: ") && l.contains(expect)),
+            "{expect:?} in {stderr}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "only the input");
+}
+
+#[test]
+fn one_process_that_cannot_allocate_fails_everywhere() {
+    // The first process may map at most 1.5 GiB of address space; each process's block of 2^28
+    // u32 (1 GiB, and as much again for the exchange) fits the others' memory but not its own.
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("SKIPPED: no /bin/sh to set the first process's limit");
+        return;
+    }
+    let limited: &[&str] = &["sh", "-c", "ulimit -v 1572864 && exec \"$0\" \"$@\""];
+    let args =
+        ["bench", "--distributed", "--ring", "u32", "--modulus", "998244353", "--log2", "29", "--runs", "1"];
+    let out = mpirun_groups(&[(1, limited), (1, &[])], &args);
+    failed_everywhere(&out, 2, "memory for a block of 2^28 elements");
+}
