@@ -40,7 +40,9 @@ pub enum Limit {
     /// Until the estimated time of the computation reaches this many seconds on the reference
     /// machine (one core of a 2-core AMD EPYC, Zen 3; see [`Estimate`]), and at most as many
     /// values as fit in an eighth of the memory available. The estimate counts the engines'
-    /// inner steps, so the same search stops at the same heap on every machine.
+    /// inner steps, so the same search stops at the same heap on every machine — unless it is
+    /// far off: the clock stops a search after four times this long (at least a minute more),
+    /// checked about every second once values come slowly.
     Seconds(f64),
 }
 
@@ -291,12 +293,25 @@ impl<'s, 'p> Run<'s, 'p> {
         let mut tracked: Option<Shift> = None;
         let mut last_scan = 0u64;
         let mut out_of_budget = false;
+        // The clock as a safety net, should the estimate be far off (games whose values grow
+        // large enough to defeat the sparse space): four times the budget, at least a minute more.
+        let clock = budget.map(|b| Duration::from_secs_f64((4.0 * b / 1e9).max(b / 1e9 + 60.0)));
+        // Once values come slowly (a chunk took over half a second), chunks of about a second,
+        // so that the budget is checked that often.
+        let mut per_second: Option<u64> = None;
         loop {
             while (store.len() as u64) < next_check && !out_of_budget {
                 let n = store.len() as u64;
-                engine.extend(&mut store, (n + chunk(n)).min(next_check) as usize)?;
+                let step = per_second.map_or(chunk(n), |r| r.clamp(1, chunk(n)));
+                let started = Instant::now();
+                engine.extend(&mut store, (n + step).min(next_check) as usize)?;
+                let (done, seconds) = (store.len() as u64 - n, started.elapsed().as_secs_f64());
+                if per_second.is_some() || seconds > 0.5 {
+                    per_second = Some((done as f64 / seconds.max(1e-3)) as u64);
+                }
                 let work = engine.work(store.len() as u64) + self.certify_work;
-                out_of_budget = budget.is_some_and(|b| work >= b);
+                out_of_budget =
+                    budget.is_some_and(|b| work >= b) || clock.is_some_and(|c| self.started.elapsed() >= c);
                 self.report(&store, work, &engine, budget, tracked.as_ref(), theorem.as_ref());
             }
             let n = store.len() as u64;
