@@ -103,6 +103,7 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
         Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
             eprintln!("error: {err}");
+            REPORTED.store(true, std::sync::atomic::Ordering::SeqCst);
             ExitCode::from(EXIT_FAILURE)
         }
     }
@@ -156,12 +157,21 @@ pub fn input_failure(err: Error, format_flag: bool) -> Failure {
 /// removing one happens with the lock held, so an interrupt never leaves one behind.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Removes unfinished output files and exits with 130 on Ctrl-C, SIGTERM or SIGHUP.
+/// Set once this process has printed its error line.
+pub static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Removes unfinished output files and exits with 130 on Ctrl-C, SIGTERM or SIGHUP (quietly,
+/// with the failure code, once an error has been reported).
 pub fn handle_interrupts() {
     let _ = ctrlc::set_handler(|| {
         let temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
         for path in temporary.iter() {
             let _ = std::fs::remove_file(path);
+        }
+        // A process that already reported its error (ended by `mpirun` after another process
+        // failed) leaves with that error alone.
+        if REPORTED.load(std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_FAILURE));
         }
         eprintln!("error: interrupted");
         std::process::exit(130);

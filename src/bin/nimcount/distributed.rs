@@ -65,6 +65,7 @@ mod enabled {
         if let Err(err) = result {
             // One write for the whole line, so that lines of several processes do not interleave.
             let _ = std::io::stderr().write_all(format!("error: {err}\n").as_bytes());
+            common::REPORTED.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         drop(universe);
         if failed { Err(Failure::Reported) } else { Ok(()) }
