@@ -166,26 +166,29 @@ fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
     let mut marks: Vec<(u64, f64)> = Vec::new();
     let mut k = 0u64;
     let started = std::time::Instant::now();
+    let mut clock = 0.0f64;
     while k < n {
         let next = (k * 2).max(256).min(n);
         engine.extend(&mut store, next as usize)?;
         k = next;
-        // The model, or the clock where the model under-counts (splitting games whose values
-        // outgrow the sparse space): the probe stays short either way.
-        let work = engine.work(k).max(started.elapsed().as_secs_f64() * 1e9);
+        // The model decides, the same on every machine; the clock only where the model is off
+        // by far (splitting games whose values outgrow the sparse space): four times its budget.
+        let work = engine.work(k);
+        clock = started.elapsed().as_secs_f64() * 1e9;
         marks.push((k, work));
-        if work >= PROBE_NS {
+        if work >= PROBE_NS || clock >= 4.0 * PROBE_NS {
             break;
         }
     }
-    let (k, work) = *marks.last().expect("at least one step");
+    let (k, model) = *marks.last().expect("at least one step");
+    let work = if clock > 4.0 * model { clock } else { model };
     let bytes = n.saturating_mul(store.width() + 4);
     if k >= n {
         return Ok((work, bytes));
     }
     let quarter = marks.iter().rev().find(|&&(c, _)| c <= k / 4).copied();
     let beta = match quarter {
-        Some((c, w)) if w > 0.0 && c > 0 => ((work / w).ln() / (k as f64 / c as f64).ln()).clamp(1.0, 3.0),
+        Some((c, w)) if w > 0.0 && c > 0 => ((model / w).ln() / (k as f64 / c as f64).ln()).clamp(1.0, 3.0),
         _ => 1.0,
     };
     Ok((work * (n as f64 / k as f64).powf(beta), bytes))
