@@ -3,50 +3,13 @@
 //! heaps' values is non-zero exactly for won positions), for every kind of game. The search
 //! never uses Grundy values.
 
-use std::collections::HashMap;
+mod game_tree;
 
 use nimcount::game::{Game, HeapGame};
 use nimcount::grundy::{values, values_of};
 use nimcount::progress::Silent;
 
-/// Win/loss by exhaustive search with memoisation.
-struct GameTree<'a> {
-    game: &'a dyn HeapGame,
-    /// Sorted heap sizes (no empty heaps) → won for the player to move.
-    won: HashMap<Vec<u64>, bool>,
-}
-
-impl<'a> GameTree<'a> {
-    fn new(game: &'a dyn HeapGame) -> Self {
-        GameTree { game, won: HashMap::new() }
-    }
-
-    fn is_won(&mut self, position: &[u64]) -> bool {
-        if let Some(&won) = self.won.get(position) {
-            return won;
-        }
-        let mut heaps = position.to_vec();
-        heaps.dedup();
-        let mut won = false;
-        'moves: for heap in heaps {
-            let mut options: Vec<Vec<u64>> = Vec::new();
-            self.game.options(heap, &mut |left| options.push(left.to_vec()));
-            for left in options {
-                let mut next = position.to_vec();
-                let i = next.iter().position(|&h| h == heap).unwrap();
-                next.remove(i);
-                next.extend(left.into_iter().filter(|&h| h > 0));
-                next.sort_unstable();
-                if !self.is_won(&next) {
-                    won = true;
-                    break 'moves;
-                }
-            }
-        }
-        self.won.insert(position.to_vec(), won);
-        won
-    }
-}
+use game_tree::GameTree;
 
 /// Single heaps up to `single`, pairs up to `pair`, triples up to `triple`.
 fn check(game: &dyn HeapGame, grundy: &[u32], single: u64, pair: u64, triple: u64) {

@@ -3,12 +3,12 @@
 //! beyond their certificates, declarations that contradict the options refused, and games
 //! that declare nothing counted over ranges that fit.
 
+mod game_tree;
 #[allow(dead_code)]
 #[path = "../examples/prime_moves.rs"]
 mod prime_moves;
 
-use std::collections::HashMap;
-
+use game_tree::GameTree;
 use nimcount::Error;
 use nimcount::count::{Kind, Query};
 use nimcount::game::{Game, HeapGame, Structure};
@@ -17,40 +17,10 @@ use nimcount::progress::Silent;
 use num_bigint::BigUint;
 use prime_moves::{PrimeMoves, SmallPrimes};
 
-/// Win or loss of a position (sorted heaps) by exhaustive search; never uses Grundy values.
-struct Tree<'a> {
-    game: &'a dyn HeapGame,
-    won: HashMap<Vec<u64>, bool>,
-}
-
-impl Tree<'_> {
-    fn is_won(&mut self, position: &[u64]) -> bool {
-        if let Some(&won) = self.won.get(position) {
-            return won;
-        }
-        let mut won = false;
-        'moves: for (i, &heap) in position.iter().enumerate() {
-            let mut options = Vec::new();
-            self.game.options(heap, &mut |left| options.push(left.to_vec()));
-            for left in options {
-                let mut next: Vec<u64> = position[..i].iter().chain(&position[i + 1..]).copied().collect();
-                next.extend(left.into_iter().filter(|&h| h > 0));
-                next.sort_unstable();
-                if !self.is_won(&next) {
-                    won = true;
-                    break 'moves;
-                }
-            }
-        }
-        self.won.insert(position.to_vec(), won);
-        won
-    }
-}
-
 /// Lost positions of `k` heaps of `lo..=hi` stones (ordered tuples, multisets, sets), by
 /// enumeration and game-tree search.
 fn brute(game: &dyn HeapGame, lo: u64, hi: u64, k: usize) -> [u64; 3] {
-    let mut tree = Tree { game, won: HashMap::new() };
+    let mut tree = GameTree::new(game);
     let mut counts = [0u64; 3];
     let sizes: Vec<u64> = (lo..=hi).collect();
     let mut tuple = vec![0usize; k];
