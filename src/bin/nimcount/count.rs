@@ -209,14 +209,7 @@ pub fn run(args: Args) -> Result<()> {
         return crate::distributed::count(&query, |c, processes| {
             progress.finish();
             summary.processes = Some(processes);
-            summary.print_counts(
-                [&c.losing, &c.winning, &c.total],
-                None,
-                &c.report,
-                args.json,
-                args.verbose,
-                start.elapsed(),
-            )
+            summary.print_count(c, args.json, args.verbose, start.elapsed())
         });
     }
     if args.probability {
@@ -237,14 +230,7 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         let c = query.count().map_err(work_failure)?;
         progress.finish();
-        summary.print_counts(
-            [&c.losing, &c.winning, &c.total],
-            None,
-            &c.report,
-            args.json,
-            args.verbose,
-            start.elapsed(),
-        )
+        summary.print_count(&c, args.json, args.verbose, start.elapsed())
     }
 }
 
@@ -399,6 +385,17 @@ impl Summary {
             fields.insert("elapsed_ms".into(), json!(millis(elapsed)));
         }
         fields
+    }
+
+    /// The summary of a count (no distribution).
+    fn print_count(
+        &self,
+        c: &nimcount::count::Counts,
+        json: bool,
+        verbose: bool,
+        elapsed: Duration,
+    ) -> Result<()> {
+        self.print_counts([&c.losing, &c.winning, &c.total], None, &c.report, json, verbose, elapsed)
     }
 
     fn print_counts(
