@@ -83,11 +83,21 @@ pub(super) fn prepare<'h>(
     }
 }
 
-/// Stage timings.
+/// Stage timings, in order.
 #[derive(Default)]
-pub(super) struct Stages(pub Vec<(String, Duration)>);
+pub(crate) struct Stages(pub Vec<(String, Duration)>);
 
 impl Stages {
+    /// Adds `time` to the stage `name`, a new one at the end if none has that name yet (for
+    /// stages that run once per prime or per round).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn add(&mut self, name: &str, time: Duration) {
+        match self.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, t)) => *t += time,
+            None => self.0.push((name.to_string(), time)),
+        }
+    }
+
     pub fn time<T>(&mut self, name: &str, f: impl FnOnce() -> T) -> T {
         let start = Instant::now();
         let value = f();

@@ -82,4 +82,6 @@ mod tally;
 pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 pub use coefficients::MAX_STEPS;
 pub use engine::EXACT_MAX_BITS;
+#[cfg(feature = "mpi")]
+pub(crate) use engine::Stages;
 pub use query::Query;

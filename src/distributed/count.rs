@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mpi::traits::Communicator;
 use num_bigint::BigUint;
@@ -14,7 +14,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::collective::agree;
 use super::plan::Plan;
 use crate::arith::{ExponentRule, crt, is_prime};
-use crate::count::{Counts, Kind, Query, Report};
+use crate::count::{Counts, Kind, Query, Report, Stages};
 use crate::error::{Error, Estimate, Result};
 use crate::fwht::Backend;
 use crate::histogram::Histogram;
@@ -107,19 +107,6 @@ pub fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
         stages: stages.0,
     };
     Ok(Counts { losing, winning, total, modulus: query.asked_modulus().cloned(), report })
-}
-
-/// Stage timings, added up by name (exact counts run one transform per prime).
-#[derive(Default)]
-struct Stages(Vec<(String, Duration)>);
-
-impl Stages {
-    fn add(&mut self, name: &str, time: Duration) {
-        match self.0.iter_mut().find(|(n, _)| n == name) {
-            Some((_, t)) => *t += time,
-            None => self.0.push((name.to_string(), time)),
-        }
-    }
 }
 
 /// One count on the processes of `comm`.
