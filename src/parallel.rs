@@ -80,8 +80,7 @@ pub(crate) fn try_for_each<T: Send>(
     }
 }
 
-/// `a` and `b`, on two threads of the pool when `parallel`.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+/// `a` and `b`, on two threads of the pool when `parallel` (`a` on this one), else `a` then `b`.
 pub(crate) fn join<A: Send, B: Send>(
     parallel: bool,
     a: impl FnOnce() -> A + Send,

@@ -55,7 +55,10 @@ pub(crate) struct Block<'g> {
     parallel: bool,
     /// The largest value so far.
     max: u32,
+    /// The current block's masks, and the next block's while it is gathered ahead.
     masks: Vec<u64>,
+    next: Vec<u64>,
+    ahead: Option<Ahead>,
     fallback: MexSet,
     /// (heap, move) pairs gathered by the kernel, times the words of their masks, and pairs
     /// resolved one by one, so far.
@@ -73,6 +76,8 @@ impl<'g> Block<'g> {
             parallel: true,
             max: 0,
             masks: Vec::new(),
+            next: Vec::new(),
+            ahead: None,
             fallback: MexSet::new(),
             gathered: 0,
             resolved: 0,
@@ -151,86 +156,219 @@ impl<'g> Block<'g> {
         None
     }
 
-    /// One block from `values.len()`.
-    fn block<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
-        let s = values.len();
+    /// The length of the block from `s` (at most `upto − s`) and of its parallel pieces;
+    /// learns the moves the block needs.
+    fn shape(&mut self, s: usize, upto: usize) -> (usize, usize) {
         self.learn_moves(s + BLOCK.min(upto - s) - 1);
         let fitting = self.moves.get(SHORT_MOVES).map_or(BLOCK, |&m| m.next_power_of_two() / 2);
         let len = fitting.clamp(MIN_BLOCK, BLOCK).min(upto - s);
         // Eight pieces a block, in multiples of the widest kernel group.
         let piece = (len / 8 / PIECE * PIECE).max(PIECE);
-        // Values below 64 · words fit the masks; the mex of a heap is at most one more than
-        // the largest value before it, and a block rarely raises the largest by much.
-        let words = (self.max as usize + 2).div_ceil(64).clamp(1, MAX_WORDS);
-        // Long moves: len <= m <= s (every heap of the block reaches a heap before s).
+        (len, piece)
+    }
+
+    /// Mask words for the next heaps: values below `64 · words` fit; the mex of a heap is at
+    /// most one more than the largest value before it, and a block rarely raises the largest
+    /// by much.
+    fn words(&self) -> usize {
+        (self.max as usize + 2).div_ceil(64).clamp(1, MAX_WORDS)
+    }
+
+    /// One block from `s = values.len()`.
+    ///
+    /// Its long moves (`len <= m <= s`) read only values before `s`. Those at least
+    /// `len + len'` long (`len'` the next block's length) read only values before `s` from
+    /// every heap of the *next* block too: they are gathered for the next block while this
+    /// one's heaps are resolved, on the other core. Almost every long move is such a far move
+    /// (all but 26 of 3162 for squares near 10^7); the near ones are gathered when the block
+    /// starts. Masks gathered ahead are used only when the next block has the shape and the
+    /// mask width they were gathered for (a block that widens the masks has the next one
+    /// gathered again).
+    fn block<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+        let s = values.len();
+        let (len, piece) = self.shape(s, upto);
+        let next = s + len;
+        let (len2, piece2) = if next < upto { self.shape(next, upto) } else { (0, PIECE) };
+        let words = self.words();
         let long_from = self.moves.partition_point(|&m| m < len);
-        let long_to = self.moves.partition_point(|&m| m <= s);
-        let long = &self.moves[long_from..long_to.max(long_from)];
-        self.masks.clear();
-        self.masks.resize(words * len, 0);
-        if !long.is_empty() {
-            let (backend, done) = (self.backend, &values[..s]);
-            let parallel = self.parallel && len * long.len() >= PARALLEL_PAIRS;
-            crate::parallel::indexed_chunks(&mut self.masks, parallel, words * piece, |p, masks| {
-                reach::mark(backend, done, s + p * piece, long, words, masks);
-            });
-            self.gathered += (len * long.len() * words) as u64;
+        let long_to = self.moves.partition_point(|&m| m <= s).max(long_from);
+        let near_to = match self.ahead.take() {
+            Some(a) if a.start == s && a.len == len && a.words == words => {
+                std::mem::swap(&mut self.masks, &mut self.next);
+                self.moves.partition_point(|&m| m < a.far).clamp(long_from, long_to)
+            }
+            _ => {
+                self.masks.clear();
+                self.masks.resize(words * len, 0);
+                long_to
+            }
+        };
+        let near = &self.moves[long_from..near_to];
+        let parallel = self.parallel && len * near.len() >= PARALLEL_PAIRS;
+        self.gathered += gather(self.backend, &values[..s], s, piece, words, near, parallel, &mut self.masks);
+
+        // The next block's far moves: len + len2 <= m <= next.
+        let far = len + len2;
+        let far_from = if len2 == 0 { self.moves.len() } else { self.moves.partition_point(|&m| m < far) };
+        let far_to = self.moves.partition_point(|&m| m <= next).max(far_from);
+        let ahead = self.parallel && len2 * (far_to - far_from) >= PARALLEL_PAIRS;
+
+        values.resize(s + len, T::default());
+        let (done, block) = values.split_at_mut(s);
+        let Block { moves, masks, next: next_masks, fallback, max, backend, .. } = self;
+        let heaps = Heaps { done, block, masks, piece, words };
+        let far_moves = &moves[far_from..far_to];
+        let moves = (&moves[..long_from], &moves[long_to..], &moves[..]);
+        let ((resolved, result), gathered) = crate::parallel::join(
+            ahead,
+            || heaps.resolve(moves, max, fallback),
+            || {
+                next_masks.clear();
+                next_masks.resize(words * len2, 0);
+                gather(*backend, done, next, piece2, words, far_moves, ahead, next_masks)
+            },
+        );
+        self.resolved += resolved;
+        self.gathered += gathered;
+        if len2 > 0 {
+            self.ahead = Some(Ahead { start: next, len: len2, words, far });
         }
-        // Short moves (m < len) and, in the first blocks, moves beyond s: one by one.
-        let (short_to, rest_from) = (long_from, long_to.max(long_from));
+        match result {
+            Ok(()) => None,
+            Err((i, g)) => {
+                values.truncate(s + i);
+                Some(g)
+            }
+        }
+    }
+}
+
+/// Masks gathered ahead for the block of `len` heaps from `start`, `words` wide: the values
+/// its moves of at least `far` stones reach.
+struct Ahead {
+    start: usize,
+    len: usize,
+    words: usize,
+    far: usize,
+}
+
+/// ORs into `masks` (the block's heaps from `s`, in pieces of `piece` heaps, word by word within
+/// a piece) the values that `moves` reach; every move reads values before `done.len()`.
+/// Returns the (heap, move) pairs gathered times the words of their masks.
+#[allow(clippy::too_many_arguments)]
+fn gather<T: Value>(
+    backend: Backend,
+    done: &[T],
+    s: usize,
+    piece: usize,
+    words: usize,
+    moves: &[usize],
+    parallel: bool,
+    masks: &mut [u64],
+) -> u64 {
+    if moves.is_empty() {
+        return 0;
+    }
+    crate::parallel::indexed_chunks(masks, parallel, words * piece, |p, masks| {
+        reach::mark(backend, done, s + p * piece, moves, words, masks);
+    });
+    (masks.len() * moves.len()) as u64
+}
+
+/// A block being resolved: the values before it, its own values as they are found, and the
+/// masks of what its long moves reach (pieces of `piece` heaps, `words` words each).
+struct Heaps<'a, T> {
+    done: &'a [T],
+    block: &'a mut [T],
+    masks: &'a [u64],
+    piece: usize,
+    words: usize,
+}
+
+impl<T: Value> Heaps<'_, T> {
+    /// The value of heap `n`, before the block or in it.
+    #[inline]
+    fn get(&self, n: usize) -> T {
+        match n.checked_sub(self.done.len()) {
+            Some(i) => self.block[i],
+            None => self.done[n],
+        }
+    }
+
+    /// Finishes the block's heaps in order: the `short` moves (shorter than the block, which
+    /// may land inside it) and, in the first blocks, the moves `beyond` the heaps before the
+    /// block, one by one; the mex is the first clear bit. `all` is every move known (for a
+    /// heap whose mask is full). Returns the pairs resolved and, when the value `g` of the
+    /// block's heap `i` does not fit in `T`, `Err((i, g))`; `max` takes the largest value.
+    fn resolve(
+        self,
+        (short, beyond, all): (&[usize], &[usize], &[usize]),
+        max: &mut u32,
+        fallback: &mut MexSet,
+    ) -> (u64, Result<(), (usize, u32)>) {
+        let (s, len, words) = (self.done.len(), self.block.len(), self.words);
+        let limit = 64 * words;
+        let mut resolved = 0;
+        // Short moves up to `inside` land in the block, those up to `reachable` before it.
+        let (mut inside, mut reachable, mut beyond_to) = (0, 0, 0);
         for i in 0..len {
             let n = s + i;
-            let (p, at) = (i / piece, i % piece);
-            let piece_len = piece.min(len - p * piece);
-            let base = p * piece * words;
+            let (p, at) = (i / self.piece, i % self.piece);
+            let piece_len = self.piece.min(len - p * self.piece);
+            let base = p * self.piece * words;
             let mut w = [0u64; MAX_WORDS];
             for (j, word) in w[..words].iter_mut().enumerate() {
                 *word = self.masks[base + j * piece_len + at];
             }
-            let limit = 64 * words;
-            // Both lists increase: stop at the first move beyond n.
-            let short = &self.moves[..short_to];
-            let reachable = short.partition_point(|&m| m <= n);
-            for &m in &short[..reachable] {
-                let v = values[n - m].index();
-                if v < limit {
-                    w[v / 64] |= 1 << (v % 64);
-                }
+            while inside < short.len() && short[inside] <= i {
+                inside += 1;
             }
-            let beyond = &self.moves[rest_from..];
-            let beyond = &beyond[..beyond.partition_point(|&m| m <= n)];
-            for &m in beyond {
-                let v = values[n - m].index();
-                if v < limit {
-                    w[v / 64] |= 1 << (v % 64);
-                }
+            while reachable < short.len() && short[reachable] <= n {
+                reachable += 1;
             }
-            self.resolved += (reachable + beyond.len()) as u64;
+            while beyond_to < beyond.len() && beyond[beyond_to] <= n {
+                beyond_to += 1;
+            }
+            for &m in &short[..inside] {
+                set(&mut w, self.block[i - m].index(), limit);
+            }
+            for &m in &short[inside..reachable] {
+                set(&mut w, self.done[n - m].index(), limit);
+            }
+            for &m in &beyond[..beyond_to] {
+                set(&mut w, self.get(n - m).index(), limit);
+            }
+            resolved += (reachable + beyond_to) as u64;
             let g = match (0..words).find(|&j| w[j] != u64::MAX) {
                 Some(j) => (64 * j) as u32 + (!w[j]).trailing_zeros(),
-                None => self.full_mex(values, n),
+                None => self.full_mex(n, all, fallback),
             };
-            self.max = self.max.max(g);
+            *max = (*max).max(g);
             match T::narrow(g) {
-                Some(x) => values.push(x),
-                None => return Some(g),
+                Some(x) => self.block[i] = x,
+                None => return (resolved, Err((i, g))),
             }
         }
-        None
+        (resolved, Ok(()))
     }
 
     /// The mex of heap `n` over every move, with a set that grows as needed.
     #[cold]
-    fn full_mex<T: Value>(&mut self, values: &[T], n: usize) -> u32 {
-        for &m in &self.moves {
-            if m > n {
-                break;
-            }
-            self.fallback.insert(values[n - m].into());
+    fn full_mex(&self, n: usize, all: &[usize], fallback: &mut MexSet) -> u32 {
+        for &m in all.iter().take_while(|&&m| m <= n) {
+            fallback.insert(self.get(n - m).into());
         }
-        let g = self.fallback.mex();
-        self.fallback.clear();
+        let g = fallback.mex();
+        fallback.clear();
         g
+    }
+}
+
+/// Marks value `v` in a mask of values below `limit`.
+#[inline(always)]
+fn set(w: &mut [u64; MAX_WORDS], v: usize, limit: usize) {
+    if v < limit {
+        w[v / 64] |= 1 << (v % 64);
     }
 }
 
