@@ -121,7 +121,7 @@ fn all_moves_as_the_library_lists_them() {
     assert_eq!(listed(&text(&["play", "--all", "7", "11", "13", "2", "9"])), library);
 
     let game = Game::parse("octal:0.137").unwrap();
-    let rules = Rules::for_game(&game, &40u32.into(), 1 << 16, &Silent).unwrap();
+    let rules = Rules::for_game(&game, &40u32.into(), None, &Silent).unwrap();
     let library: Vec<String> =
         Position::new(&rules, [40u32, 7, 19]).unwrap().winning_moves().map(|m| m.to_string()).collect();
     assert!(library.iter().any(|m| m.contains(" + ")), "{library:?}");
@@ -133,7 +133,7 @@ fn all_moves_as_the_library_lists_them() {
     assert_eq!(listed(&text(&["play", "--game", "moore:2", "--all", "15", "14", "12", "9"])), library);
 
     let game = Game::parse("subtract:1-3").unwrap();
-    let rules = Rules::for_game(&game, &20u32.into(), 1 << 16, &Silent).unwrap();
+    let rules = Rules::for_game(&game, &20u32.into(), None, &Silent).unwrap();
     let stairs = Staircase::new(&rules, [5u32, 6, 2, 9]).unwrap();
     let library: Vec<String> = stairs.winning_moves().map(|m| Staircase::describe(&m)).collect();
     assert_eq!(
@@ -162,6 +162,30 @@ fn heaps_of_any_size() {
     assert_eq!(v["verdict"], "lost");
 }
 
+/// Subtract-a-square has no period: `play` computes the values up to the largest heap directly
+/// (no flag), as `count` does. Checked against the plain mex.
+#[test]
+fn games_without_a_period_need_no_flag() {
+    let n = 100_000;
+    let mut values = vec![0u32; n + 1];
+    let mut seen = vec![false; 1024];
+    for h in 1..=n {
+        let squares = (1..).map(|k: usize| k * k).take_while(|&m| m <= h);
+        squares.clone().for_each(|m| seen[values[h - m] as usize] = true);
+        values[h] = seen.iter().position(|&s| !s).unwrap() as u32;
+        squares.for_each(|m| seen[values[h - m] as usize] = false);
+    }
+    let out = text(&["play", "--game", "squares", "100000", "5", "7"]);
+    assert_eq!(field(&out, "grundy"), format!("{} {} {}", values[n], values[5], values[7]));
+    let xor = values[n] ^ values[5] ^ values[7];
+    assert_eq!(field(&out, "xor"), xor.to_string());
+    // The move named must leave a position of value 0.
+    let line = field(&out, "move");
+    assert!(line.starts_with("heap 1: 100000 → "), "{out}");
+    let moved: usize = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert_eq!(values[moved] ^ values[5] ^ values[7], 0, "{out}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
     refused(&["play"], "HEAP");
@@ -173,12 +197,9 @@ fn bad_input_is_one_line_and_exit_code_2() {
     refused(&["play", "--staircase", "--misere", "1", "2"], "--staircase with --misere");
     refused(
         &["play", "--game", "octal:0.16", "--max-heap", "1000", "5000"],
-        "the heap 5000 is beyond the Grundy values known for octal:0.16",
+        "octal:0.16 has no proven period in G(0) … G(999), and heap sizes up to 5000 need G(0) … G(5000)",
     );
-    refused(
-        &["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"],
-        "beyond the Grundy values known for squares",
-    );
+    refused(&["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"], "squares is never periodic");
     refused(
         &["play", "--game", "subtract:1,2", "--misere", "3"],
         "misère play is known exactly for nim only",

@@ -158,7 +158,7 @@ fn heap_games_agree_with_the_game_tree() {
     for spec in ["nim", "subtract:1,3,4", "octal:0.07", "octal:0.137"] {
         let game = Game::parse(spec).unwrap();
         // As the command line builds them (a period for subtract:1,3,4, values for the others)…
-        let rules = Rules::for_game(&game, &LARGEST.into(), 1 << 16, &Silent).unwrap();
+        let rules = Rules::for_game(&game, &LARGEST.into(), Some(1 << 16), &Silent).unwrap();
         let (lost, moves) = check_heap_game(&game, &rules, false);
         assert!(lost > 100 && moves > 10_000, "{spec}: {lost} lost positions, {moves} moves");
         // … and as a game of one's own, with the plain mex values.
@@ -399,7 +399,7 @@ fn bounded_staircase_agrees_with_the_game_tree() {
     // Move one or two coins: subtract:1-2, as the command line builds it and as one's own game.
     let game = Game::parse("subtract:1-2").unwrap();
     let takes: fn(u64) -> Vec<u64> = |c| (1..=c.min(2)).collect();
-    let rules = Rules::for_game(&game, &LARGEST.into(), 1 << 16, &Silent).unwrap();
+    let rules = Rules::for_game(&game, &LARGEST.into(), Some(1 << 16), &Silent).unwrap();
     check_staircase(&rules, takes, "bounded staircase");
     let values = values_of(&game, LARGEST + 1, &Silent).unwrap();
     check_staircase(&Rules::new(&game, &values), takes, "bounded staircase, own values");
@@ -410,7 +410,7 @@ fn bounded_staircase_agrees_with_the_game_tree() {
 #[test]
 fn huge_heaps_of_periodic_games_move_like_their_small_twins() {
     let game = Game::parse("subtract:1,3,4").unwrap();
-    let rules = Rules::for_game(&game, &LARGEST.into(), 1 << 16, &Silent).unwrap();
+    let rules = Rules::for_game(&game, &LARGEST.into(), Some(1 << 16), &Silent).unwrap();
     let shift = BigUint::from(7u32) * BigUint::from(10u32).pow(30);
     for a in 4..=12u64 {
         for b in 0..=12u64 {

@@ -61,6 +61,7 @@ pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet};
 pub use octal::values_plain as octal_values_plain;
 pub use range::{DIRECT_SECONDS, RangeValues, range_values};
+pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
 use crate::error::{Error, Result};

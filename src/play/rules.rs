@@ -6,7 +6,7 @@ use num_traits::{CheckedSub, ToPrimitive};
 
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
-use crate::grundy::{self, Certificate, Theorem};
+use crate::grundy::{self, Certificate, RangeValues, Theorem};
 use crate::progress::Progress;
 
 /// The options of single heaps and their Grundy values, for [`Position`](super::Position) and
@@ -27,7 +27,7 @@ use crate::progress::Progress;
 ///
 /// // Remove 1, 3 or 4 stones: the values repeat with period 7, so a heap of 10^30 is fine.
 /// let game = Game::parse("subtract:1,3,4")?;
-/// let rules = Rules::for_game(&game, &10u32.pow(6).into(), 1 << 20, &Silent)?;
+/// let rules = Rules::for_game(&game, &10u32.pow(6).into(), None, &Silent)?;
 /// let position = Position::new(&rules, [10u128.pow(30), 5])?;
 /// // 10^30 ≡ 1 (mod 7) and 5: values 1 and 3.
 /// assert_eq!(position.xor().to_string(), "2");
@@ -63,52 +63,63 @@ impl Rules<'static> {
         Rules { source: Source::Nim }
     }
 
-    /// The rules of a built-in game for heaps up to `largest` stones, computing no more than
-    /// `max_heap` Grundy values.
+    /// The rules of a built-in game for heaps up to `largest` stones, with its values found as
+    /// a count finds them ([`grundy::range_values`]): a proven period, else the values up to
+    /// `largest` computed directly. `max_heap`: the most values computed; `None`, the default
+    /// limits of a count (a period search of about 30 s of estimated work, direct values up to
+    /// about a minute), refused with the estimate beyond them.
     ///
     /// Nim takes heaps of any size. Subtraction games and octal games without splitting moves
-    /// search for a proven period (up to `max_heap` values) and then take heaps of any size;
-    /// without one, and for the other games, `largest` must be below `max_heap`.
+    /// take heaps of any size once a period is proven. The other games (subtract-a-square,
+    /// all-but games, octal games that split heaps) reach every smaller heap from a heap, so
+    /// their values are computed (or read off the period) up to `largest`.
     pub fn for_game(
         game: &Game,
         largest: &BigUint,
-        max_heap: u64,
+        max_heap: Option<u64>,
         progress: &dyn Progress,
     ) -> Result<Rules<'static>> {
         if *game == Game::Nim {
             return Ok(Rules::nim());
         }
         let takes = bounded_takes(game);
-        let mut values = Vec::new();
-        let mut period = None;
-        if takes.is_some() {
-            let search = grundy::find_period(game, max_heap, progress)?;
-            values = search.values;
-            period = search.certificate;
-        }
-        let needed = largest.to_u64().and_then(|l| l.checked_add(1));
-        if period.is_none() && needed.is_none_or(|n| n > values.len() as u64) {
-            match needed {
-                Some(n) if n <= max_heap => values = grundy::values(game, n, progress)?,
-                _ => {
-                    let why = if takes.is_some() {
-                        ", and no period was proven within them"
-                    } else {
-                        "; larger heaps are analysed only for games whose moves take a bounded number of \
-                         stones and leave one heap (subtraction sets, octal games without splits), through \
-                         their proven period"
-                    };
-                    return Err(Error::HeapBeyondValues {
-                        heap: crate::error::quote(&largest.to_string()),
-                        game: game.spec(),
-                        limit: max_heap,
-                        why: why.into(),
+        let (values, period) = match grundy::range_values(game, largest, max_heap, true, progress)? {
+            RangeValues::Period(search) => (search.values, search.certificate),
+            RangeValues::Direct(values) => (values, None),
+        };
+        let mut builtin = Builtin { game: game.clone(), values, period, takes: Vec::new() };
+        match takes {
+            Some(takes) if builtin.period.is_some() => builtin.takes = takes,
+            _ => {
+                // Every heap's own value, up to the largest: read off the period where one was
+                // proven, within the memory the values may take.
+                let needed = largest.to_u64().and_then(|l| l.checked_add(1));
+                let known = builtin.values.len() as u64;
+                if needed.is_none_or(|n| n > known) {
+                    let extended = needed.filter(|&n| grundy::check_values(n).is_ok()).and_then(|n| {
+                        (known..n)
+                            .map(|h| builtin.value(&h.into()).and_then(|g| g.to_u32()))
+                            .collect::<Option<Vec<u32>>>()
                     });
+                    match extended {
+                        Some(more) => builtin.values.extend(more),
+                        None => {
+                            return Err(Error::HeapBeyondValues {
+                                heap: crate::error::quote(&largest.to_string()),
+                                game: game.spec(),
+                                limit: known,
+                                why: "; larger heaps are analysed only for games whose moves take a bounded \
+                                      number of stones and leave one heap (subtraction sets, octal games \
+                                      without splits), through their proven period"
+                                    .into(),
+                            });
+                        }
+                    }
                 }
+                builtin.period = None;
             }
         }
-        let takes = takes.filter(|_| period.is_some()).unwrap_or_default();
-        Ok(Rules { source: Source::Builtin(Box::new(Builtin { game: game.clone(), values, period, takes })) })
+        Ok(Rules { source: Source::Builtin(Box::new(builtin)) })
     }
 }
 
@@ -388,9 +399,9 @@ mod tests {
     #[test]
     fn periodic_games_take_heaps_of_any_size() {
         let game = Game::parse("subtract:1,3,4").unwrap();
-        let rules = Rules::for_game(&game, &BigUint::from(5u32), 1 << 16, &Silent).unwrap();
-        assert_eq!(rules.limit(), None);
         let huge = BigUint::from(10u32).pow(40);
+        let rules = Rules::for_game(&game, &huge, None, &Silent).unwrap();
+        assert_eq!(rules.limit(), None);
         // G(n) = 0, 1, 0, 1, 2, 3, 2 repeating with period 7; 10^40 ≡ 4 (mod 7).
         assert_eq!(rules.value(&huge), Some(2u32.into()));
         // From a value-2 heap to value 0: take 4 (leaving ≡ 0) or take 1 (leaving ≡ 3, value 1: no).
@@ -399,22 +410,32 @@ mod tests {
     }
 
     #[test]
-    fn other_games_stop_at_their_limit() {
+    fn other_games_need_every_value_up_to_the_largest_heap() {
         let game = Game::parse("octal:0.07").unwrap();
-        let rules = Rules::for_game(&game, &BigUint::from(20u32), 1000, &Silent).unwrap();
+        let rules = Rules::for_game(&game, &BigUint::from(20u32), Some(1000), &Silent).unwrap();
         assert_eq!(rules.limit(), Some(21));
-        let err = Rules::for_game(&game, &BigUint::from(5000u32), 1000, &Silent).unwrap_err().to_string();
-        assert!(
-            err.contains("the heap 5000 is beyond the Grundy values known for octal:0.07 (heaps below 1000"),
-            "{err}"
-        );
-        assert!(!err.contains("--"), "{err}");
+        // Dawson's Kayles splits heaps; its period (34 from 52 on) is proven within 1000 values
+        // and gives every value up to 5000.
+        let rules = Rules::for_game(&game, &BigUint::from(5000u32), Some(1000), &Silent).unwrap();
+        assert_eq!(rules.limit(), Some(5001));
+        let direct = grundy::values(&game, 5001, &Silent).unwrap();
+        for n in [0usize, 51, 52, 85, 86, 1000, 4999, 5000] {
+            assert_eq!(rules.value(&n.into()), Some(direct[n].into()), "G({n})");
+        }
+        // No period within 100 values, and 5001 values not allowed: refused.
+        let err =
+            Rules::for_game(&game, &BigUint::from(5000u32), Some(100), &Silent).unwrap_err().to_string();
+        assert!(err.contains("no proven period in G(0) … G(99)"), "{err}");
+        // A period, but a heap whose smaller heaps are too many to hold.
+        let huge = BigUint::from(10u32).pow(30);
+        let err = Rules::for_game(&game, &huge, None, &Silent).unwrap_err().to_string();
+        assert!(err.contains("beyond the Grundy values known for octal:0.07"), "{err}");
     }
 
     #[test]
     fn staircases_need_take_away_games() {
         let octal = Game::parse("octal:0.07").unwrap();
-        let rules = Rules::for_game(&octal, &BigUint::from(3u32), 100, &Silent).unwrap();
+        let rules = Rules::for_game(&octal, &BigUint::from(3u32), Some(100), &Silent).unwrap();
         assert!(rules.check_take_away().is_err());
         for spec in ["nim", "subtract:1-2", "allbut:2", "squares"] {
             let game = Game::parse(spec).unwrap();

@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use nimcount::game::Game;
-use nimcount::grundy;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
 use nimcount::play::{Moore, Move, Position, Rules, Staircase, Verdict};
@@ -18,8 +17,10 @@ const MAX_LISTED: usize = 100_000;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Heaps are numbers of any size for nim and moore:K (10^30, 2^100+1), and for subtraction games
-and octal games without splitting moves once their period is proven; other games compute their
-Grundy values up to the largest heap (at most --max-heap).
+and octal games without splitting moves once their period is proven; the values are found as
+`count` finds them: a period search of about 30 s of estimated work, else the values up to the
+largest heap computed directly when that takes at most about a minute (refused beforehand with
+the estimate otherwise; --max-heap N computes up to N values instead).
 Heaps are numbered from 1 in the text, from 0 in JSON.
 Examples:
   nimcount play 3 4 5
@@ -46,7 +47,7 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// The most Grundy values computed [default: as for `grundy --period`].
+    /// The most Grundy values computed, G(0) … G(N-1) [default: as for `count`: by estimated time].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 }
@@ -90,10 +91,7 @@ pub fn run(args: Args) -> Result<()> {
         if game == Game::Nim && args.max_heap.is_some() {
             return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
         }
-        let max_heap = match &args.max_heap {
-            Some(text) => number::parse_u64(text)?,
-            None => grundy::default_max_heap(&game),
-        };
+        let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
         // The values needed: every heap, and on a staircase every odd step plus the step above.
         let mut largest = heaps.iter().max().cloned().unwrap_or_default();
         if args.staircase {
