@@ -6,12 +6,13 @@
 //! from every heap of the block to a heap before `s`, whose value is known: the values these
 //! *long* moves reach are gathered for the whole block at once, as bit masks, by the SIMD
 //! kernel of [`crate::simd::reach`] (contiguous loads of the values, one-hot masks OR-ed in
-//! registers), on every core when the block is worth it. Almost every long move is also long
+//! registers), on every core when the block is worth it. Then the heaps of the block are
+//! finished in order: the *short* moves `m < B` (which may land inside the block) add their
+//! values one by one, and the mex is the first clear bit. Almost every long move is also long
 //! for the *next* block (it reads only values before the current one): those are gathered for
 //! the next block while the current block's heaps are resolved, so that on two cores the
-//! sequential part overlaps the gathers instead of leaving a core idle. Then the heaps of the block are
-//! finished in order: the *short* moves `m < B` (which may land inside the block) add their
-//! values one by one, and the mex is the first clear bit. A mask holds the values below
+//! sequential part overlaps the gathers instead of leaving a core idle (two threads take 0.55
+//! of the time of one for squares to 10^7, at the same CPU time). A mask holds the values below
 //! `64 · words`, with `words` sized from the largest value so far; a heap whose mask is full
 //! has a larger mex and is recomputed with a growable set (rare: values grow slowly).
 //!
