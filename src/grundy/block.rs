@@ -184,10 +184,10 @@ impl<'g> Block<'g> {
     /// `len + len'` long (`len'` the next block's length) read only values before `s` from
     /// every heap of the *next* block too: they are gathered for the next block while this
     /// one's heaps are resolved, on the other core. Almost every long move is such a far move
-    /// (all but 26 of 3162 for squares near 10^7); the near ones are gathered when the block
-    /// starts. Masks gathered ahead are used only when the next block has the shape and the
-    /// mask width they were gathered for (a block that widens the masks has the next one
-    /// gathered again).
+    /// (all but 27 of the 3099 long moves of squares near 10^7); the near ones are gathered
+    /// when the block starts. Masks gathered ahead are used only when the next block has the
+    /// shape and the mask width they were gathered for (a block that widens the masks has the
+    /// next one gathered again).
     fn block<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
         let s = values.len();
         let (len, piece) = self.shape(s, upto);
