@@ -215,7 +215,7 @@ impl<'g> Block<'g> {
         let far = len + len2;
         let far_from = if len2 == 0 { self.moves.len() } else { self.moves.partition_point(|&m| m < far) };
         let far_to = self.moves.partition_point(|&m| m <= next).max(far_from);
-        let ahead = self.parallel && len2 * (far_to - far_from) >= PARALLEL_PAIRS;
+        let overlap = self.parallel && len2 * (far_to - far_from) >= PARALLEL_PAIRS;
 
         values.resize(s + len, T::default());
         let (done, block) = values.split_at_mut(s);
@@ -224,12 +224,12 @@ impl<'g> Block<'g> {
         let far_moves = &moves[far_from..far_to];
         let moves = (&moves[..long_from], &moves[long_to..], &moves[..]);
         let ((resolved, result), gathered) = crate::parallel::join(
-            ahead,
+            overlap,
             || heaps.resolve(moves, max, fallback),
             || {
                 next_masks.clear();
                 next_masks.resize(words * len2, 0);
-                gather(*backend, done, next, piece2, words, far_moves, ahead, next_masks)
+                gather(*backend, done, next, piece2, words, far_moves, overlap, next_masks)
             },
         );
         self.resolved += resolved;

@@ -84,41 +84,37 @@ impl Rules<'static> {
         }
         let takes = bounded_takes(game);
         let (values, period) = match grundy::range_values(game, largest, max_heap, true, progress)? {
-            RangeValues::Period(search) => (search.values, search.certificate),
             RangeValues::Direct(values) => (values, None),
-        };
-        let mut builtin = Builtin { game: game.clone(), values, period, takes: Vec::new() };
-        match takes {
-            Some(takes) if builtin.period.is_some() => builtin.takes = takes,
-            _ => {
-                // Every heap's own value, up to the largest: read off the period where one was
-                // proven, within the memory the values may take.
-                let needed = largest.to_u64().and_then(|l| l.checked_add(1));
-                let known = builtin.values.len() as u64;
-                if needed.is_none_or(|n| n > known) {
-                    let extended = needed.filter(|&n| grundy::check_values(n).is_ok()).and_then(|n| {
-                        (known..n)
-                            .map(|h| builtin.value(&h.into()).and_then(|g| g.to_u32()))
+            RangeValues::Period(search) if takes.is_some() => (search.values, search.certificate),
+            // Moves that split heaps reach every smaller heap: each heap's own value, up to the
+            // largest, read off the period within the memory the values may take.
+            RangeValues::Period(search) => {
+                let known = search.values.len() as u64;
+                let values = largest
+                    .to_u64()
+                    .and_then(|l| l.checked_add(1))
+                    .filter(|&n| n <= known || grundy::check_values(n).is_ok())
+                    .and_then(|n| {
+                        (0..n.max(known))
+                            .map(|h| search.value(h.into()).and_then(|g| u32::try_from(g).ok()))
                             .collect::<Option<Vec<u32>>>()
                     });
-                    match extended {
-                        Some(more) => builtin.values.extend(more),
-                        None => {
-                            return Err(Error::HeapBeyondValues {
-                                heap: crate::error::quote(&largest.to_string()),
-                                game: game.spec(),
-                                limit: known,
-                                why: "; larger heaps are analysed only for games whose moves take a bounded \
-                                      number of stones and leave one heap (subtraction sets, octal games \
-                                      without splits), through their proven period"
-                                    .into(),
-                            });
-                        }
-                    }
-                }
-                builtin.period = None;
+                let Some(values) = values else {
+                    return Err(Error::HeapBeyondValues {
+                        heap: crate::error::quote(&largest.to_string()),
+                        game: game.spec(),
+                        limit: known,
+                        why: "; larger heaps are analysed only for games whose moves take a bounded number \
+                              of stones and leave one heap (subtraction sets, octal games without splits), \
+                              through their proven period"
+                            .into(),
+                    });
+                };
+                (values, None)
             }
-        }
+        };
+        let takes = takes.filter(|_| period.is_some()).unwrap_or_default();
+        let builtin = Builtin { game: game.clone(), values, period, takes };
         Ok(Rules { source: Source::Builtin(Box::new(builtin)) })
     }
 }
