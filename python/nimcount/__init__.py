@@ -1,0 +1,465 @@
+"""nimcount: Walsh-Hadamard transforms and counts of impartial-game positions, for NumPy.
+
+The transform works in place on NumPy arrays over floats (float32, float64), exact integers
+(int64, refused before it could overflow), residues modulo an odd modulus (uint32, uint64 with
+``modulus=``) and wrapping integers (uint32, uint64 without a modulus), one row or every row of
+an N-d array. The counting engine answers how many positions of ``k`` heaps of a game are lost
+for the player to move, for heap sizes and ``k`` of any size, exactly or modulo any number.
+
+The GIL is released during every transform and count.
+
+>>> import numpy as np, nimcount
+>>> nimcount.fwht(np.array([1.0, 2.0, 3.0, 4.0]))
+array([10., -2., -4.,  0.])
+>>> nimcount.count("subtract:1,3,4", (1, 10**15), 3, modulus=2**64).losing
+1779042138440450306
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import numpy as np
+
+from . import _native
+from ._native import TooCostly
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "Counts",
+    "Move",
+    "Period",
+    "Play",
+    "TooCostly",
+    "__version__",
+    "count",
+    "fwht",
+    "grundy",
+    "period",
+    "play",
+    "xor_convolve",
+    "xor_power",
+]
+
+
+def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
+    """Walsh-Hadamard transform of ``a``, in place.
+
+    ``forward(x)[j] = sum_i (-1)**popcount(i & j) * x[i]`` (natural order, unnormalised);
+    ``inverse=True`` divides by the length, so ``fwht(fwht(x), inverse=True)`` is ``x``.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        float32, float64, uint32, uint64 or int64, writeable, with a power-of-two length along
+        ``axis`` and its rows contiguous along it. Every row along ``axis`` is transformed
+        (a 2-d array: each row, in parallel).
+    modulus : int, optional
+        uint32 and uint64 only: residues modulo this odd number (below 2**31 for uint32, below
+        2**63 for uint64); every element must be below it. Without it, uint32 and uint64
+        arithmetic wraps modulo 2**32 and 2**64 (no inverse: 2 has no inverse there).
+    inverse : bool, default False
+        The normalised inverse. For int64, an array that is not a transform of integers is
+        refused and left unchanged.
+    axis : int, default -1
+        The axis along which to transform.
+    threads : int, optional
+        ``None``: every core (rayon's pool); ``1``: the calling thread only; ``n``: a pool of
+        ``n`` threads, kept for later calls.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a`` itself, transformed.
+
+    Raises
+    ------
+    ValueError
+        A length that is not a power of two, a read-only array, rows not contiguous along
+        ``axis``, an unsupported dtype, an element not below the modulus, an even or too large
+        modulus, an int64 transform that could overflow. The array is then unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np, nimcount
+    >>> x = np.array([1, 2, 3, 4], dtype=np.uint32)
+    >>> nimcount.fwht(x, modulus=998244353)
+    array([       10, 998244351, 998244349,         0], dtype=uint32)
+    >>> nimcount.fwht(x, modulus=998244353, inverse=True) is x
+    True
+    >>> x
+    array([1, 2, 3, 4], dtype=uint32)
+    >>> nimcount.fwht(np.ones((2, 4), dtype=np.int64))
+    array([[4, 0, 0, 0],
+           [4, 0, 0, 0]])
+    """
+    return _native.fwht(a, modulus, inverse, axis, threads)
+
+
+def xor_convolve(a, b, *, modulus=None):
+    """XOR convolution: ``c[x] = sum over i ^ j == x of a[i] * b[j]``, as a new array.
+
+    Parameters
+    ----------
+    a, b : numpy.ndarray
+        The same shape and dtype (float32, float64, uint32 or uint64 with ``modulus``, int64),
+        a power-of-two length along the last axis; N-d arrays are convolved row by row.
+    modulus : int, optional
+        For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of the same shape and dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, nimcount
+    >>> nimcount.xor_convolve(np.array([1, 1]), np.array([1, 1]))
+    array([2, 2])
+    >>> nimcount.xor_convolve(np.ones(4, np.uint32), np.ones(4, np.uint32), modulus=7)
+    array([4, 4, 4, 4], dtype=uint32)
+    """
+    return _native.xor_convolve(a, b, modulus)
+
+
+def xor_power(a, k, *, modulus=None):
+    """The ``k``-th XOR power ``a *x a *x ... *x a`` (``k`` factors), as a new array.
+
+    ``k`` may be a Python int of any size: modular rings reduce it with a rule that holds for
+    every element (bases sharing factors with the modulus included). ``k = 0`` gives
+    ``[1, 0, 0, ...]``.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        float32, float64, uint32 or uint64 with ``modulus``, or int64 (an overflow is refused);
+        a power-of-two length along the last axis, N-d arrays row by row.
+    k : int
+        The exponent, at least 0.
+    modulus : int, optional
+        For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of the same shape and dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, nimcount
+    >>> # Three heaps of 0..3 stones: 16 of the 64 triples have XOR 0.
+    >>> nimcount.xor_power(np.ones(4, np.uint32), 3, modulus=10**9 + 7)
+    array([16, 16, 16, 16], dtype=uint32)
+    >>> int(nimcount.xor_power(np.ones(4, np.uint64), 10**100, modulus=10**9 + 7)[0])
+    549188366
+    """
+    return _native.xor_power(a, k, modulus)
+
+
+def _theorem(certificate):
+    return None if certificate is None else certificate["theorem"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Period:
+    """A proven period of a game's Grundy values: ``G(n + period) = G(n) + saltus`` for every
+    ``n >= preperiod``, with the smallest ``preperiod`` and ``period``.
+
+    ``preperiod``, ``period``, ``saltus`` and ``theorem`` are ``None`` when no period was proven
+    within the limit; then ``suggested_max_heap`` (with its estimated seconds) is a larger limit
+    to try, and ``never_periodic`` says whether a theorem rules any period out.
+    """
+
+    game: str
+    preperiod: typing.Optional[int]
+    period: typing.Optional[int]
+    saltus: typing.Optional[int]
+    theorem: typing.Optional[str]
+    theorem_id: typing.Optional[str]
+    checked_upto: typing.Optional[int] = None
+    max_value: typing.Optional[int] = None
+    never_periodic: bool = False
+    suggested_max_heap: typing.Optional[int] = None
+    suggested_seconds: typing.Optional[float] = None
+
+    def as_dict(self) -> dict:
+        """The fields as a dict."""
+        return dataclasses.asdict(self)
+
+
+def _period_of(game, certificate, **rest):
+    c = certificate or {}
+    return Period(
+        game=game,
+        preperiod=c.get("preperiod"),
+        period=c.get("period"),
+        saltus=c.get("saltus"),
+        theorem=c.get("theorem"),
+        theorem_id=c.get("theorem_id"),
+        **rest,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """The answer of :func:`count`.
+
+    ``losing``, ``winning`` and ``total`` are Python ints (modulo ``modulus`` when there is
+    one), or floats with ``probability=True`` (``total`` is then 1.0 and ``exact`` says whether
+    they are the exact ratios, correctly rounded). ``sizes`` is the number of heap sizes,
+    ``source`` where the Grundy values came from (``"period"``, ``"values"``, ``"histogram"``,
+    ``"digits"`` for Moore's Nim), and ``period`` the proven period used, with its ``theorem``.
+    """
+
+    losing: typing.Union[int, float]
+    winning: typing.Union[int, float]
+    total: typing.Union[int, float]
+    modulus: typing.Optional[int]
+    heaps: int
+    sizes: int
+    kind: str
+    play: str
+    source: str
+    period: typing.Optional[Period]
+    theorem: typing.Optional[str]
+    values_computed: typing.Optional[int]
+    exact: typing.Optional[bool] = None
+
+    def as_dict(self) -> dict:
+        """The fields as a dict (the period as a dict too)."""
+        return dataclasses.asdict(self)
+
+
+def _sizes(sizes):
+    """``(lo, hi)`` inclusive from a range of step 1 or a pair."""
+    if isinstance(sizes, range):
+        if sizes.step != 1:
+            raise ValueError(f"sizes={sizes!r}: a range of step 1 is needed (every heap size from lo to hi)")
+        if len(sizes) == 0:
+            raise ValueError(f"sizes={sizes!r} is empty")
+        return sizes.start, sizes.stop - 1
+    try:
+        lo, hi = sizes
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"sizes must be a range or a pair (lo, hi) of heap sizes, inclusive; not {sizes!r}"
+        ) from None
+    return lo, hi
+
+
+def count(
+    game=None,
+    sizes=None,
+    heaps=None,
+    *,
+    histogram=None,
+    modulus=None,
+    unordered=False,
+    distinct=False,
+    misere=False,
+    probability=False,
+    max_work=None,
+    max_heap=None,
+):
+    """Counts the positions of ``heaps`` heaps that are lost for the player to move.
+
+    A position is lost (normal play) when the XOR of the heaps' Grundy values is 0. Heap sizes,
+    the number of heaps and the modulus may be Python ints of any size.
+
+    Parameters
+    ----------
+    game : str
+        A game as on the command line: ``"nim"``, ``"subtract:1,3,4"``,
+        ``"subtract:1-1000000"``, ``"allbut:1,2"``, ``"octal:0.07"``, ``"squares"``,
+        ``"moore:3"`` (Moore's Nim-3, ordered counts in normal play).
+    sizes : range or (int, int)
+        Every heap size from ``lo`` to ``hi`` inclusive: ``(1, 10**12)`` or
+        ``range(1, 10**12 + 1)``.
+    heaps : int
+        The number of heaps (0 counts the empty position, which is lost).
+    histogram : dict or numpy.ndarray, optional
+        Instead of a game: the number of heap sizes with each Grundy value, ``{value: count}``
+        (counts of any size) or a 1-d uint64/int64 array indexed by value.
+    modulus : int, optional
+        Counts modulo this number (any number >= 1); exact without it.
+    unordered : bool, default False
+        Multisets of heap sizes (heaps are indistinguishable).
+    distinct : bool, default False
+        Sets of distinct heap sizes.
+    misere : bool, default False
+        Misère play (nim only): whoever takes the last stone loses.
+    probability : bool, default False
+        The probabilities that the player to move loses and wins, sizes drawn with the
+        histogram's weights (floats).
+    max_work : int, optional
+        The most steps (about 25 ns each) a count may take; by default about ten seconds.
+    max_heap : int, optional
+        The most Grundy values computed, ``G(0) ... G(max_heap - 1)``.
+
+    Returns
+    -------
+    Counts
+        ``losing``, ``winning``, ``total``, the ``period`` used and its ``theorem``, ``as_dict()``.
+
+    Raises
+    ------
+    TooCostly
+        A count estimated above the work limit (``keyword`` is ``"max_work"``), or Grundy values
+        too costly to compute without a proven period (``"max_heap"``); ``estimate`` holds the
+        estimate. A subclass of ``ValueError``.
+    ValueError
+        Every other mistake in the arguments.
+    KeyboardInterrupt
+        Ctrl-C, between the stages of a long count.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> c = nimcount.count("subtract:1-1000000", (1, 12983567378251), 98670634123, modulus=10**9 + 7)
+    >>> c.losing, c.period.period
+    (154334921, 1000001)
+    >>> nimcount.count("nim", range(1, 4), 3).as_dict()["losing"]
+    6
+    >>> nimcount.count(histogram={0: 3, 1: 1}, heaps=2, probability=True).losing
+    0.625
+    """
+    if heaps is None:
+        raise ValueError("heaps= is required: the number of heaps")
+    if histogram is not None and sizes is not None:
+        raise ValueError("sizes apply to a game, not to a histogram")
+    if game is not None and not isinstance(game, str):
+        raise TypeError(f"game must be a spec string such as 'subtract:1,3,4', not {type(game).__name__}")
+    lo = hi = None
+    if sizes is not None:
+        lo, hi = _sizes(sizes)
+    answer = _native.count(
+        game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap
+    )
+    certificate = answer.pop("certificate")
+    game_name = game.strip() if game is not None else "histogram"
+    answer["period"] = None if certificate is None else _period_of(game_name, certificate)
+    answer["theorem"] = _theorem(certificate)
+    return Counts(**answer)
+
+
+def grundy(game, first):
+    """The Grundy values ``G(0) ... G(first - 1)`` of a heap game.
+
+    Parameters
+    ----------
+    game : str
+        A game spec (see :func:`count`).
+    first : int
+        How many values.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64 values.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> nimcount.grundy("octal:0.137", 10)  # Dawson's chess
+    array([0, 1, 1, 2, 0, 3, 1, 1, 0, 3], dtype=uint64)
+    """
+    return _native.grundy(game, first)
+
+
+def period(game, *, max_heap=None):
+    """The certified period of a game's Grundy values.
+
+    A period is reported only when a theorem proves it from the values computed; otherwise
+    the fields are ``None`` and ``suggested_max_heap`` names a larger limit to try.
+
+    Parameters
+    ----------
+    game : str
+        A game spec (see :func:`count`).
+    max_heap : int, optional
+        The most values computed; by default about 30 s of estimated work.
+
+    Returns
+    -------
+    Period
+        ``preperiod``, ``period``, ``saltus``, ``theorem``.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> p = nimcount.period("octal:0.77")  # Kayles
+    >>> p.preperiod, p.period, p.saltus, p.theorem_id
+    (71, 12, 0, 'octal-splitting')
+    """
+    answer = _native.period(game, max_heap)
+    return _period_of(answer.pop("game"), answer.pop("certificate"), **answer)
+
+
+class Move(typing.NamedTuple):
+    """A winning move: its ``description`` (heaps counted from 1) and its ``changes``, each
+    ``(heap, before, after)`` with ``heap`` counted from 0 and ``after`` the tuple of the
+    non-empty heaps left in its place."""
+
+    description: str
+    changes: typing.Tuple[typing.Tuple[int, int, typing.Tuple[int, ...]], ...]
+
+    def __str__(self) -> str:
+        return self.description
+
+
+@dataclasses.dataclass(frozen=True)
+class Play:
+    """The answer of :func:`play`: ``verdict`` (``"won"`` or ``"lost"`` for the player to
+    move), the Grundy value of each heap (``None`` for Moore's Nim) and every winning move."""
+
+    verdict: str
+    grundy: typing.Optional[typing.List[int]]
+    moves: typing.List[Move]
+
+    @property
+    def won(self) -> bool:
+        """Whether the player to move wins."""
+        return self.verdict == "won"
+
+    def as_dict(self) -> dict:
+        """The fields as a dict."""
+        return dataclasses.asdict(self)
+
+
+def play(game, heaps, *, misere=False, max_heap=None):
+    """The verdict of a position and its winning moves.
+
+    Parameters
+    ----------
+    game : str
+        A game spec (see :func:`count`), including ``"moore:K"``.
+    heaps : iterable of int
+        The heap sizes, of any size.
+    misere : bool, default False
+        Misère play (nim only).
+    max_heap : int, optional
+        The most Grundy values computed for a game without a proven period.
+
+    Returns
+    -------
+    Play
+        ``verdict``, ``grundy``, ``moves`` (at most 10000; more is an error).
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> p = nimcount.play("nim", [3, 4, 5])
+    >>> p.verdict, str(p.moves[0])
+    ('won', 'heap 1: 3 → 1')
+    >>> nimcount.play("nim", [1, 1, 1], misere=True).verdict
+    'lost'
+    """
+    answer = _native.play(game, heaps, misere, max_heap)
+    moves = [
+        Move(description, tuple((h, before, tuple(after)) for h, before, after in changes))
+        for description, changes in answer["moves"]
+    ]
+    return Play(verdict=answer["verdict"], grundy=answer["grundy"], moves=moves)

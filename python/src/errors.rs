@@ -1,0 +1,70 @@
+//! The library's errors as Python exceptions: `TooCostly` for refusals that a keyword lifts,
+//! `MemoryError`, `OSError`, and `ValueError` for every other mistake in the input.
+
+use nimcount::Error;
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    nimcount,
+    TooCostly,
+    PyValueError,
+    "A computation refused before it starts because of its estimated cost.\n\n\
+     Attributes: ``estimate`` (steps of about 25 ns for ``max_work``, seconds for ``max_heap``, or\n\
+     ``None``) and ``keyword`` (the keyword argument that lifts the limit, or ``None`` when none does)."
+);
+
+/// A `TooCostly` with its estimate and the keyword that lifts the limit.
+fn too_costly(py: Python<'_>, message: String, estimate: Option<Py<PyAny>>, keyword: Option<&str>) -> PyErr {
+    let err = TooCostly::new_err(message);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance cannot fail.
+    let _ = value.setattr("estimate", estimate);
+    let _ = value.setattr("keyword", keyword);
+    err
+}
+
+/// The Python exception for a library error.
+pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
+    let message = err.to_string();
+    match err {
+        Error::TooMuchWork { steps, .. } => {
+            let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
+            too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
+        }
+        Error::TooCostly { values: Some(values), seconds, bytes, .. }
+            if nimcount::memory::available().is_none_or(|available| bytes <= available) =>
+        {
+            let estimate = seconds.into_pyobject(py).ok().map(|s| s.into_any().unbind());
+            too_costly(
+                py,
+                format!("{message}; max_heap={values} computes them anyway"),
+                estimate,
+                Some("max_heap"),
+            )
+        }
+        Error::TooCostly { seconds, .. } => {
+            let estimate = seconds.into_pyobject(py).ok().map(|s| s.into_any().unbind());
+            too_costly(py, format!("{message}; that does not fit in memory"), estimate, None)
+        }
+        Error::NoPeriod { .. } => {
+            too_costly(py, format!("{message}; max_heap= computes more values"), None, Some("max_heap"))
+        }
+        Error::AnswerTooLarge { bits, .. } => {
+            let estimate = bits.0.filter(|&b| b < u128::MAX).map(|b| int_object(py, b));
+            too_costly(py, message, estimate, Some("modulus"))
+        }
+        Error::OutOfMemory { .. } => PyMemoryError::new_err(message),
+        Error::Io { .. } => PyOSError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
+}
+
+fn int_object(py: Python<'_>, n: u128) -> Py<PyAny> {
+    n.into_pyobject(py).expect("an int from a u128").into_any().unbind()
+}
+
+/// A `ValueError` with this message.
+pub fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
