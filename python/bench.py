@@ -1,0 +1,148 @@
+"""nimcount.fwht against fht_cpu.fht (when installed) and a NumPy loop, one thread, same process.
+
+    python python/bench.py [--min-log2 10] [--max-log2 24] [--runs 7] [--nimcount-bench PATH]
+
+Every size is timed in turns (nimcount, fht_cpu, NumPy, nimcount, ...) and the median of each is
+printed with the ratios ``fht_cpu / nimcount`` and ``numpy / nimcount`` (above 1: nimcount is
+faster). Then the call overhead of a 2^6-element float32 transform, and uint32 residues modulo
+998244353 at 2^20 against ``nimcount bench`` for the same ring and size (when the binary is
+given or on PATH).
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import time
+import timeit
+
+import numpy as np
+
+import nimcount
+
+try:
+    import fht_cpu
+except ImportError:  # optional
+    fht_cpu = None
+
+
+def numpy_fwht(x):
+    """The textbook radix-2 loop, vectorised per level with NumPy (in place)."""
+    n = x.shape[-1]
+    h = 1
+    while h < n:
+        v = x.reshape(-1, 2, h)
+        a = v[:, 0, :].copy()
+        v[:, 0, :] += v[:, 1, :]
+        np.subtract(a, v[:, 1, :], out=v[:, 1, :])
+        h *= 2
+    return x
+
+
+def median_seconds(fn, data, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn(data)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cpu_name():
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        return re.search(r"Model name:\s*(.+)", out).group(1).strip()
+    except Exception:  # noqa: BLE001 - lscpu is optional
+        return platform.processor() or "unknown CPU"
+
+
+def floats(args):
+    rng = np.random.default_rng(1)
+    print(f"{'dtype':8} {'n':>6} {'nimcount ms':>12} {'fht_cpu ms':>11} {'numpy ms':>9} {'fht_cpu/nc':>10} {'numpy/nc':>9}")
+    for dtype in (np.float32, np.float64):
+        for log2 in range(args.min_log2, args.max_log2 + 1, 2):
+            n = 1 << log2
+            x = rng.standard_normal(n).astype(dtype)
+            contenders = {"nimcount": lambda a: nimcount.fwht(a, threads=1)}
+            if fht_cpu is not None:
+                contenders["fht_cpu"] = lambda a: fht_cpu.fht(a, num_threads=1)
+            if log2 <= args.numpy_max_log2:
+                contenders["numpy"] = numpy_fwht
+            # Same answer first (a transform of a copy each).
+            want = nimcount.fwht(x.astype(np.float64), threads=1)
+            for name, fn in contenders.items():
+                got = fn(x.copy()).astype(np.float64)
+                assert np.allclose(got, want, rtol=1e-4, atol=1e-3 * np.sqrt(n)), name
+            buffers = {name: x.copy() for name in contenders}
+            times = {name: [] for name in contenders}
+            runs = args.runs if log2 <= 20 else max(3, args.runs // 2)
+            for _ in range(runs):  # in turns, so that load on a busy host falls on all alike
+                for name, fn in contenders.items():
+                    times[name].append(median_seconds(fn, buffers[name], 1 if n >= 1 << 16 else 20))
+            med = {name: statistics.median(t) * 1e3 for name, t in times.items()}
+            nc = med["nimcount"]
+            fc = med.get("fht_cpu")
+            npy = med.get("numpy")
+            print(
+                f"{np.dtype(dtype).name:8} 2^{log2:<4} {nc:12.4f} "
+                f"{(f'{fc:11.4f}' if fc else '          -')} {(f'{npy:9.3f}' if npy else '        -')} "
+                f"{(f'{fc / nc:10.2f}' if fc else '         -')} {(f'{npy / nc:9.1f}' if npy else '        -')}"
+            )
+
+
+def overhead():
+    x = np.ones(64, dtype=np.float32)
+    loops = 100_000
+    best = min(timeit.repeat(lambda: nimcount.fwht(x, threads=1), number=loops, repeat=5)) / loops
+    default = min(timeit.repeat(lambda: nimcount.fwht(x), number=loops, repeat=5)) / loops
+    line = f"call overhead, 2^6 float32: {best * 1e6:.2f} us (threads=1), {default * 1e6:.2f} us (threads=None)"
+    if fht_cpu is not None:
+        theirs = min(timeit.repeat(lambda: fht_cpu.fht(x, num_threads=1), number=loops, repeat=5)) / loops
+        line += f"; fht_cpu {theirs * 1e6:.2f} us"
+    print(line)
+
+
+def against_cli(args):
+    binary = args.nimcount_bench or shutil.which("nimcount")
+    m, log2 = 998_244_353, 20
+    x = np.random.default_rng(2).integers(0, m, size=1 << log2, dtype=np.uint32)
+    if not binary or not os.path.exists(binary):
+        print("nimcount bench: binary not found (--nimcount-bench PATH)")
+        return
+    python_ms, cli_ms = [], []
+    command = [binary, "bench", "--ring", "u32", "--modulus", str(m), "--log2", str(log2), "--threads", "1",
+               "--no-textbook", "--json"]
+    for _ in range(args.runs):  # in turns
+        python_ms.append(median_seconds(lambda a: nimcount.fwht(a, modulus=m, threads=1), x, 9) * 1e3)
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        cli_ms.append(cli_milliseconds(out))
+    py, cli = statistics.median(python_ms), statistics.median(cli_ms)
+    print(f"uint32 mod {m}, 2^{log2}, one thread: nimcount.fwht {py:.3f} ms, nimcount bench {cli:.3f} ms, ratio {py / cli:.2f}")
+
+
+def cli_milliseconds(out):
+    """The fast transform's median time from `nimcount bench --json`."""
+    return json.loads(out.strip().splitlines()[-1])["median_ns"] / 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--min-log2", type=int, default=10)
+    parser.add_argument("--max-log2", type=int, default=24)
+    parser.add_argument("--numpy-max-log2", type=int, default=22)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--nimcount-bench", help="the nimcount binary (default: nimcount on PATH)")
+    args = parser.parse_args()
+    fht = f"fht_cpu {fht_cpu.__version__}" if fht_cpu is not None else "fht_cpu not installed (pip install fht-cpu)"
+    print(f"nimcount {nimcount.__version__}, {fht}, numpy {np.__version__}; {cpu_name()}, one thread")
+    floats(args)
+    overhead()
+    against_cli(args)
+
+
+if __name__ == "__main__":
+    main()
