@@ -232,23 +232,16 @@ odd32 = st.integers(1, (1 << 31) - 1).filter(lambda m: m % 2 == 1)
 odd64 = st.integers(1, (1 << 63) - 1).filter(lambda m: m % 2 == 1)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 6), odd32, st.data())
-def test_property_uint32_residues(log2, m, data):
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 6), st.sampled_from([(np.uint32, odd32), (np.uint64, odd64)]), st.data())
+def test_property_residues(log2, ring, data):
     n = 1 << log2
-    x = np.array(data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n)), dtype=np.uint32)
+    dtype, moduli = ring
+    m = data.draw(moduli)
+    x = np.array(data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n)), dtype=dtype)
     want = [int(v) % m for v in exact_reference(x)]
     assert [int(v) for v in nimcount.fwht(x.copy(), modulus=m)] == want
     assert np.array_equal(nimcount.fwht(nimcount.fwht(x.copy(), modulus=m), modulus=m, inverse=True), x)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 6), odd64, st.data())
-def test_property_uint64_residues(log2, m, data):
-    n = 1 << log2
-    x = np.array(data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n)), dtype=np.uint64)
-    want = [int(v) % m for v in exact_reference(x)]
-    assert [int(v) for v in nimcount.fwht(x.copy(), modulus=m)] == want
 
 
 @settings(max_examples=60, deadline=None)
