@@ -44,10 +44,13 @@ def numpy_fwht(x):
 
 
 def median_seconds(fn, data, runs):
+    """The median time of `fn` on a fresh copy of `data` each run (the copy is not timed)."""
+    buffer = np.empty_like(data)
     times = []
     for _ in range(runs):
+        np.copyto(buffer, data)
         start = time.perf_counter()
-        fn(data)
+        fn(buffer)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -77,12 +80,11 @@ def floats(args):
             for name, fn in contenders.items():
                 got = fn(x.copy()).astype(np.float64)
                 assert np.allclose(got, want, rtol=1e-4, atol=1e-3 * np.sqrt(n)), name
-            buffers = {name: x.copy() for name in contenders}
             times = {name: [] for name in contenders}
             runs = args.runs if log2 <= 20 else max(3, args.runs // 2)
             for _ in range(runs):  # in turns, so that load on a busy host falls on all alike
                 for name, fn in contenders.items():
-                    times[name].append(median_seconds(fn, buffers[name], 1 if n >= 1 << 16 else 20))
+                    times[name].append(median_seconds(fn, x, 1 if n >= 1 << 16 else 20))
             med = {name: statistics.median(t) * 1e3 for name, t in times.items()}
             nc = med["nimcount"]
             fc = med.get("fht_cpu")
