@@ -326,3 +326,23 @@ def test_refused_calls_leave_the_array_unchanged():
     raises("below the modulus", lambda: nimcount.fwht(residues, modulus=11))
     assert np.array_equal(residues, [[1, 2], [3, 11]])
     assert np.array_equal(y, [1, 1])
+
+
+@pytest.mark.parametrize(
+    "dtype,modulus",
+    [(np.uint32, 1), (np.uint32, 3), (np.uint32, P32), (np.uint32, (1 << 31) - 1),
+     (np.uint64, 1), (np.uint64, P64), (np.uint64, (1 << 63) - 1)],
+)
+def test_every_residue_out_of_range_is_refused(dtype, modulus):
+    bits = 8 * np.dtype(dtype).itemsize
+    top = 1 << (bits - 1)
+    nasty = {modulus, modulus + 1, top - 1, top, top + modulus - 1, top + modulus, (1 << bits) - 1}
+    for bad in sorted(v for v in nasty if modulus <= v < 1 << bits):
+        for at in (0, 37, 4095):
+            x = RNG.integers(0, modulus, size=4096, dtype=dtype) if modulus > 1 else np.zeros(4096, dtype)
+            x[at] = bad
+            before = x.copy()
+            raises(f"value {bad} at index {at} ", lambda: nimcount.fwht(x, modulus=modulus))
+            assert np.array_equal(x, before)
+    edge = np.full(4, modulus - 1, dtype)
+    nimcount.fwht(edge, modulus=modulus)  # the largest residue is accepted
