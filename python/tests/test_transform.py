@@ -346,3 +346,32 @@ def test_every_residue_out_of_range_is_refused(dtype, modulus):
             assert np.array_equal(x, before)
     edge = np.full(4, modulus - 1, dtype)
     nimcount.fwht(edge, modulus=modulus)  # the largest residue is accepted
+
+
+def test_the_gil_is_released_during_a_transform():
+    import sys
+    import threading
+    import time
+
+    x = np.ones(1 << 24, dtype=np.float64)
+    times = {}
+    started = threading.Event()
+
+    def work():
+        times["start"] = time.perf_counter()
+        started.set()
+        nimcount.fwht(x, threads=1)
+        times["end"] = time.perf_counter()  # before this thread could give the GIL away
+
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(5.0)  # the worker keeps the GIL unless the transform releases it
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        started.wait()
+        times["main"] = time.perf_counter()  # needs the GIL
+        worker.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert x[0] == 1 << 24 and not x[1:].any()
+    assert times["start"] < times["main"] < times["end"]
