@@ -6,7 +6,8 @@ use nimcount::fwht::Plan;
 use nimcount::progress::Progress;
 use nimcount::{Error, elements};
 
-use crate::common::{self, Output, Result, TerminalProgress};
+use crate::common::{self, Result, TerminalProgress};
+use crate::output::Output;
 use crate::rings::{self, CliRing, with_ring};
 
 /// File formats.
@@ -61,14 +62,11 @@ pub struct Args {
     /// Spread the transform over the processes of `mpirun -n P`: each reads and writes its slice
     /// of the files (binary; a file system every process sees; needs the mpi feature).
     #[arg(long, conflicts_with = "max_input")]
-    distributed: bool,
+    pub(crate) distributed: bool,
 }
 
-/// Runs `nimcount transform`.
+/// Runs `nimcount transform` in one process (`main` sends `--distributed` elsewhere).
 pub fn run(args: Args) -> Result<()> {
-    if args.distributed {
-        return crate::distributed::transform(&args);
-    }
     let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
     with_ring!(ring, |r| transform_file(r, &args))
 }

@@ -2,7 +2,7 @@
 //!
 //! SVG only: plotters' bitmap backend draws text through system fonts (or a font compiled into
 //! the program), which nimcount does not depend on, so `.png` is refused with that reason. The
-//! picture is drawn into memory and written whole or not at all ([`common::write_atomically`]).
+//! picture is drawn into memory and written whole or not at all ([`output::write_atomically`]).
 
 pub mod grundy;
 pub mod sweep;
@@ -16,7 +16,7 @@ use crate::common::{Result, usage};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::common;
+use crate::output;
 
 /// What plotters reports when drawing into memory fails.
 pub type DrawError = DrawingAreaErrorKind<io::Error>;
@@ -64,7 +64,7 @@ pub fn write_svg(
         let drawn = root.fill(&WHITE).and_then(|()| draw(&root)).and_then(|()| root.present());
         drawn.map_err(|e| Error::io(path, io::Error::other(format!("drawing the picture failed: {e}"))))?;
     }
-    common::write_atomically(path, |out| out.write_all(svg.as_bytes()).map_err(|e| Error::io(path, e).into()))
+    output::write_atomically(path, |out| out.write_all(svg.as_bytes()).map_err(|e| Error::io(path, e).into()))
 }
 
 /// Colours that stay apart on white and for common colour-vision deficiencies (Tableau 10).
