@@ -237,3 +237,27 @@ fn one_process_that_cannot_allocate_fails_everywhere() {
     let out = mpirun_groups(&[(1, limited), (1, &[])], &args);
     failed_everywhere(&out, 2, "memory for a block of 2^28 elements");
 }
+
+/// The distributed transform writes through the one writer of output files: a replaced file
+/// keeps its permissions, and no temporary file is left.
+#[test]
+fn a_distributed_transform_keeps_the_permissions_of_the_file_it_replaces() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.bin");
+    std::fs::write(&input, bytemuck::cast_slice(&[1u32, 2, 3, 4])).unwrap();
+    let output = dir.path().join("out.bin");
+    std::fs::write(&output, b"old").unwrap();
+    std::fs::set_permissions(&output, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let args = ["transform", "--distributed", "--ring", "wrap32", "--input", input.to_str().unwrap()];
+    let out = mpirun(2, &[&args[..], &["--output", output.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::metadata(&output).unwrap().permissions().mode() & 0o777, 0o640);
+    let words: Vec<u32> = std::fs::read(&output)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(words, [10, u32::MAX - 1, u32::MAX - 3, 0]);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+}

@@ -8,7 +8,6 @@
 //! work fails the test instead of passing slowly.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use assert_cmd::Command;
 
@@ -231,7 +230,11 @@ fn output_keeps_the_permissions_of_the_file_it_replaces() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("x.bin"), words(&[5, 6])).unwrap();
-    for mode in [0o600, 0o640, 0o444] {
+    // Root may replace a read-only file and keeps it read-only; anyone else is refused (see
+    // `output_files::a_file_the_user_may_not_write_is_refused`).
+    let root = std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout == b"0\n");
+    let modes: &[u32] = if root { &[0o600, 0o640, 0o444] } else { &[0o600, 0o640] };
+    for &mode in modes {
         let out = d.join(format!("out{mode:o}.bin"));
         std::fs::write(&out, b"old").unwrap();
         std::fs::set_permissions(&out, std::fs::Permissions::from_mode(mode)).unwrap();
@@ -274,60 +277,236 @@ fn output_to_a_fifo_streams_without_a_temporary_file() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
-#[test]
-fn an_interrupt_mid_write_leaves_no_temporary_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    // 2^22 wrap64 elements as text: about 80 MB of output, long enough to interrupt.
-    let mut rng = 0x1234_5678_9abc_def0u64;
-    let mut text = String::new();
-    for _ in 0..1u32 << 22 {
-        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        text += &format!("{rng}\n");
+/// Output files like coreutils: a signal mid-write leaves the old file or nothing (SIGKILL
+/// included), a file the user may not write is refused, a link to a descriptor (`/dev/stdout`)
+/// is written through the descriptor, and a closed or full standard output is an error.
+mod output_files {
+    use std::os::unix::process::ExitStatusExt;
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, ExitStatus, Stdio};
+
+    fn bin() -> PathBuf {
+        assert_cmd::cargo::cargo_bin("nimcount")
     }
-    std::fs::write(d.join("x.txt"), text).unwrap();
-    let temporary = || {
-        std::fs::read_dir(d)
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".tmp"))
-            .collect::<Vec<_>>()
-    };
-    let mut child = std::process::Command::new(bin())
-        .current_dir(d)
-        .args(["transform", "--ring", "wrap64", "--format", "text", "--input", "x.txt"])
-        .args(["--output", "out.txt"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait until the temporary file exists and has grown, then interrupt.
-    let mut seen = false;
-    for _ in 0..60_000 {
-        if let Some(name) = temporary().first()
-            && std::fs::metadata(d.join(name)).is_ok_and(|m| m.len() > 0)
-        {
-            seen = true;
-            break;
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_micros(200));
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
     }
-    let interrupted = seen
-        && std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-    let status = child.wait().unwrap();
-    if interrupted && status.code() != Some(0) {
-        assert_eq!(status.code(), Some(130), "the interrupt handler exits with 130");
-        assert!(!d.join("out.txt").exists(), "no output after an interrupt");
-    } else {
-        eprintln!("the transform finished before it could be interrupted; checking it left nothing behind");
+
+    /// `x.txt`: 2^22 wrap64 elements as text, about 80 MB of output, long enough to signal
+    /// the transform while it writes.
+    fn large_input(dir: &Path) {
+        let mut rng = 0x1234_5678_9abc_def0u64;
+        let mut text = String::new();
+        for _ in 0..1u32 << 22 {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            text += &format!("{rng}\n");
+        }
+        std::fs::write(dir.join("x.txt"), text).unwrap();
     }
-    assert!(temporary().is_empty(), "temporary files left: {:?}", temporary());
+
+    /// Whether process `pid` has a file of `dir` open other than the input, holding bytes: the
+    /// output being written (a named temporary file, or an unnamed one, which `/proc` shows as
+    /// `dir/#N (deleted)`).
+    fn writing_into(pid: u32, dir: &Path) -> bool {
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+        fds.filter_map(|e| e.ok()).any(|e| {
+            std::fs::read_link(e.path()).is_ok_and(|link| link.starts_with(dir) && !link.ends_with("x.txt"))
+                && std::fs::metadata(e.path()).is_ok_and(|m| m.len() > 0)
+        })
+    }
+
+    /// Runs the transform of `x.txt` into `out.txt` in `dir` and sends `signal` while it writes;
+    /// `None` when it finished first.
+    fn signalled_mid_write(dir: &Path, signal: &str) -> Option<(ExitStatus, String)> {
+        let dir = std::fs::canonicalize(dir).unwrap();
+        let child = Command::new(bin())
+            .current_dir(&dir)
+            .args(["transform", "--ring", "wrap64", "--format", "text", "--input", "x.txt"])
+            .args(["--output", "out.txt"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut child = child;
+        let mut seen = false;
+        for _ in 0..150_000 {
+            if writing_into(child.id(), &dir) {
+                seen = true;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let sent = seen
+            && Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status()
+                .unwrap()
+                .success();
+        let out = child.wait_with_output().unwrap();
+        if !sent || out.status.success() {
+            eprintln!("skipped: the transform finished before SIG{signal} could reach it");
+            return None;
+        }
+        Some((out.status, String::from_utf8(out.stderr).unwrap()))
+    }
+
+    #[test]
+    fn sigterm_and_sigint_mid_write_exit_143_and_130_and_keep_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        large_input(d);
+        for (signal, code, word) in [("TERM", 143, "terminated"), ("INT", 130, "interrupted")] {
+            std::fs::write(d.join("out.txt"), b"old\n").unwrap();
+            if let Some((status, stderr)) = signalled_mid_write(d, signal) {
+                assert_eq!(status.code(), Some(code), "SIG{signal}: {stderr}");
+                assert_eq!(stderr, format!("error: {word}\n"), "SIG{signal}");
+            }
+            assert_eq!(std::fs::read(d.join("out.txt")).unwrap(), b"old\n", "SIG{signal}");
+            assert_eq!(names(d), ["out.txt", "x.txt"], "SIG{signal} leaves no temporary file");
+        }
+    }
+
+    #[test]
+    fn sigkill_mid_write_leaves_no_file_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        large_input(d);
+        if let Some((status, _)) = signalled_mid_write(d, "KILL") {
+            assert_eq!(status.signal(), Some(9));
+        }
+        assert_eq!(names(d), ["x.txt"], "a killed transform leaves nothing, not even a hidden file");
+    }
+
+    /// The command prefix that runs a program as a user without privileges: none when the
+    /// tests already run as one, else `setpriv` or `runuser` to `nobody`.
+    fn unprivileged() -> Option<Vec<String>> {
+        let uid = Command::new("id").arg("-u").output().ok()?;
+        if uid.stdout != b"0\n" {
+            return Some(Vec::new());
+        }
+        let candidates: [&[&str]; 2] = [
+            &["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
+            &["runuser", "-u", "nobody", "--"],
+        ];
+        candidates.into_iter().map(|c| c.iter().map(|s| s.to_string()).collect::<Vec<_>>()).find(|prefix| {
+            Command::new(&prefix[0]).args(&prefix[1..]).arg("true").status().is_ok_and(|s| s.success())
+        })
+    }
+
+    #[test]
+    fn a_file_the_user_may_not_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(prefix) = unprivileged() else {
+            eprintln!("skipped: running as root with neither setpriv nor runuser to drop privileges");
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        // A folder anyone may write in, and a copy of the program anyone may run.
+        let work = dir.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let program = dir.path().join("nimcount");
+        std::fs::copy(bin(), &program).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(work.join("x.txt"), "1\n2\n").unwrap();
+        // Not writable by the user running the transform: another user's file (the tests run as
+        // root), or the user's own read-only file.
+        std::fs::write(work.join("ro.txt"), "kept\n").unwrap();
+        let mode = if prefix.is_empty() { 0o444 } else { 0o644 };
+        std::fs::set_permissions(work.join("ro.txt"), std::fs::Permissions::from_mode(mode)).unwrap();
+        let run = |output: &str| {
+            let mut command =
+                Command::new(if prefix.is_empty() { program.as_os_str() } else { prefix[0].as_ref() });
+            command.args(prefix.iter().skip(1));
+            if !prefix.is_empty() {
+                command.arg(&program);
+            }
+            command
+                .current_dir(&work)
+                .args([
+                    "transform",
+                    "--ring",
+                    "wrap64",
+                    "--format",
+                    "text",
+                    "--input",
+                    "x.txt",
+                    "--output",
+                    output,
+                ])
+                .output()
+                .unwrap()
+        };
+        // The folder lets this user create (and rename over) files ...
+        let fresh = run("new.txt");
+        assert!(fresh.status.success(), "{}", String::from_utf8_lossy(&fresh.stderr));
+        assert_eq!(std::fs::read_to_string(work.join("new.txt")).unwrap(), "3\n18446744073709551615\n");
+        // ... but a file it may not write is not replaced.
+        let refused = run("ro.txt");
+        let stderr = String::from_utf8(refused.stderr).unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr, "error: cannot write 'ro.txt': permission denied\n");
+        assert_eq!(std::fs::read_to_string(work.join("ro.txt")).unwrap(), "kept\n");
+        assert_eq!(names(&work), ["new.txt", "ro.txt", "x.txt"]);
+    }
+
+    /// Runs `sh -c SCRIPT` in `dir` with `$0` the program.
+    fn shell(dir: &Path, script: &str) -> std::process::Output {
+        Command::new("sh").current_dir(dir).args(["-c", script]).arg(bin()).output().unwrap()
+    }
+
+    #[test]
+    fn a_descriptor_link_is_written_through_the_descriptor_and_a_shell_append_keeps_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("x.txt"), "1\n2\n").unwrap();
+        let transform = "\"$0\" transform --ring wrap64 --format text --input x.txt";
+        for (target, redirect) in [("/dev/stdout", ""), ("/dev/fd/1", ""), ("/proc/self/fd/3", "3")] {
+            std::fs::write(d.join("log.txt"), "kept\n").unwrap();
+            let out = shell(d, &format!("{transform} --output {target} {redirect}>> log.txt"));
+            assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                std::fs::read_to_string(d.join("log.txt")).unwrap(),
+                "kept\n3\n18446744073709551615\n",
+                "{target} appends"
+            );
+        }
+        assert_eq!(names(d), ["log.txt", "x.txt"]);
+    }
+
+    #[test]
+    fn a_closed_or_full_standard_output_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("x.txt"), "1\n2\n").unwrap();
+        let commands = [
+            "\"$0\" transform --ring wrap64 --format text --input x.txt --output -",
+            "\"$0\" transform --ring wrap64 --format text --input x.txt --output /dev/stdout",
+            "\"$0\" count --game nim --sizes 0..=3 --heaps 2",
+            "\"$0\" grundy --game subtract:1,2 --first 10",
+        ];
+        for command in commands {
+            for (redirect, reason) in
+                [(">&-", "Bad file descriptor"), ("> /dev/full", "No space left on device")]
+            {
+                let out = shell(d, &format!("{command} {redirect}"));
+                let stderr = String::from_utf8(out.stderr).unwrap();
+                assert_eq!(out.status.code(), Some(2), "{command} {redirect}: {stderr}");
+                assert_eq!(stderr.lines().count(), 1, "{command} {redirect}: {stderr}");
+                assert!(stderr.starts_with("error: <stdout>: ") && stderr.contains(reason), "{stderr}");
+            }
+        }
+        assert_eq!(names(d), ["x.txt"]);
+    }
 }

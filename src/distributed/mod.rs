@@ -33,14 +33,19 @@
 //! those that did not fail themselves) instead of entering an exchange its partner will never
 //! join.
 //!
+//! **Files in slices.** [`elements_in_file`], [`Plan::read_block`] and [`Plan::write_block`] read
+//! and write each process's block of a binary file at its offset (see `file.rs`).
+//!
 //! The library reads no environment variable and starts nothing: the caller initialises MPI
 //! (the [`mpi`] crate is re-exported) and passes a communicator.
 
 mod collective;
 mod count;
+mod file;
 mod plan;
 
 pub use count::{EXACT_MAX_BITS_LOG2, count};
+pub use file::{elements_in_file, file_elements};
 pub use plan::{Plan, Timings};
 
 /// The MPI bindings the distributed API takes its communicators from.

@@ -161,6 +161,11 @@ where
         self.rank as u64 * self.block_len() as u64
     }
 
+    /// The communicator.
+    pub(super) fn comm(&self) -> &C {
+        self.comm
+    }
+
     /// The ring.
     pub fn ring(&self) -> &R {
         self.local.ring()

@@ -59,7 +59,7 @@ pub struct Args {
     /// Spread the transform over the processes of `mpirun -n P` (a power of two): prints the total
     /// time, its local-transform and communication parts, and GB/s (needs the mpi feature).
     #[arg(long)]
-    distributed: bool,
+    pub(crate) distributed: bool,
     /// With --distributed: how the top levels cross processes, one all-to-all (the default) or
     /// pairwise exchanges of whole blocks.
     #[arg(long, value_enum, default_value_t = Exchange::AllToAll, requires = "distributed")]
@@ -109,14 +109,8 @@ pub(crate) struct Measurement {
 /// The largest size `--log2` and `--sweep` accept (beyond any memory).
 pub(crate) const MAX_LOG2: u32 = 40;
 
-/// Runs `nimcount bench`.
+/// Runs `nimcount bench` at one size (`main` sends `--sweep` and `--distributed` elsewhere).
 pub fn run(args: Args) -> Result<()> {
-    if args.distributed {
-        return crate::distributed::bench(&args);
-    }
-    if args.sweep.is_some() {
-        return crate::sweep::run(&args);
-    }
     if args.plot.is_some() {
         return Err(usage("--plot draws a sweep: it needs --sweep LO..=HI"));
     }
@@ -339,7 +333,7 @@ fn report(args: &Args, m: &Measurement) -> Result<()> {
                 show(t.median),
                 show(t.min),
                 show(t.max),
-                crate::count::plural(t.runs, "run", "runs"),
+                common::plural(t.runs, "run", "runs"),
                 m.ns_per_element_level(t),
                 m.gbps(t)
             )

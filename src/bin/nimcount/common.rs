@@ -1,11 +1,11 @@
-//! What every subcommand shares: error reporting, exit codes, stdout, progress bars and
-//! all-or-nothing output files.
+//! What every subcommand shares: error reporting, exit codes, standard output, inputs, a few
+//! argument parsers and progress bars. Imports no other module of the binary.
 
-use std::fs::OpenOptions;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,6 +13,8 @@ use nimcount::Error;
 use nimcount::error::Seconds;
 use nimcount::fwht::Backend;
 use nimcount::input::Input;
+use nimcount::num_bigint::BigUint;
+use nimcount::number;
 use nimcount::progress::Progress;
 
 /// Why a command failed: the library refused or failed, or the command line makes no sense.
@@ -103,15 +105,49 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
         Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
             eprintln!("error: {err}");
-            REPORTED.store(true, std::sync::atomic::Ordering::SeqCst);
+            REPORTED.store(true, Ordering::SeqCst);
             ExitCode::from(EXIT_FAILURE)
         }
     }
 }
 
+/// Whether descriptor 1 was closed when the process started (`>&-`). Recorded before `main`:
+/// the Rust runtime then opens `/dev/null` in its place, where every write would succeed.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Run by the loader before `main` (and before the runtime replaces a closed descriptor).
+extern "C" fn record_closed_stdout() {
+    use std::os::fd::AsFd;
+    STDOUT_CLOSED.store(io::stdout().as_fd().try_clone_to_owned().is_err(), Ordering::SeqCst);
+}
+
+// SAFETY: an entry of `.init_array` is called once by the dynamic loader, before `main`, with
+// no arguments, as `extern "C" fn()`; `record_closed_stdout` has that signature, reads one
+// descriptor (a `dup` that fails with EBADF when it is closed) and stores one flag.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
+
+/// Standard output, failing every write with EBADF when it was closed at start.
+pub struct Stdout(io::StdoutLock<'static>);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if STDOUT_CLOSED.load(Ordering::Relaxed) && !buf.is_empty() {
+            return Err(rustix::io::Errno::BADF.into());
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Buffered standard output; write errors map to [`Error::Io`] on `<stdout>` via [`stdout_error`].
-pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
-    BufWriter::new(io::stdout().lock())
+pub fn stdout() -> BufWriter<Stdout> {
+    BufWriter::new(Stdout(io::stdout().lock()))
 }
 
 /// Wraps a failure to write standard output.
@@ -135,6 +171,32 @@ pub fn stream_limit(flag: Option<&str>) -> Result<u64> {
     }
 }
 
+/// `LO..=HI`, each side a number of any size.
+pub fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
+    if !text.contains("..=") {
+        return Err(usage(format!(
+            "--sizes '{}' must be LO..=HI, for example 1..=10^12",
+            nimcount::error::quote(text)
+        )));
+    }
+    let (lo, hi) = number::parse_range(text)?;
+    if lo > hi {
+        return Err(usage(format!(
+            "--sizes {}: empty range, {} is above {}",
+            nimcount::error::quote(text),
+            number::short(&lo),
+            number::short(&hi)
+        )));
+    }
+    Ok((lo, hi))
+}
+
+/// `count` and a noun, singular for 1.
+pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
+    let count = count.to_string();
+    format!("{count} {}", if count == "1" { singular } else { plural })
+}
+
 /// Opens an input file (`-`: standard input), with the stream limit of `--max-input`.
 pub fn open_input(path: &Path, max_input: Option<&str>) -> Result<Input<'static>> {
     Ok(Input::open(path, stream_limit(max_input)?)?)
@@ -153,186 +215,8 @@ pub fn input_failure(err: Error, format_flag: bool) -> Failure {
     }
 }
 
-/// The temporary files being written, removed by the interrupt handler. Creating, renaming and
-/// removing one happens with the lock held, so an interrupt never leaves one behind.
-static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
 /// Set once this process has printed its error line.
-pub static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Removes unfinished output files and exits with 130 on Ctrl-C, SIGTERM or SIGHUP (quietly,
-/// with the failure code, once an error has been reported).
-pub fn handle_interrupts() {
-    let _ = ctrlc::set_handler(|| {
-        let temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
-        for path in temporary.iter() {
-            let _ = std::fs::remove_file(path);
-        }
-        // A process that already reported its error (ended by `mpirun` after another process
-        // failed) leaves with that error alone.
-        if REPORTED.load(std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(i32::from(EXIT_FAILURE));
-        }
-        eprintln!("error: interrupted");
-        std::process::exit(130);
-    });
-}
-
-/// An output file as the user named it, and where its bytes really go, resolved before any
-/// work is done.
-#[derive(Debug)]
-pub struct Output {
-    /// The path as given, for messages.
-    given: String,
-    target: Target,
-}
-
-#[derive(Debug)]
-enum Target {
-    /// `-`: standard output.
-    Stdout,
-    /// Something that is not a regular file (a FIFO, a terminal, `/dev/null`): written directly,
-    /// never replaced.
-    Direct(PathBuf),
-    /// A regular file (through any symbolic links), or a new one: a temporary file in its
-    /// directory, renamed over it when complete.
-    Replace { path: PathBuf, existing: Option<std::fs::Metadata> },
-}
-
-impl Output {
-    /// Resolves `path`: `-` is standard output; symbolic links are followed, so the file they
-    /// point to is written and the links stay; a FIFO or a device is written directly; a missing
-    /// directory or a directory as the path is refused.
-    pub fn resolve(path: &Path) -> Result<Output> {
-        let given = nimcount::error::quote(&path.display().to_string());
-        if path.as_os_str() == "-" {
-            return Ok(Output { given, target: Target::Stdout });
-        }
-        let refuse = |reason: String| usage(format!("cannot write '{given}': {reason}"));
-        let target = match std::fs::metadata(path) {
-            Ok(m) if m.is_dir() => return Err(refuse("it is a directory".into())),
-            Ok(m) if m.is_file() => {
-                // The real file, so that the temporary file lies beside it.
-                let real = std::fs::canonicalize(path).map_err(|e| Error::io(&given, e))?;
-                Target::Replace { path: real, existing: Some(m) }
-            }
-            Ok(_) => Target::Direct(path.to_path_buf()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let real = dangling_target(path).map_err(|e| Error::io(&given, e))?;
-                let dir = directory_of(&real);
-                if !dir.is_dir() {
-                    return Err(refuse(format!("directory '{}' does not exist", dir.display())));
-                }
-                Target::Replace { path: real, existing: None }
-            }
-            Err(e) => return Err(Error::io(&given, e).into()),
-        };
-        Ok(Output { given, target })
-    }
-
-    /// Writes the output: streamed to standard output, a FIFO or a device; for a file, whole
-    /// or not at all (temporary file, fsync, rename), with the existing file's permissions and,
-    /// where allowed, its owner. The temporary file is removed on every error and on an
-    /// interrupt; errors name the path as given.
-    pub fn write(&self, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
-        let io_error = |e: io::Error| Failure::Library(Error::io(&self.given, e));
-        match &self.target {
-            Target::Stdout => {
-                let mut out = stdout();
-                write(&mut out)?;
-                out.flush().map_err(stdout_error)
-            }
-            Target::Direct(path) => {
-                let file = OpenOptions::new().write(true).open(path).map_err(io_error)?;
-                let mut out = BufWriter::with_capacity(1 << 20, file);
-                write(&mut out)?;
-                out.flush().map_err(io_error)
-            }
-            Target::Replace { path, existing } => self.replace(path, existing.as_ref(), write),
-        }
-    }
-
-    fn replace(
-        &self,
-        path: &Path,
-        existing: Option<&std::fs::Metadata>,
-        write: impl FnOnce(&mut dyn Write) -> Result<()>,
-    ) -> Result<()> {
-        let io_error = |e: io::Error| Failure::Library(Error::io(&self.given, e));
-        let name = path.file_name().ok_or_else(|| io_error(io::Error::other("not a file name")))?;
-        let temp = directory_of(path).join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-        let file = {
-            let mut temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
-            let file = OpenOptions::new().write(true).create_new(true).open(&temp).map_err(io_error)?;
-            temporary.push(temp.clone());
-            file
-        };
-        let result = (|| {
-            if let Some(m) = existing {
-                file.set_permissions(m.permissions()).map_err(io_error)?;
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::MetadataExt;
-                    // Only root may give a file away; anyone else keeps the file as theirs.
-                    let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
-                }
-            }
-            let mut out = BufWriter::with_capacity(1 << 20, &file);
-            write(&mut out)?;
-            out.flush().map_err(io_error)?;
-            drop(out);
-            file.sync_all().map_err(io_error)
-        })();
-        let mut temporary = TEMPORARY.lock().unwrap_or_else(|e| e.into_inner());
-        let result = result.and_then(|()| std::fs::rename(&temp, path).map_err(io_error));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        temporary.retain(|p| *p != temp);
-        result
-    }
-}
-
-/// The directory a path lies in (`.` for a bare file name).
-fn directory_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Where a path that does not exist would be created: through symbolic links (a dangling
-/// link is written through, creating its target), at most 40 of them.
-fn dangling_target(path: &Path) -> io::Result<PathBuf> {
-    let mut current = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&current) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let link = std::fs::read_link(&current)?;
-                current = if link.is_absolute() { link } else { directory_of(&current).join(link) };
-            }
-            _ => return Ok(current),
-        }
-    }
-    Err(io::Error::other("too many levels of symbolic links"))
-}
-
-/// Writes `path` all at once or not at all (see [`Output::write`]).
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
-    Output::resolve(path)?.write(write)
-}
-
-/// The regular file that `path` names (through symbolic links; a new one if missing), for
-/// writers that replace it through a temporary file of their own; refused for standard output,
-/// FIFOs and devices (a distributed run writes slices at offsets).
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub fn replaced_file(path: &Path) -> Result<PathBuf> {
-    let output = Output::resolve(path)?;
-    match output.target {
-        Target::Replace { path, .. } => Ok(path),
-        _ => Err(usage(format!("cannot write '{}' in slices: it is not a regular file", output.given))),
-    }
-}
+pub static REPORTED: AtomicBool = AtomicBool::new(false);
 
 /// A progress bar on standard error, drawn only when standard error is a terminal; with
 /// [`lines`](TerminalProgress::lines), a line every few seconds when it is not.

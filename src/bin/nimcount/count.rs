@@ -13,7 +13,7 @@ use nimcount::progress::Progress;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
-use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage};
+use crate::common::{self, Result, TerminalProgress, parse_sizes, plural, stdout, stdout_error, usage};
 
 /// Arguments of `nimcount count`.
 #[derive(Debug, clap::Args)]
@@ -234,26 +234,6 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// `LO..=HI`, each side a number of any size.
-pub fn parse_sizes(text: &str) -> Result<(BigUint, BigUint)> {
-    if !text.contains("..=") {
-        return Err(usage(format!(
-            "--sizes '{}' must be LO..=HI, for example 1..=10^12",
-            nimcount::error::quote(text)
-        )));
-    }
-    let (lo, hi) = number::parse_range(text)?;
-    if lo > hi {
-        return Err(usage(format!(
-            "--sizes {}: empty range, {} is above {}",
-            nimcount::error::quote(text),
-            number::short(&lo),
-            number::short(&hi)
-        )));
-    }
-    Ok((lo, hi))
-}
-
 /// `--max-work STEPS`: at least one step.
 pub fn parse_max_work(text: &str) -> Result<u128> {
     match number::parse(text)?.to_u128() {
@@ -278,7 +258,6 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
     }
 }
 
-/// `count` and a noun, singular for 1.
 /// The most bits of a number shown in decimal (about 20 000 digits): converting millions of
 /// bits to decimal takes seconds.
 const DECIMAL_BITS: u64 = 1 << 16;
@@ -297,11 +276,6 @@ fn shown(x: &BigUint) -> String {
     let shift = x.bits() - 64;
     let top = (x >> shift).to_u64().unwrap_or(u64::MAX) as f64;
     format!("about 2^{:.3}", shift as f64 + top.log2())
-}
-
-pub fn plural(count: impl std::fmt::Display, singular: &str, plural: &str) -> String {
-    let count = count.to_string();
-    format!("{count} {}", if count == "1" { singular } else { plural })
 }
 
 /// A probability as text: 15 decimals, or 15 significant digits in scientific notation below

@@ -10,8 +10,7 @@ use nimcount::number;
 use nimcount::play::{Moore, count_staircase};
 use serde_json::{Map, Value, json};
 
-use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
-use crate::count::{parse_sizes, plural};
+use crate::common::{Result, TerminalProgress, parse_sizes, plural, stdout, stdout_error, usage};
 
 /// The options of `nimcount count` as given.
 pub struct Request<'a> {

@@ -36,22 +36,19 @@ pub use disabled::{bench, count, transform};
 
 #[cfg(feature = "mpi")]
 mod enabled {
-    use std::fs::File;
     use std::io::Write;
-    use std::os::unix::fs::FileExt;
-    use std::path::Path;
     use std::time::{Duration, Instant};
 
     use nimcount::distributed::mpi::collective::SystemOperation;
     use nimcount::distributed::mpi::topology::SimpleCommunicator;
     use nimcount::distributed::mpi::traits::{Communicator, CommunicatorCollectives, Root};
-    use nimcount::distributed::{Plan, agree, mpi};
-    use nimcount::elements::Element;
+    use nimcount::distributed::{self, Plan, agree, mpi};
     use nimcount::error::Bytes;
-    use nimcount::{Error, count::Counts, count::Query};
+    use nimcount::{count::Counts, count::Query};
 
     use crate::bench::{self, Timing, show};
     use crate::common::{self, Failure, Result, usage};
+    use crate::output::Output;
     use crate::rings::{self, CliRing, with_ring};
 
     /// Runs `work` with MPI started. An error is printed here, before MPI stops: stopping waits
@@ -221,7 +218,7 @@ mod enabled {
                 show(m.total.median),
                 show(m.total.min),
                 show(m.total.max),
-                crate::count::plural(m.total.runs, "run", "runs")
+                common::plural(m.total.runs, "run", "runs")
             );
             for (name, t) in [("local", m.local), ("exchange", m.exchange), ("top levels", m.levels)] {
                 text += &format!(
@@ -260,109 +257,39 @@ mod enabled {
         let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
         let backend = common::backend(None)?;
         // Before MPI starts: a refusal here ends this process, and mpirun then ends the others.
-        let output = common::replaced_file(&args.output)?;
+        let output = Output::resolve(&args.output)?;
+        output.regular_file()?;
         with_mpi(|world| with_ring!(ring, |r| transform_slices(world, r, args, &output, backend)))
     }
 
+    /// Reads, transforms and writes this process's block. Rank 0 creates the shared temporary
+    /// file (named after its process id, which every process learns) and renames it into place
+    /// once every block is on disk; it is removed on any failure and on a signal.
     fn transform_slices<R: CliRing>(
         world: &SimpleCommunicator,
         ring: R,
         args: &crate::transform::Args,
-        output: &Path,
+        output: &Output,
         backend: nimcount::fwht::Backend,
     ) -> Result<()> {
-        let input = &args.input;
         let size = std::mem::size_of::<R::Elem>() as u64;
-        let malformed =
-            |reason: String| Error::Malformed { path: input.display().to_string(), line: 0, reason };
-        let bytes = std::fs::metadata(input).map(|m| m.len()).map_err(|e| Error::io(input, e));
-        let bytes = agree(world, bytes)?;
-        let n = bytes / size;
-        let shape = if bytes % size != 0 {
-            Err(malformed(format!(
-                "{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)"
-            )))
-        } else if !n.is_power_of_two() {
-            Err(malformed(format!("{n} elements is not a power of two")))
-        } else {
-            Ok(())
-        };
-        agree(world, shape)?;
-        let plan = Plan::new(world, ring.clone(), n)?.with_backend(backend)?;
+        let n = distributed::elements_in_file(world, &args.input, size)?;
+        let plan = Plan::new(world, ring, n)?.with_backend(backend)?;
         let mut block = plan.scratch()?;
         let mut scratch = plan.scratch()?;
-        let offset = plan.block_start() * size;
-        agree(world, read_slice(&ring, input, offset, plan.block_start(), &mut block))?;
+        plan.read_block(&args.input, &mut block)?;
         if args.inverse {
             plan.inverse(&mut block, &mut scratch)?;
         } else {
             // --unnormalized is the forward matrix again (W · W = n · I).
             plan.forward(&mut block, &mut scratch)?;
         }
-        write_slices::<R>(world, output, bytes, offset, &mut block)
-    }
-
-    /// Reads the elements `first ..` of `path` (at byte `offset`) into `block` and checks them.
-    fn read_slice<R: CliRing>(
-        ring: &R,
-        path: &Path,
-        offset: u64,
-        first: u64,
-        block: &mut [R::Elem],
-    ) -> nimcount::Result<()> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        file.read_exact_at(bytemuck::cast_slice_mut(block), offset).map_err(|e| Error::io(path, e))?;
-        R::swap_little_endian(block);
-        if let Some(i) = block.iter().position(|x| !ring.is_valid(x)) {
-            return Err(Error::Malformed {
-                path: path.display().to_string(),
-                line: 0,
-                reason: format!(
-                    "element {} ({}) is not in the ring {ring}",
-                    first + i as u64,
-                    ring.format_element(block[i])
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    /// Every process writes its slice into one temporary file that rank 0 created at full length;
-    /// rank 0 renames it over `path` once every slice is on disk, and removes it on any failure.
-    fn write_slices<R: Element>(
-        world: &SimpleCommunicator,
-        path: &Path,
-        bytes: u64,
-        offset: u64,
-        block: &mut [R::Elem],
-    ) -> Result<()> {
-        let root = world.process_at_rank(0);
         let lead = world.rank() == 0;
-        let mut pid = std::process::id();
-        root.broadcast_into(&mut pid);
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let temp = path.with_file_name(format!(".{name}.{pid}.tmp"));
-        let created = if lead {
-            File::create(&temp).and_then(|f| f.set_len(bytes)).map_err(|e| Error::io(&temp, e))
-        } else {
-            Ok(())
-        };
-        agree(world, created)?;
-        R::swap_little_endian(block);
-        let written = File::options()
-            .write(true)
-            .open(&temp)
-            .and_then(|f| f.write_all_at(bytemuck::cast_slice(block), offset).and_then(|()| f.sync_data()))
-            .map_err(|e| Error::io(&temp, e));
-        let result = agree(world, written).and_then(|()| {
-            let renamed =
-                if lead { std::fs::rename(&temp, path).map_err(|e| Error::io(path, e)) } else { Ok(()) };
-            agree(world, renamed)
-        });
-        if result.is_err() && lead {
-            let _ = std::fs::remove_file(&temp);
-        }
-        Ok(result?)
+        let mut id = std::process::id();
+        world.process_at_rank(0).broadcast_into(&mut id);
+        let shared = agree(world, if lead { output.share(id, n * size).map(Some) } else { Ok(None) })?;
+        plan.write_block(&output.shared_name(id)?, &mut block)?;
+        Ok(agree(world, shared.map_or(Ok(()), |s| s.commit()))?)
     }
 }
 

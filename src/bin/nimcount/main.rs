@@ -7,6 +7,7 @@ mod count_variants;
 mod distributed;
 mod grundy;
 mod machine;
+mod output;
 mod play;
 mod plot;
 mod rings;
@@ -41,7 +42,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    common::handle_interrupts();
+    output::handle_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return common::report_usage_error(err),
@@ -50,8 +51,68 @@ fn main() -> ExitCode {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
+        Command::Transform(args) if args.distributed => distributed::transform(&args),
         Command::Transform(args) => transform::run(args),
+        Command::Bench(args) if args.distributed => distributed::bench(&args),
+        Command::Bench(args) if args.sweep.is_some() => sweep::run(&args),
         Command::Bench(args) => bench::run(args),
     };
     common::exit_code(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// The modules of this binary that each module names as `crate::module`.
+    fn imports() -> BTreeMap<String, BTreeSet<String>> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/nimcount");
+        let mut files = vec![root.clone()];
+        let mut graph = BTreeMap::<String, BTreeSet<String>>::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let relative = path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            let module = relative.trim_end_matches(".rs").split('/').next().unwrap().to_string();
+            if module == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let named = graph.entry(module.clone()).or_default();
+            for (at, _) in text.match_indices("crate::") {
+                let name: String =
+                    text[at + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                if name != module {
+                    named.insert(name);
+                }
+            }
+        }
+        graph
+    }
+
+    #[test]
+    fn the_modules_import_each_other_in_one_direction() {
+        let mut graph = imports();
+        let modules: BTreeSet<String> = graph.keys().cloned().collect();
+        for uses in graph.values_mut() {
+            uses.retain(|u| modules.contains(u));
+        }
+        assert!(graph.len() >= 12, "{graph:?}");
+        assert!(graph["common"].is_empty(), "common imports no sibling: {:?}", graph["common"]);
+        assert_eq!(graph["output"], BTreeSet::from(["common".to_string()]));
+        // Kahn's algorithm: a module is placed once everything it imports is placed.
+        let mut placed = BTreeSet::new();
+        while placed.len() < graph.len() {
+            let ready: Vec<&String> = graph
+                .iter()
+                .filter(|(m, uses)| !placed.contains(*m) && uses.iter().all(|u| placed.contains(u)))
+                .map(|(m, _)| m)
+                .collect();
+            let left: Vec<_> = graph.keys().filter(|m| !placed.contains(*m)).collect();
+            assert!(!ready.is_empty(), "an import circle among {left:?}: {graph:?}");
+            placed.extend(ready.into_iter().cloned());
+        }
+    }
 }

@@ -6,7 +6,8 @@ use nimcount::fwht::Plan;
 use nimcount::progress::Progress;
 use nimcount::{Error, elements};
 
-use crate::common::{self, Output, Result, TerminalProgress};
+use crate::common::{self, Result, TerminalProgress};
+use crate::output::Output;
 use crate::rings::{self, CliRing, with_ring};
 
 /// File formats.
@@ -26,10 +27,11 @@ The forward transform is unnormalised; --inverse divides by the length (refused 
 wrap64, which have no 1/2: use --unnormalized there). The number of elements must be a power of
 two. Floating-point values must be finite.
 
-Files: - is standard input (--input) or standard output (--output). A regular output file
-appears only when the whole transform succeeded (a temporary file beside it, renamed; its
-permissions kept); a symbolic link is written through, a FIFO or a device directly. A stream
-(standard input, a pipe, a device) is read up to --max-input bytes.
+Files: - is standard input (--input) or standard output (--output, as is /dev/stdout: a shell's
+>> keeps what the file held). A regular output file appears only when the whole transform
+succeeded (an unnamed file beside it, linked into place; its permissions kept), and one the user
+may not write is refused; a symbolic link is written through, a FIFO or a device in place. A
+stream (standard input, a pipe, a device) is read up to --max-input bytes.
 Examples:
   nimcount transform --ring u32 --modulus 998244353 --input x.bin --output y.bin
   nimcount transform --ring f64 --format text --input - --output - --inverse")]
@@ -61,14 +63,11 @@ pub struct Args {
     /// Spread the transform over the processes of `mpirun -n P`: each reads and writes its slice
     /// of the files (binary; a file system every process sees; needs the mpi feature).
     #[arg(long, conflicts_with = "max_input")]
-    distributed: bool,
+    pub(crate) distributed: bool,
 }
 
-/// Runs `nimcount transform`.
+/// Runs `nimcount transform` in one process (`main` sends `--distributed` elsewhere).
 pub fn run(args: Args) -> Result<()> {
-    if args.distributed {
-        return crate::distributed::transform(&args);
-    }
     let ring = rings::parse(&args.ring, args.modulus.as_deref())?;
     with_ring!(ring, |r| transform_file(r, &args))
 }

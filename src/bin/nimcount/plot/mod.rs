@@ -2,7 +2,7 @@
 //!
 //! SVG only: plotters' bitmap backend draws text through system fonts (or a font compiled into
 //! the program), which nimcount does not depend on, so `.png` is refused with that reason. The
-//! picture is drawn into memory and written whole or not at all ([`common::write_atomically`]).
+//! picture is drawn into memory and written whole or not at all ([`output::write_atomically`]).
 
 pub mod grundy;
 pub mod sweep;
@@ -16,7 +16,7 @@ use crate::common::{Result, usage};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::common;
+use crate::output;
 
 /// What plotters reports when drawing into memory fails.
 pub type DrawError = DrawingAreaErrorKind<io::Error>;
@@ -24,10 +24,11 @@ pub type DrawError = DrawingAreaErrorKind<io::Error>;
 /// The drawing area of a picture.
 pub type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
-/// Refuses, before any work is done, a picture path that is not an `.svg` file in an existing
-/// directory.
+/// Refuses, before any work is done, a picture path that is not an `.svg` file the user may
+/// write, in an existing directory.
 pub fn check_path(path: &Path) -> Result<()> {
-    let refuse = |reason: String| Err(usage(format!("cannot write '{}': {reason}", path.display())));
+    let given = nimcount::error::quote(&path.display().to_string());
+    let refuse = |reason: String| Err(usage(format!("cannot write '{given}': {reason}")));
     match path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()) {
         Some(e) if e == "svg" => {}
         Some(e) if e == "png" => {
@@ -38,17 +39,8 @@ pub fn check_path(path: &Path) -> Result<()> {
         Some(e) => return refuse(format!("unknown picture format '.{e}' (nimcount writes .svg files)")),
         None => return refuse("a picture needs the extension .svg".into()),
     }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return refuse(format!("directory '{}' does not exist", dir.display()));
-    }
-    if path.is_dir() {
-        return refuse("it is a directory".into());
-    }
-    Ok(())
+    // A missing folder, a directory or a file the user may not write: refused before the work.
+    output::Output::resolve(path).map(drop)
 }
 
 /// Draws a picture of `size` pixels in memory with `draw`, then writes it to `path` whole
@@ -64,7 +56,7 @@ pub fn write_svg(
         let drawn = root.fill(&WHITE).and_then(|()| draw(&root)).and_then(|()| root.present());
         drawn.map_err(|e| Error::io(path, io::Error::other(format!("drawing the picture failed: {e}"))))?;
     }
-    common::write_atomically(path, |out| out.write_all(svg.as_bytes()).map_err(|e| Error::io(path, e).into()))
+    output::write_atomically(path, |out| out.write_all(svg.as_bytes()).map_err(|e| Error::io(path, e).into()))
 }
 
 /// Colours that stay apart on white and for common colour-vision deficiencies (Tableau 10).
