@@ -429,6 +429,7 @@ mask_backend!(avx2, "avx2", Lanes4, __m256i, 4, load4,
     splat: _mm256_set1_epi64x, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
     or: _mm256_or_si256, add: _mm256_add_epi64, sllv: _mm256_sllv_epi64,
     [1 => 8, 2 => 4, 3 => 2, 4 => 2, 5 => 1, 6 => 1, 7 => 1, 8 => 1]);
+
 /// `a | b` with AVX-512F, as a ternary-logic instruction (`vpternlogq`, as fast as `vpord`):
 /// from a plain OR, LLVM folded the range check that `_mm512_sllv_epi64` carries in its
 /// definition into the OR, emitting a compare and a masked OR beside every shift (1.13–1.23×
