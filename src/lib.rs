@@ -2,19 +2,30 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// Layers, bottom to top: each module imports only from the ones listed before it.
-mod simd;
-
+// Floors, bottom to top (a group of lines is a floor): a module imports only from the floors
+// below its own. The test in `layers` checks it, and that no files of a directory import each
+// other in a circle.
+// Ground: errors and progress; what may be allocated; the expression parser; input files and
+// threads.
 pub mod error;
-pub mod input;
-pub mod memory;
-pub mod number;
-mod parallel;
 pub mod progress;
 
+pub mod memory;
+
+pub mod number;
+
+pub mod input;
+mod parallel;
+
+// Machine words: the SIMD kernels and the choice of instruction set (every `unsafe` is there);
+// modular arithmetic; the element types of the transform.
+mod simd;
+
 pub mod arith;
+
 pub mod ring;
 
+// The transform and what is built on it.
 pub mod fwht;
 
 pub mod convolve;
@@ -31,6 +42,9 @@ pub mod play;
 
 #[cfg(feature = "mpi")]
 pub mod distributed;
+
+#[cfg(test)]
+mod layers;
 
 pub use error::{Error, Result};
 /// The big integers of the API (heap counts, moduli, exponents, answers).

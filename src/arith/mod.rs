@@ -1,7 +1,8 @@
 //! The one modular-arithmetic core of the crate: every ring, histogram and count uses these.
 //!
 //! - [`square_and_multiply`] over any multiplication and any [`Exponent`] (`u64`, `BigUint`);
-//! - [`Montgomery32`], [`Montgomery64`]: products modulo odd words without division;
+//! - [`Montgomery`] over a [`Word`] ([`Montgomery32`], [`Montgomery64`]): products modulo odd
+//!   words without division;
 //! - [`Shoup32`], [`Shoup64`]: products by a fixed factor;
 //! - [`Barrett64`]: reduction modulo any fixed word;
 //! - number theory: [`is_prime`], [`factor`], [`factor_big`], [`inv_mod`], [`crt`], and
@@ -13,7 +14,7 @@ mod pow;
 mod shoup;
 
 pub use barrett::Barrett64;
-pub use montgomery::{Montgomery32, Montgomery64};
+pub use montgomery::{Montgomery, Montgomery32, Montgomery64, Word};
 pub use pow::{Exponent, square_and_multiply};
 pub use shoup::{Shoup32, Shoup64};
 

@@ -1,29 +1,134 @@
-//! Montgomery multiplication modulo an odd `m`, with `R = 2^32` or `2^64`.
+//! Montgomery multiplication modulo an odd `m`, with `R = 2^32` or `2^64`: written once over
+//! the machine [`Word`], with [`Montgomery32`] and [`Montgomery64`] its two instances.
 //!
 //! A residue `x` is kept as `x·R mod m`; the product of two such residues reduces
-//! `t = (a·R)(b·R)` by one [`redc`](Montgomery32::redc) to `(ab)·R mod m`, with no division.
+//! `t = (a·R)(b·R)` by one [`redc`](Montgomery::redc) to `(ab)·R mod m`, with no division.
 
-/// `m⁻¹ mod 2^32` for odd `m`: each Newton step `y ← y(2 − my)` doubles the number of correct
-/// low bits (`m · m ≡ 1 mod 8` gives 3, then 6, 12, 24, 48).
-pub(crate) fn inverse_mod_2_32(m: u32) -> u32 {
-    debug_assert!(m % 2 == 1);
+use std::fmt::Debug;
+
+/// A machine word for Montgomery arithmetic, `B` bits wide with `R = 2^B`: `u32` (`B = 32`) or
+/// `u64` (`B = 64`), each with a double word that holds every product of two words.
+pub trait Word: Copy + Eq + Ord + Debug + Send + Sync + sealed::Sealed {
+    /// The double word (`u64` for `u32`, `u128` for `u64`).
+    type Wide: Copy;
+    /// `B`.
+    const BITS: u32;
+    /// One.
+    const ONE: Self;
+    /// `2^(B−1)`: moduli must lie below it.
+    const HALF: Self;
+    /// The full product `a · b < 2^2B`.
+    fn mul_wide(self, b: Self) -> Self::Wide;
+    /// The word as a double word.
+    fn wide(self) -> Self::Wide;
+    /// `t + u`; the caller shows the sum is below `2^2B`.
+    fn add_wide(t: Self::Wide, u: Self::Wide) -> Self::Wide;
+    /// `t mod 2^B`.
+    fn low(t: Self::Wide) -> Self;
+    /// `⌊t / 2^B⌋`; the caller shows it is below `2^B`.
+    fn high(t: Self::Wide) -> Self;
+    /// `2^B mod m` for `m >= 1`.
+    fn radix_mod(m: Self) -> Self;
+    /// `t mod m` for `m >= 1`.
+    fn wide_mod(t: Self::Wide, m: Self) -> Self;
+    /// `a · b mod 2^B`.
+    fn wrapping_mul(self, b: Self) -> Self;
+    /// `a − b mod 2^B`.
+    fn wrapping_sub(self, b: Self) -> Self;
+    /// `−a mod 2^B`.
+    fn wrapping_neg(self) -> Self;
+    /// `a − b` for `b <= a`.
+    fn sub(self, b: Self) -> Self;
+    /// Whether the word is odd.
+    fn is_odd(self) -> bool;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+}
+
+macro_rules! word {
+    ($w:ty, $wide:ty) => {
+        impl Word for $w {
+            type Wide = $wide;
+            const BITS: u32 = <$w>::BITS;
+            const ONE: $w = 1;
+            const HALF: $w = 1 << (<$w>::BITS - 1);
+            #[inline(always)]
+            fn mul_wide(self, b: $w) -> $wide {
+                <$wide>::from(self) * <$wide>::from(b)
+            }
+            #[inline(always)]
+            fn wide(self) -> $wide {
+                <$wide>::from(self)
+            }
+            #[inline(always)]
+            fn add_wide(t: $wide, u: $wide) -> $wide {
+                t + u
+            }
+            #[inline(always)]
+            fn low(t: $wide) -> $w {
+                t as $w
+            }
+            #[inline(always)]
+            fn high(t: $wide) -> $w {
+                (t >> <$w>::BITS) as $w
+            }
+            fn radix_mod(m: $w) -> $w {
+                ((1 as $wide) << <$w>::BITS).rem_euclid(<$wide>::from(m)) as $w
+            }
+            fn wide_mod(t: $wide, m: $w) -> $w {
+                (t % <$wide>::from(m)) as $w
+            }
+            #[inline(always)]
+            fn wrapping_mul(self, b: $w) -> $w {
+                <$w>::wrapping_mul(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, b: $w) -> $w {
+                <$w>::wrapping_sub(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_neg(self) -> $w {
+                <$w>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn sub(self, b: $w) -> $w {
+                self - b
+            }
+            fn is_odd(self) -> bool {
+                self % 2 == 1
+            }
+        }
+    };
+}
+word!(u32, u64);
+word!(u64, u128);
+
+/// `m⁻¹ mod 2^B` for odd `m`: each Newton step `y ← y(2 − my)` doubles the number of correct
+/// low bits, from 3 (`m · m ≡ 1 mod 8`): 4 steps reach 48 ≥ 32 bits, 5 reach 96 ≥ 64.
+pub(crate) fn inverse_mod_radix<W: Word>(m: W) -> W {
+    let two = W::ONE.wrapping_sub(W::ONE.wrapping_neg());
     let mut inv = m;
-    for _ in 0..4 {
-        inv = inv.wrapping_mul(2u32.wrapping_sub(m.wrapping_mul(inv)));
+    let mut bits = 3;
+    while bits < W::BITS {
+        inv = inv.wrapping_mul(two.wrapping_sub(m.wrapping_mul(inv)));
+        bits *= 2;
     }
-    debug_assert_eq!(m.wrapping_mul(inv), 1);
+    debug_assert!(m.wrapping_mul(inv) == W::ONE);
     inv
 }
 
-/// `m⁻¹ mod 2^64` for odd `m` (five Newton steps: 3 → 96 bits).
-pub(crate) fn inverse_mod_2_64(m: u64) -> u64 {
-    debug_assert!(m % 2 == 1);
-    let mut inv = m;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
-    }
-    debug_assert_eq!(m.wrapping_mul(inv), 1);
-    inv
+/// Montgomery arithmetic modulo an odd `m < 2^(B−1)`, `R = 2^B`, for a [`Word`] of `B` bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Montgomery<W: Word> {
+    m: W,
+    /// `-m⁻¹ mod 2^B`.
+    neg_inv: W,
+    /// `R² mod m`.
+    r2: W,
 }
 
 /// Montgomery arithmetic modulo an odd `m < 2^31`, `R = 2^32`.
@@ -35,155 +140,110 @@ pub(crate) fn inverse_mod_2_64(m: u64) -> u64 {
 /// assert_eq!(mont.leave(mont.mul(a, b)), (123_456_789u64 * 987_654_321 % 998_244_353) as u32);
 /// assert_eq!(mont.pow(3, 998_244_352), 1);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Montgomery32 {
-    m: u32,
-    /// `-m⁻¹ mod 2^32`.
-    neg_inv: u32,
-    /// `R² mod m`.
-    r2: u32,
-}
+pub type Montgomery32 = Montgomery<u32>;
 
-impl Montgomery32 {
-    /// The arithmetic modulo the odd `m < 2^31` (`m = 1` allowed: everything is 0).
+/// Montgomery arithmetic modulo an odd `m < 2^63`, `R = 2^64`.
+///
+/// ```
+/// use nimcount::arith::Montgomery64;
+/// let m = (1u64 << 61) - 1;
+/// let mont = Montgomery64::new(m);
+/// assert_eq!(mont.mul_plain(m - 1, m - 1), 1);
+/// assert_eq!(mont.pow(3, &(m - 1)), 1);
+/// ```
+pub type Montgomery64 = Montgomery<u64>;
+
+impl<W: Word> Montgomery<W> {
+    /// The arithmetic modulo the odd `m < 2^(B−1)` (`m = 1` allowed: everything is 0).
     ///
     /// # Panics
-    /// When `m` is even or not below `2^31`.
-    pub fn new(m: u32) -> Self {
-        assert!(m % 2 == 1 && m < 1 << 31, "Montgomery32 needs an odd modulus below 2^31, not {m}");
-        let r = (1u64 << 32) % u64::from(m);
-        Montgomery32 { m, neg_inv: inverse_mod_2_32(m).wrapping_neg(), r2: ((r * r) % u64::from(m)) as u32 }
+    /// When `m` is even or not below `2^(B−1)`.
+    pub fn new(m: W) -> Self {
+        assert!(
+            m.is_odd() && m < W::HALF,
+            "Montgomery{} needs an odd modulus below 2^{}, not {m:?}",
+            W::BITS,
+            W::BITS - 1
+        );
+        let r = W::radix_mod(m);
+        Montgomery { m, neg_inv: inverse_mod_radix(m).wrapping_neg(), r2: W::wide_mod(r.mul_wide(r), m) }
     }
 
     /// The modulus.
-    pub fn modulus(&self) -> u32 {
+    pub fn modulus(&self) -> W {
         self.m
     }
 
-    /// `-m⁻¹ mod 2^32`.
-    pub fn neg_inv(&self) -> u32 {
+    /// `-m⁻¹ mod 2^B`.
+    pub fn neg_inv(&self) -> W {
         self.neg_inv
     }
 
     /// `R² mod m`.
-    pub fn r2(&self) -> u32 {
+    pub fn r2(&self) -> W {
         self.r2
     }
 
-    /// Montgomery reduction: `t · 2^-32 mod m` for `t < m · 2^32`.
+    /// Montgomery reduction: `t · 2^−B mod m` for `t < m · 2^B`.
     ///
-    /// With `q = t · (-m⁻¹) mod 2^32`, `t + q·m` is divisible by `2^32` and below `2m · 2^32`,
-    /// so the quotient lies in `0..2m` (below `2^32` as `m < 2^31`) and one conditional
-    /// subtraction lands in `0..m`.
+    /// With `q = t · (−m⁻¹) mod 2^B`, `t + q·m ≡ t − t ≡ 0 (mod 2^B)`, and
+    /// `t + q·m < m·2^B + (2^B − 1)·m < 2m · 2^B <= 2^2B` (as `m < 2^(B−1)`): the sum does not
+    /// overflow the double word, and its quotient by `2^B` lies in `0..2m`, below `2^B`. One
+    /// conditional subtraction lands in `0..m`.
     #[inline]
-    pub fn redc(&self, t: u64) -> u32 {
-        let q = (t as u32).wrapping_mul(self.neg_inv);
-        let r = ((t + u64::from(q) * u64::from(self.m)) >> 32) as u32;
-        if r >= self.m { r - self.m } else { r }
+    pub fn redc(&self, t: W::Wide) -> W {
+        let q = W::low(t).wrapping_mul(self.neg_inv);
+        let r = W::high(W::add_wide(t, q.mul_wide(self.m)));
+        if r >= self.m { r.sub(self.m) } else { r }
     }
 
-    /// `a · b · R⁻¹ mod m` for `a, b < m`.
+    /// `a · b · R⁻¹ mod m` for `a, b < m` (so `a · b < m² < m · 2^B`, as [`redc`](Self::redc)
+    /// needs).
     #[inline]
-    pub fn mul(&self, a: u32, b: u32) -> u32 {
-        self.redc(u64::from(a) * u64::from(b))
+    pub fn mul(&self, a: W, b: W) -> W {
+        self.redc(a.mul_wide(b))
     }
 
-    /// `x · R mod m` for `x < m`.
+    /// `x · R mod m` for `x < m` (`r2 < m`, so the product is a valid [`mul`](Self::mul)).
     #[inline]
-    pub fn enter(&self, x: u32) -> u32 {
+    pub fn enter(&self, x: W) -> W {
         self.mul(x, self.r2)
     }
 
-    /// `x · R⁻¹ mod m`: back from Montgomery form.
+    /// `x · R⁻¹ mod m` for `x < m`: back from Montgomery form (`x < m · 2^B` trivially).
     #[inline]
-    pub fn leave(&self, x: u32) -> u32 {
-        self.redc(u64::from(x))
+    pub fn leave(&self, x: W) -> W {
+        self.redc(x.wide())
     }
 
-    /// One in Montgomery form, `R mod m`.
-    pub fn one(&self) -> u32 {
-        self.enter(1 % self.m)
+    /// One in Montgomery form, `R mod m` (0 for `m = 1`).
+    pub fn one(&self) -> W {
+        self.enter(W::wide_mod(W::ONE.wide(), self.m))
     }
 
-    /// `a · b mod m` for plain residues: `(a·b·R⁻¹) · R² · R⁻¹`.
+    /// `a · b mod m` for plain residues `a, b < m`: `(a·b·R⁻¹) · R² · R⁻¹`.
     #[inline]
-    pub fn mul_plain(&self, a: u32, b: u32) -> u32 {
+    pub fn mul_plain(&self, a: W, b: W) -> W {
         self.mul(self.mul(a, b), self.r2)
     }
 
+    /// `x^e mod m` for a plain residue `x < m` (`x^0 = 1`, or 0 for `m = 1`).
+    fn pow_of(&self, x: W, e: &impl super::Exponent) -> W {
+        self.leave(super::square_and_multiply(self.enter(x), e, self.one(), |a, b| self.mul(*a, *b)))
+    }
+}
+
+impl Montgomery<u32> {
     /// `x^e mod m` for a plain residue `x < m` (`x^0 = 1`).
     pub fn pow(&self, x: u32, e: u64) -> u32 {
-        self.leave(super::square_and_multiply(self.enter(x), &e, self.one(), |a, b| self.mul(*a, *b)))
+        self.pow_of(x, &e)
     }
 }
 
-/// Montgomery arithmetic modulo an odd `m < 2^63`, `R = 2^64`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Montgomery64 {
-    m: u64,
-    /// `-m⁻¹ mod 2^64`.
-    neg_inv: u64,
-    /// `R² mod m`.
-    r2: u64,
-}
-
-impl Montgomery64 {
-    /// The arithmetic modulo the odd `m < 2^63` (`m = 1` allowed).
-    ///
-    /// # Panics
-    /// When `m` is even or not below `2^63`.
-    pub fn new(m: u64) -> Self {
-        assert!(m % 2 == 1 && m < 1 << 63, "Montgomery64 needs an odd modulus below 2^63, not {m}");
-        let r = (1u128 << 64) % u128::from(m);
-        Montgomery64 { m, neg_inv: inverse_mod_2_64(m).wrapping_neg(), r2: ((r * r) % u128::from(m)) as u64 }
-    }
-
-    /// The modulus.
-    pub fn modulus(&self) -> u64 {
-        self.m
-    }
-
-    /// Montgomery reduction `t · 2^-64 mod m` for `t < m · 2^64` (the argument of
-    /// [`Montgomery32::redc`], one word wider).
-    #[inline]
-    pub fn redc(&self, t: u128) -> u64 {
-        let q = (t as u64).wrapping_mul(self.neg_inv);
-        let r = ((t + u128::from(q) * u128::from(self.m)) >> 64) as u64;
-        if r >= self.m { r - self.m } else { r }
-    }
-
-    /// `a · b · R⁻¹ mod m` for `a, b < m`.
-    #[inline]
-    pub fn mul(&self, a: u64, b: u64) -> u64 {
-        self.redc(u128::from(a) * u128::from(b))
-    }
-
-    /// `x · R mod m` for `x < m`.
-    #[inline]
-    pub fn enter(&self, x: u64) -> u64 {
-        self.mul(x, self.r2)
-    }
-
-    /// `x · R⁻¹ mod m`.
-    #[inline]
-    pub fn leave(&self, x: u64) -> u64 {
-        self.redc(u128::from(x))
-    }
-
-    /// One in Montgomery form.
-    pub fn one(&self) -> u64 {
-        self.enter(1 % self.m)
-    }
-
-    /// `a · b mod m` for plain residues: `(a·b·R⁻¹) · R² · R⁻¹`.
-    #[inline]
-    pub fn mul_plain(&self, a: u64, b: u64) -> u64 {
-        self.mul(self.mul(a, b), self.r2)
-    }
-
+impl Montgomery<u64> {
     /// `x^e mod m` for a plain residue `x < m` (`x^0 = 1`).
     pub fn pow(&self, x: u64, e: &impl super::Exponent) -> u64 {
-        self.leave(super::square_and_multiply(self.enter(x), e, self.one(), |a, b| self.mul(*a, *b)))
+        self.pow_of(x, e)
     }
 }
 
@@ -204,7 +264,7 @@ mod tests {
                 for e in [0u64, 1, 2, 31, u64::from(m - 1), u64::MAX] {
                     assert_eq!(
                         u64::from(mont.pow(a, e)),
-                        super::super::pow_mod(u64::from(a), e, u64::from(m))
+                        crate::arith::pow_mod(u64::from(a), e, u64::from(m))
                     );
                 }
             }
@@ -219,9 +279,58 @@ mod tests {
                     assert_eq!(mont.leave(mont.mul(mont.enter(a), mont.enter(b))), want);
                 }
                 for e in [0u64, 1, 2, 63, m - 1, u64::MAX] {
-                    assert_eq!(mont.pow(a, &e), super::super::pow_mod(a, e, m));
+                    assert_eq!(mont.pow(a, &e), crate::arith::pow_mod(a, e, m));
                 }
             }
         }
+    }
+
+    /// `redc(t) · R ≡ t (mod m)` with `redc(t) < m`, checked with big integers.
+    fn check_redc<W: Word + Into<u64>>(mont: &Montgomery<W>, t: W::Wide, t_big: &num_bigint::BigUint) {
+        let m = num_bigint::BigUint::from(mont.modulus().into());
+        let r: u64 = mont.redc(t).into();
+        assert!(num_bigint::BigUint::from(r) < m, "redc({t_big}) = {r} not below {m}");
+        assert_eq!((num_bigint::BigUint::from(r) << W::BITS) % &m, t_big % &m, "redc({t_big}) mod {m}");
+    }
+
+    #[test]
+    fn reduction_holds_at_the_edges_of_its_bound() {
+        use num_bigint::BigUint;
+        // The largest moduli, the smallest, and ones whose inverse needs every Newton step.
+        for m in [1u32, 3, 5, 0x5555_5555, (1 << 31) - 1, (1 << 31) - 3, 998_244_353] {
+            let mont = Montgomery32::new(m);
+            assert_eq!(m.wrapping_mul(mont.neg_inv()), u32::MAX, "−m⁻¹ for {m}");
+            let top = u64::from(m) << 32; // the bound of redc: t < m · 2^32
+            for t in [0, 1, u64::from(m) - 1, u64::from(m), top / 2, top - u64::from(m), top - 1] {
+                check_redc(&mont, t, &BigUint::from(t));
+            }
+            // The largest product of residues, (m − 1)², also in Montgomery form.
+            assert_eq!(mont.mul_plain(m - 1, m - 1), (1 % m), "(−1)² mod {m}");
+            assert_eq!(mont.leave(mont.one()), 1 % m);
+            assert_eq!(mont.pow(m - 1, 0), 1 % m);
+        }
+        for m in [1u64, 3, 0x5555_5555_5555_5555, (1 << 63) - 1, (1 << 63) - 25, (1 << 32) + 15] {
+            let mont = Montgomery64::new(m);
+            assert_eq!(m.wrapping_mul(mont.neg_inv()), u64::MAX, "−m⁻¹ for {m}");
+            let top = u128::from(m) << 64;
+            for t in [0, 1, u128::from(m) - 1, u128::from(m), top / 2, top - u128::from(m), top - 1] {
+                check_redc(&mont, t, &BigUint::from(t));
+            }
+            assert_eq!(mont.mul_plain(m - 1, m - 1), (1 % m), "(−1)² mod {m}");
+            assert_eq!(mont.leave(mont.one()), 1 % m);
+            assert_eq!(mont.pow(m - 1, &0u64), 1 % m);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "Montgomery32 needs an odd modulus below 2^31, not 2147483649")]
+    fn a_modulus_at_the_top_bit_is_refused() {
+        Montgomery32::new((1 << 31) + 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "Montgomery64 needs an odd modulus below 2^63, not 10")]
+    fn an_even_modulus_is_refused() {
+        Montgomery64::new(10);
     }
 }

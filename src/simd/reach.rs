@@ -13,12 +13,12 @@
 //!
 //! Masks are stored word by word: word `j` of heap `i` is `masks[j · count + i]`.
 //!
-//! The kernel bodies follow the rules of [`crate::fwht::lanes`]: index loops over fixed-size
+//! The kernel bodies follow the rules of [`super::lanes`]: index loops over fixed-size
 //! register arrays, no closures or iterator adapters around the intrinsics, helpers inlined
 //! into the `#[target_feature]` functions.
 #![allow(clippy::needless_range_loop)]
 
-use crate::fwht::Backend;
+use super::Backend;
 
 /// The widest mask, in 64-bit words (values below 512).
 pub(crate) const MAX_WORDS: usize = 8;
@@ -226,214 +226,228 @@ fn prefetch_next<T: Element>(
     }
 }
 
-/// Instantiates the register-blocked kernel for each mask width: `Q` registers of heaps per
-/// group, `Q · words` accumulators (at most the register file allows, with room for the
-/// constants and one loaded register).
-macro_rules! by_words {
-    ($kernel:ident, $values:expr, $start:expr, $moves:expr, $words:expr, $masks:expr, [$($w:literal => $q:literal),*]) => {
-        match $words {
-            $($w => $kernel::<T, $w, $q>($values, $start, $moves, $masks),)*
-            _ => unreachable!("checked by mark"),
+/// One register of 64-bit lanes, each holding one word of one heap's mask, and the operations
+/// of [`kernel`] on it. A value exists only inside the `#[target_feature]` function of its
+/// instruction set (which the caller may enter only on a CPU that has it), so the intrinsics
+/// in the methods are sound to call; every method is `#[inline(always)]` to compile inside
+/// that function.
+#[cfg(target_arch = "x86_64")]
+trait MaskLanes: Copy {
+    /// The register type.
+    type V: Copy;
+    /// Lanes (heaps) per register.
+    const WIDTH: usize;
+    /// Every lane `x`.
+    fn splat(self, x: i64) -> Self::V;
+    /// `WIDTH` mask words from `p` (no alignment needed).
+    ///
+    /// # Safety
+    /// `p .. p + WIDTH` must be readable.
+    unsafe fn load(self, p: *const u64) -> Self::V;
+    /// `WIDTH` mask words to `p`.
+    ///
+    /// # Safety
+    /// `p .. p + WIDTH` must be writable.
+    unsafe fn store(self, p: *mut u64, v: Self::V);
+    /// `WIDTH` values from `p`, zero-extended into the lanes.
+    ///
+    /// # Safety
+    /// `p .. p + WIDTH` must be readable.
+    unsafe fn values<T: Element>(self, p: *const T) -> Self::V;
+    /// `acc | (one << (x + offset))`, lane by lane. A lane outside the word shifts by a count
+    /// of 64 or more (or wrapped below 0), which gives 0.
+    fn mark(self, acc: Self::V, one: Self::V, x: Self::V, offset: Self::V) -> Self::V;
+}
+
+/// The register-blocked kernel, written once for every register type: groups of
+/// `WIDTH · Q` heaps whose `Q · WORDS` accumulators stay in registers across a chunk of moves;
+/// tiles of [`TILE`] heaps take the chunks of [`CHUNK`] moves in turn, so that the values a
+/// chunk reads for a tile stay in L1. The heaps after the last whole group go through the
+/// portable loop.
+///
+/// # Safety
+/// The bounds of [`mark`] must hold, with `masks.len() == WORDS · count`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn kernel<L: MaskLanes, T: Element, const WORDS: usize, const Q: usize>(
+    l: L,
+    values: &[T],
+    start: usize,
+    moves: &[usize],
+    masks: &mut [u64],
+) {
+    let count = masks.len() / WORDS;
+    let heaps = L::WIDTH * Q;
+    let groups = count / heaps;
+    let tile = (TILE / heaps).max(1);
+    let base = values.as_ptr();
+    let out = masks.as_mut_ptr();
+    let mut offset = [l.splat(0); WORDS];
+    for j in 0..WORDS {
+        offset[j] = l.splat(-64 * j as i64);
+    }
+    // Opaque to the optimiser: knowing that word 0 adds nothing to a zero-extended value,
+    // LLVM rewrote its shift as a range check of five instructions.
+    let offset = std::hint::black_box(offset);
+    let one = l.splat(1);
+    let mut t = 0;
+    while t < groups {
+        let t_end = groups.min(t + tile);
+        let mut c = 0;
+        while c < moves.len() {
+            let c_end = moves.len().min(c + CHUNK);
+            prefetch_next(values, start, moves, (t, t_end, c_end), heaps, groups, tile);
+            for g in t..t_end {
+                let first = g * heaps;
+                let mut acc = [[l.splat(0); WORDS]; Q];
+                for q in 0..Q {
+                    for j in 0..WORDS {
+                        // SAFETY: word j of heaps `first + WIDTH · q ..` `+ WIDTH` lies inside
+                        // `masks` (`first + WIDTH · (q + 1) <= groups · heaps <= count`).
+                        acc[q][j] = unsafe { l.load(out.add(j * count + first + L::WIDTH * q)) };
+                    }
+                }
+                for k in c..c_end {
+                    // SAFETY: `m <= start` and `start + count <= values.len() + m`, so heaps
+                    // `first .. first + heaps` (all below `count`) read
+                    // `values[start + first − m ..][..heaps]`, inside `values`.
+                    let p = unsafe { base.add(start + first - moves[k]) };
+                    for q in 0..Q {
+                        // SAFETY: as above.
+                        let x = unsafe { l.values(p.add(L::WIDTH * q)) };
+                        for j in 0..WORDS {
+                            acc[q][j] = l.mark(acc[q][j], one, x, offset[j]);
+                        }
+                    }
+                }
+                for q in 0..Q {
+                    for j in 0..WORDS {
+                        // SAFETY: as for the loads.
+                        unsafe { l.store(out.add(j * count + first + L::WIDTH * q), acc[q][j]) };
+                    }
+                }
+            }
+            c = c_end;
+        }
+        t = t_end;
+    }
+    mark_scalar(values, start, moves, WORDS, masks, groups * heaps);
+}
+
+/// The `#[target_feature]` entry of one instruction set: a register type for [`kernel`] and
+/// one function per mask width, `Q` registers of heaps per group for `words` words (`Q · words`
+/// accumulators: at most the register file holds, with room for the constants and one loaded
+/// register).
+macro_rules! mask_backend {
+    ($module:ident, $feature:literal, $lanes:ident, $v:ty, $width:literal, $load_values:ident,
+     splat: $splat:path, load: $load:path, store: $store:path, or: $or:path, add: $add:path,
+     sllv: $sllv:path, [$($w:literal => $q:literal),*]) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $module {
+            use std::arch::x86_64::*;
+
+            use super::{Element, MaskLanes};
+
+            /// A register of mask words; made only inside this module's `#[target_feature]`
+            /// functions.
+            #[derive(Clone, Copy)]
+            struct $lanes(());
+
+            impl MaskLanes for $lanes {
+                type V = $v;
+                const WIDTH: usize = $width;
+                #[inline(always)]
+                fn splat(self, x: i64) -> $v {
+                    // SAFETY: the instruction set is available (a value of `Self` exists).
+                    unsafe { $splat(x) }
+                }
+                #[inline(always)]
+                unsafe fn load(self, p: *const u64) -> $v {
+                    // SAFETY: the caller guarantees WIDTH readable words; unaligned load.
+                    unsafe { $load(p.cast()) }
+                }
+                #[inline(always)]
+                unsafe fn store(self, p: *mut u64, v: $v) {
+                    // SAFETY: the caller guarantees WIDTH writable words; unaligned store.
+                    unsafe { $store(p.cast(), v) }
+                }
+                #[inline(always)]
+                unsafe fn values<T: Element>(self, p: *const T) -> $v {
+                    // SAFETY: the caller guarantees WIDTH readable values; the instruction set
+                    // is available.
+                    unsafe { T::$load_values(p) }
+                }
+                #[inline(always)]
+                fn mark(self, acc: $v, one: $v, x: $v, offset: $v) -> $v {
+                    // SAFETY: the instruction set is available (a value of `Self` exists).
+                    unsafe { $or(acc, $sllv(one, $add(x, offset))) }
+                }
+            }
+
+            /// See [`super::mark`].
+            ///
+            /// # Safety
+            /// The instruction set must be available and the bounds of [`super::mark`] must
+            /// hold.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn mark<T: Element>(
+                values: &[T],
+                start: usize,
+                moves: &[usize],
+                words: usize,
+                masks: &mut [u64],
+            ) {
+                // SAFETY: forwarded from the caller.
+                unsafe {
+                    match words {
+                        $($w => kernel::<T, $w, $q>(values, start, moves, masks),)*
+                        _ => unreachable!("checked by mark"),
+                    }
+                }
+            }
+
+            /// [`super::kernel`] compiled for this instruction set.
+            ///
+            /// # Safety
+            /// As for [`mark`].
+            #[target_feature(enable = $feature)]
+            unsafe fn kernel<T: Element, const WORDS: usize, const Q: usize>(
+                values: &[T],
+                start: usize,
+                moves: &[usize],
+                masks: &mut [u64],
+            ) {
+                // SAFETY: the caller guarantees the instruction set (so the register type may
+                // exist) and the bounds.
+                unsafe { super::kernel::<$lanes, T, WORDS, Q>($lanes(()), values, start, moves, masks) }
+            }
         }
     };
 }
 
+mask_backend!(avx2, "avx2", Lanes4, __m256i, 4, load4,
+    splat: _mm256_set1_epi64x, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
+    or: _mm256_or_si256, add: _mm256_add_epi64, sllv: _mm256_sllv_epi64,
+    [1 => 8, 2 => 4, 3 => 2, 4 => 2, 5 => 1, 6 => 1, 7 => 1, 8 => 1]);
+
+/// `a | b` with AVX-512F, as a ternary-logic instruction (`vpternlogq`, as fast as `vpord`):
+/// from a plain OR, LLVM folded the range check that `_mm512_sllv_epi64` carries in its
+/// definition into the OR, emitting a compare and a masked OR beside every shift (1.13–1.23×
+/// the time of subtract-a-square to 3·10^6).
+///
+/// # Safety
+/// AVX-512F must be available.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
-
-    use super::{Element, mark_scalar};
-
-    /// See [`super::mark`].
-    ///
-    /// # Safety
-    /// AVX2 must be available and the bounds of [`super::mark`] must hold.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn mark<T: Element>(
-        values: &[T],
-        start: usize,
-        moves: &[usize],
-        words: usize,
-        masks: &mut [u64],
-    ) {
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            by_words!(kernel, values, start, moves, words, masks, [1 => 8, 2 => 4, 3 => 2, 4 => 2, 5 => 1, 6 => 1, 7 => 1, 8 => 1])
-        }
-    }
-
-    /// Groups of `4 · Q` heaps whose accumulators stay in registers across a chunk of moves;
-    /// tiles of [`TILE`](super::TILE) heaps take the chunks of [`CHUNK`](super::CHUNK) moves
-    /// in turn, so that the values a chunk reads for a tile stay in L1.
-    ///
-    /// # Safety
-    /// As for [`mark`].
-    #[target_feature(enable = "avx2")]
-    unsafe fn kernel<T: Element, const WORDS: usize, const Q: usize>(
-        values: &[T],
-        start: usize,
-        moves: &[usize],
-        masks: &mut [u64],
-    ) {
-        let count = masks.len() / WORDS;
-        let heaps = 4 * Q;
-        let groups = count / heaps;
-        let tile = (super::TILE / heaps).max(1);
-        let base = values.as_ptr();
-        let out = masks.as_mut_ptr();
-        let one = _mm256_set1_epi64x(1);
-        let mut offset = [_mm256_setzero_si256(); WORDS];
-        for j in 0..WORDS {
-            offset[j] = _mm256_set1_epi64x(-64 * j as i64);
-        }
-        // Opaque to the optimiser: knowing that word 0 adds nothing to a zero-extended value,
-        // LLVM rewrote its shift as a range check of five instructions.
-        let offset = std::hint::black_box(offset);
-        let mut t = 0;
-        while t < groups {
-            let t_end = groups.min(t + tile);
-            let mut c = 0;
-            while c < moves.len() {
-                let c_end = moves.len().min(c + super::CHUNK);
-                super::prefetch_next(values, start, moves, (t, t_end, c_end), heaps, groups, tile);
-                for g in t..t_end {
-                    let first = g * heaps;
-                    let mut acc = [[_mm256_setzero_si256(); WORDS]; Q];
-                    for q in 0..Q {
-                        for j in 0..WORDS {
-                            // SAFETY: word j of heaps `first + 4q .. first + 4q + 4` lies inside
-                            // `masks` (`first + 4q + 4 <= count`); unaligned access.
-                            acc[q][j] =
-                                unsafe { _mm256_loadu_si256(out.add(j * count + first + 4 * q).cast()) };
-                        }
-                    }
-                    for k in c..c_end {
-                        // SAFETY: `m <= start` and `start + count <= values.len() + m`, so heaps
-                        // `first .. first + heaps` (all below `count`) read
-                        // `values[start + first − m ..][..heaps]`, inside `values`.
-                        let p = unsafe { base.add(start + first - moves[k]) };
-                        for q in 0..Q {
-                            // SAFETY: as above; AVX2 is available.
-                            let x = unsafe { T::load4(p.add(4 * q)) };
-                            for j in 0..WORDS {
-                                // A lane outside word j shifts by a count >= 64 (or wrapped
-                                // below 0), which gives 0.
-                                let bit = _mm256_sllv_epi64(one, _mm256_add_epi64(x, offset[j]));
-                                acc[q][j] = _mm256_or_si256(acc[q][j], bit);
-                            }
-                        }
-                    }
-                    for q in 0..Q {
-                        for j in 0..WORDS {
-                            // SAFETY: as for the loads.
-                            unsafe {
-                                _mm256_storeu_si256(out.add(j * count + first + 4 * q).cast(), acc[q][j])
-                            };
-                        }
-                    }
-                }
-                c = c_end;
-            }
-            t = t_end;
-        }
-        mark_scalar(values, start, moves, WORDS, masks, groups * heaps);
-    }
+#[inline(always)]
+unsafe fn or_ternary(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: forwarded from the caller. Truth table 0xFE: a | b | b.
+    unsafe { _mm512_ternarylogic_epi64::<0xFE>(a, b, b) }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::*;
-
-    use super::{Element, mark_scalar};
-
-    /// See [`super::mark`].
-    ///
-    /// # Safety
-    /// AVX-512F must be available and the bounds of [`super::mark`] must hold.
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn mark<T: Element>(
-        values: &[T],
-        start: usize,
-        moves: &[usize],
-        words: usize,
-        masks: &mut [u64],
-    ) {
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            by_words!(kernel, values, start, moves, words, masks, [1 => 16, 2 => 8, 3 => 4, 4 => 4, 5 => 2, 6 => 2, 7 => 2, 8 => 2])
-        }
-    }
-
-    /// Groups of `8 · Q` heaps, tiled as the AVX2 kernel, with twice the lanes and registers.
-    ///
-    /// # Safety
-    /// As for [`mark`].
-    #[target_feature(enable = "avx512f")]
-    unsafe fn kernel<T: Element, const WORDS: usize, const Q: usize>(
-        values: &[T],
-        start: usize,
-        moves: &[usize],
-        masks: &mut [u64],
-    ) {
-        let count = masks.len() / WORDS;
-        let heaps = 8 * Q;
-        let groups = count / heaps;
-        let tile = (super::TILE / heaps).max(1);
-        let base = values.as_ptr();
-        let out = masks.as_mut_ptr();
-        let one = _mm512_set1_epi64(1);
-        let mut offset = [_mm512_setzero_si512(); WORDS];
-        for j in 0..WORDS {
-            offset[j] = _mm512_set1_epi64(-64 * j as i64);
-        }
-        // Opaque to the optimiser, as in the AVX2 kernel.
-        let offset = std::hint::black_box(offset);
-        let mut t = 0;
-        while t < groups {
-            let t_end = groups.min(t + tile);
-            let mut c = 0;
-            while c < moves.len() {
-                let c_end = moves.len().min(c + super::CHUNK);
-                super::prefetch_next(values, start, moves, (t, t_end, c_end), heaps, groups, tile);
-                for g in t..t_end {
-                    let first = g * heaps;
-                    let mut acc = [[_mm512_setzero_si512(); WORDS]; Q];
-                    for q in 0..Q {
-                        for j in 0..WORDS {
-                            // SAFETY: word j of heaps `first + 8q .. first + 8q + 8` lies inside
-                            // `masks`.
-                            acc[q][j] =
-                                unsafe { _mm512_loadu_si512(out.add(j * count + first + 8 * q).cast()) };
-                        }
-                    }
-                    for k in c..c_end {
-                        // SAFETY: as in the AVX2 kernel: the reads stay inside `values`.
-                        let p = unsafe { base.add(start + first - moves[k]) };
-                        for q in 0..Q {
-                            // SAFETY: as above; AVX-512F is available.
-                            let x = unsafe { T::load8(p.add(8 * q)) };
-                            for j in 0..WORDS {
-                                let bit = _mm512_sllv_epi64(one, _mm512_add_epi64(x, offset[j]));
-                                acc[q][j] = _mm512_or_si512(acc[q][j], bit);
-                            }
-                        }
-                    }
-                    for q in 0..Q {
-                        for j in 0..WORDS {
-                            // SAFETY: as for the loads.
-                            unsafe {
-                                _mm512_storeu_si512(out.add(j * count + first + 8 * q).cast(), acc[q][j])
-                            };
-                        }
-                    }
-                }
-                c = c_end;
-            }
-            t = t_end;
-        }
-        mark_scalar(values, start, moves, WORDS, masks, groups * heaps);
-    }
-}
+mask_backend!(avx512, "avx512f", Lanes8, __m512i, 8, load8,
+    splat: _mm512_set1_epi64, load: _mm512_loadu_si512, store: _mm512_storeu_si512,
+    or: super::or_ternary, add: _mm512_add_epi64, sllv: _mm512_sllv_epi64,
+    [1 => 16, 2 => 8, 3 => 4, 4 => 4, 5 => 2, 6 => 2, 7 => 2, 8 => 2]);
 
 #[cfg(test)]
 mod tests {
