@@ -3,14 +3,18 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 // Layers, bottom to top: each module imports only from the ones listed before it.
+// The ground floor: messages, errors, progress reports.
+pub mod error;
+pub mod message;
+pub mod progress;
+
 mod simd;
 
-pub mod error;
+// Resources and inputs: memory estimates, numbers, input files, the thread pool.
 pub mod input;
 pub mod memory;
 pub mod number;
 mod parallel;
-pub mod progress;
 
 pub mod arith;
 pub mod ring;

@@ -27,7 +27,8 @@ pub type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// Refuses, before any work is done, a picture path that is not an `.svg` file in an existing
 /// directory.
 pub fn check_path(path: &Path) -> Result<()> {
-    let refuse = |reason: String| Err(usage(format!("cannot write '{}': {reason}", path.display())));
+    let refuse =
+        |reason: String| Err(usage(format!("cannot write '{}': {reason}", nimcount::message::path(path))));
     match path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()) {
         Some(e) if e == "svg" => {}
         Some(e) if e == "png" => {
@@ -43,7 +44,7 @@ pub fn check_path(path: &Path) -> Result<()> {
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return refuse(format!("directory '{}' does not exist", dir.display()));
+        return refuse(format!("directory '{}' does not exist", nimcount::message::path(dir)));
     }
     if path.is_dir() {
         return refuse("it is a directory".into());
