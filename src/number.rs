@@ -475,10 +475,10 @@ mod tests {
     #[test]
     fn the_whole_expression_has_a_work_budget() {
         // Nine large powers of two and their sums: each allowed, together beyond the budget.
-        let chain = vec!["2^200000000"; 9].join("+");
+        let chain = ["2^200000000"; 9].join("+");
         let msg = parse(&chain).unwrap_err().to_string();
         assert!(msg.contains("bit operations") && msg.contains("2^31"), "{msg}");
-        assert_eq!(parse(&vec!["2^200000000"; 4].join("+")).unwrap().bits(), 200_000_003);
+        assert_eq!(parse(&["2^200000000"; 4].join("+")).unwrap().bits(), 200_000_003);
         // Big multiplications cost BIG_STEP_COST a bit: two powers of 2^24 bits, not three.
         let power = "3^10000000"; // 15849626 bits
         assert!(parse(&format!("{power}-{power}")).is_ok());

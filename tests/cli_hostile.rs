@@ -396,7 +396,7 @@ mod inputs_with_a_budget {
                     "bits",
                 );
             }
-            let chain = vec!["2^200000000"; 9].join("+");
+            let chain = ["2^200000000"; 9].join("+");
             refused(
                 dir.path(),
                 kib,
