@@ -2,13 +2,23 @@
 //!
 //! Every user-facing entry point (plan construction, parsing, counting queries) returns
 //! [`Result`]. Messages are single lines that name the offending value, so the command-line
-//! tool can print them as they are.
+//! tool can print them as they are: every text a variant carries is shown through
+//! [`crate::message`] (control characters escaped, inputs shortened to about 80 characters and
+//! reasons to [`REASON_CHARS`](crate::message::REASON_CHARS)), whoever built it, and every big
+//! number through [`short`].
 
 use std::fmt;
 
 use num_bigint::BigUint;
 
-use crate::number::short;
+pub use crate::message::quote;
+use crate::message::{REASON_CHARS, short, shorten};
+
+/// A reason, a detail or another free-form text of a message: escaped, and shortened beyond
+/// [`REASON_CHARS`] characters.
+fn clip(text: &str) -> String {
+    shorten(text, REASON_CHARS)
+}
 
 /// Errors reported by nimcount.
 ///
@@ -46,7 +56,7 @@ pub enum Error {
     },
 
     /// A modulus the ring does not accept.
-    #[error("invalid modulus {modulus}: {reason}")]
+    #[error("invalid modulus {}: {}", quote(modulus), clip(reason))]
     InvalidModulus {
         /// The modulus as written.
         modulus: String,
@@ -55,7 +65,7 @@ pub enum Error {
     },
 
     /// A value outside the set of values a ring accepts (for example a residue `>= p`).
-    #[error("value {value} at index {index} is outside the ring {ring}")]
+    #[error("value {} at index {index} is outside the ring {}", quote(value), quote(ring))]
     ValueOutOfRange {
         /// The value, printed.
         value: String,
@@ -67,7 +77,8 @@ pub enum Error {
 
     /// The normalised inverse needs 1/2, which the ring lacks (wrapping rings).
     #[error(
-        "the ring {ring} provides no inverse of 2: only the forward and unnormalised inverse transforms exist there"
+        "the ring {} provides no inverse of 2: only the forward and unnormalised inverse transforms exist there",
+        quote(ring)
     )]
     NoInverseOfTwo {
         /// The ring, printed.
@@ -75,7 +86,7 @@ pub enum Error {
     },
 
     /// An exact integer computation that could leave the integer type.
-    #[error("{what} could overflow {ring}: {detail}")]
+    #[error("{what} could overflow {}: {}", quote(ring), clip(detail))]
     Overflow {
         /// What was attempted.
         what: &'static str,
@@ -86,7 +97,7 @@ pub enum Error {
     },
 
     /// An exact division that does not divide (the input was not an image of the forward transform).
-    #[error("{what}: value {value} at index {index} is not divisible by {divisor}")]
+    #[error("{what}: value {} at index {index} is not divisible by {}", quote(value), quote(divisor))]
     NotDivisible {
         /// What was attempted.
         what: &'static str,
@@ -106,28 +117,28 @@ pub enum Error {
     },
 
     /// A backend name that is not `scalar`, `avx2` or `avx512`.
-    #[error("unknown backend '{name}' (choose scalar, avx2 or avx512)")]
+    #[error("unknown backend '{}' (choose scalar, avx2 or avx512)", quote(name))]
     UnknownBackend {
         /// The name as given (shortened when long).
         name: String,
     },
 
     /// A ring name that is none of [`crate::ring::AnyRing::NAMES`].
-    #[error("unknown ring '{name}' (choose one of u32, u64, wrap32, wrap64, i64, i128, f32, f64)")]
+    #[error("unknown ring '{}' (choose one of u32, u64, wrap32, wrap64, i64, i128, f32, f64)", quote(name))]
     UnknownRing {
         /// The name as given (shortened when long).
         name: String,
     },
 
     /// A modular ring named without its modulus.
-    #[error("the ring {ring} needs a modulus (an odd number)")]
+    #[error("the ring {} needs a modulus (an odd number)", quote(ring))]
     RingNeedsModulus {
         /// The ring's name.
         ring: String,
     },
 
     /// A ring without parameters named with a modulus.
-    #[error("the ring {ring} takes no modulus")]
+    #[error("the ring {} takes no modulus", quote(ring))]
     RingTakesNoModulus {
         /// The ring's name.
         ring: String,
@@ -143,7 +154,7 @@ pub enum Error {
     },
 
     /// A buffer or table that would not fit in memory; refused before allocating.
-    #[error("{what} needs {needed} but only {available} of memory is available")]
+    #[error("{} needs {needed} but only {available} of memory is available", clip(what))]
     OutOfMemory {
         /// What would have been allocated.
         what: String,
@@ -154,7 +165,7 @@ pub enum Error {
     },
 
     /// A number that does not parse (see [`crate::number`]).
-    #[error("invalid number '{input}': {reason}")]
+    #[error("invalid number '{}': {}", quote(input), clip(reason))]
     InvalidNumber {
         /// The text as given (shortened when long).
         input: String,
@@ -163,7 +174,7 @@ pub enum Error {
     },
 
     /// A game specification that does not parse or makes no sense.
-    #[error("invalid game '{spec}': {reason}")]
+    #[error("invalid game '{}': {}", quote(spec), clip(reason))]
     InvalidGame {
         /// The specification as given (shortened when long).
         spec: String,
@@ -189,7 +200,7 @@ pub enum Error {
     },
 
     /// Misère play asked for a game whose misère theory nimcount does not know.
-    #[error("misère play is supported for nim only, not for {game}")]
+    #[error("misère play is supported for nim only, not for {}", quote(game))]
     MisereUnsupported {
         /// The game.
         game: String,
@@ -261,7 +272,8 @@ pub enum Error {
     /// Counts no longer produce it: they compute the values directly or refuse with
     /// [`Error::TooCostly`], which carries the estimate.
     #[error(
-        "{game} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
+        "{} has no proven period among the values of heap sizes 0..={searched} and the range reaches {}",
+        quote(game),
         short(reach)
     )]
     NoPeriod {
@@ -303,7 +315,11 @@ pub enum Error {
     },
 
     /// A staircase over a game whose moves are not "take k stones" alike from every heap.
-    #[error("a staircase moves coins one step down, so its game must take stones: {game} {why}")]
+    #[error(
+        "a staircase moves coins one step down, so its game must take stones: {} {}",
+        quote(game),
+        clip(why)
+    )]
     NotTakeAway {
         /// The game.
         game: String,
@@ -312,7 +328,12 @@ pub enum Error {
     },
 
     /// A heap larger than the Grundy values known for its game reach.
-    #[error("the heap {heap} is beyond the Grundy values known for {game} (heaps below {limit}){why}")]
+    #[error(
+        "the heap {} is beyond the Grundy values known for {} (heaps below {limit}){}",
+        quote(heap),
+        quote(game),
+        clip(why)
+    )]
     HeapBeyondValues {
         /// The heap, printed (shortened when long).
         heap: String,
@@ -358,7 +379,7 @@ pub enum Error {
 
     /// Another process of a distributed computation failed; every process stops with this error
     /// (the failing one with its own).
-    #[error("process {rank} of {processes} failed: {message}")]
+    #[error("process {rank} of {processes} failed: {}", clip(message))]
     ProcessFailed {
         /// The rank of the first process that failed.
         rank: usize,
@@ -376,7 +397,7 @@ pub enum Error {
     },
 
     /// A malformed input file.
-    #[error("{path}{}: {reason}", at_line(*line))]
+    #[error("{}{}: {}", quote(path), at_line(*line), clip(reason))]
     Malformed {
         /// The file.
         path: String,
@@ -388,7 +409,7 @@ pub enum Error {
 
     /// An input that grows past the most it may hold before its end (a stream without a known
     /// size, such as a pipe or `/dev/zero`), or a file whose size is beyond the limit.
-    #[error("{path}: {what}; the limit is {limit}")]
+    #[error("{}: {}; the limit is {limit}", quote(path), clip(what))]
     InputTooLarge {
         /// The file.
         path: String,
@@ -400,7 +421,10 @@ pub enum Error {
 
     /// A file read as binary elements whose bytes are text (digits and line breaks): almost
     /// certainly a text file given in the binary format.
-    #[error("{path}: looks like text (digits and line breaks), not {size}-byte little-endian elements")]
+    #[error(
+        "{}: looks like text (digits and line breaks), not {size}-byte little-endian elements",
+        quote(path)
+    )]
     LooksLikeText {
         /// The file.
         path: String,
@@ -412,10 +436,13 @@ pub enum Error {
     /// limit of direct values; refused before computing them. (Measured in seconds and bytes of one
     /// game's values, unlike [`Error::TooMuchWork`], which counts the steps of a count.)
     #[error(
-        "{game} {reason}, and heap sizes up to {last} need G(0) … G({last}) directly: {} and {}, beyond \
+        "{} {}, and heap sizes up to {last} need G(0) … G({last}) directly: {} and {}, beyond \
          the limit of direct values (an estimate of about a minute, or the number of values allowed)",
+        quote(game),
+        clip(reason),
         Seconds(*seconds),
-        Bytes(*bytes)
+        Bytes(*bytes),
+        last = crate::message::digits(last)
     )]
     TooCostly {
         /// The game.
@@ -433,7 +460,7 @@ pub enum Error {
     },
 
     /// An I/O error, with the path it concerns.
-    #[error("{path}: {source}")]
+    #[error("{}: {}", quote(path), clip(&source.to_string()))]
     Io {
         /// The file.
         path: String,
@@ -456,23 +483,6 @@ impl Error {
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().display().to_string(), source }
     }
-}
-
-/// `text` as it may appear in a one-line message: as it is up to 80 characters, else its first 60
-/// characters, "…" and its length.
-///
-/// ```
-/// use nimcount::error::quote;
-/// assert_eq!(quote("10^9+7"), "10^9+7");
-/// assert_eq!(quote(&"9".repeat(300)), format!("{}… (300 characters)", "9".repeat(60)));
-/// ```
-pub fn quote(text: &str) -> String {
-    let count = text.chars().count();
-    if count <= 80 {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(60).collect();
-    format!("{head}… ({count} characters)")
 }
 
 /// An estimate of a count of steps or bits: printed as "about N", or as "more than 10^38" when it

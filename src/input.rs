@@ -52,7 +52,7 @@ impl Input<'static> {
         if path.as_os_str() == "-" {
             return Ok(Input::from_reader(std::io::stdin(), STDIN_NAME, stream_limit));
         }
-        let name = crate::error::quote(&path.display().to_string());
+        let name = crate::message::path(path);
         let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
         let metadata = file.metadata().map_err(|e| Error::io(&name, e))?;
         if metadata.is_dir() {

@@ -5,8 +5,10 @@
 // Floors, bottom to top (a group of lines is a floor): a module imports only from the floors
 // below its own. The test in `layers` checks it, and that no files of a directory import each
 // other in a circle.
-// Ground: errors and progress; what may be allocated; the expression parser; input files and
-// threads.
+// Ground: one-line messages (what the user typed, shortened and escaped); errors and
+// progress; what may be allocated; the expression parser; input files and threads.
+pub mod message;
+
 pub mod error;
 pub mod progress;
 

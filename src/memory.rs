@@ -1,31 +1,113 @@
 //! Memory estimates: large buffers are refused with a clear error before they are allocated.
+//!
+//! What a process may still allocate is the least of what the system and its limits leave:
+//! the physical memory available (`MemAvailable`), the room under the address-space limit
+//! (`RLIMIT_AS`, set by `ulimit -v`: the limit less the address space already mapped), and the
+//! room under a memory cgroup (v2 `memory.max`, v1 `memory.limit_in_bytes`, less the memory the
+//! cgroup already uses). Inside `ulimit -v` or a container the checks refuse what the
+//! allocation would otherwise abort on.
 
 use crate::error::{Bytes, Error, Result};
 
-/// Bytes of memory this process can still expect to obtain, if the platform says.
-///
-/// On Linux this is `MemAvailable` from `/proc/meminfo`, lowered to the cgroup's remaining
-/// allowance when the process runs under a memory limit. Elsewhere `None`.
+/// Bytes of memory this process can still expect to obtain, if the platform says: the least of
+/// [`physical_room`], [`address_space_room`] and [`cgroup_room`]. Elsewhere than on Linux `None`.
 pub fn available() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let mut available = meminfo
+    [physical_room(), address_space_room(), cgroup_room()].into_iter().flatten().min()
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes.
+pub fn physical_room() -> Option<u64> {
+    mem_available(&std::fs::read_to_string("/proc/meminfo").ok()?)
+}
+
+/// `MemAvailable` of the text of `/proc/meminfo`, in bytes.
+fn mem_available(meminfo: &str) -> Option<u64> {
+    meminfo
         .lines()
         .find_map(|line| line.strip_prefix("MemAvailable:"))
         .and_then(|rest| rest.trim().strip_suffix("kB"))
         .and_then(|kb| kb.trim().parse::<u64>().ok())
-        .map(|kb| kb.saturating_mul(1024))?;
-    if let Some(room) = cgroup_room() {
-        available = available.min(room);
-    }
-    Some(available)
+        .map(|kb| kb.saturating_mul(1024))
 }
 
-/// Remaining allowance under a cgroup v2 memory limit, if there is one.
-fn cgroup_room() -> Option<u64> {
-    let read = |name: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok();
-    let max = read("memory.max")?.trim().parse::<u64>().ok()?; // "max" (no limit) fails to parse
-    let current = read("memory.current")?.trim().parse::<u64>().ok()?;
-    Some(max.saturating_sub(current))
+/// The room under the address-space limit (`RLIMIT_AS`, `ulimit -v`), if there is one: the
+/// soft limit from `/proc/self/limits` less the address space mapped now (`/proc/self/statm`).
+pub fn address_space_room() -> Option<u64> {
+    let limit = address_space_limit(&std::fs::read_to_string("/proc/self/limits").ok()?)?;
+    let mapped = mapped_bytes(&std::fs::read_to_string("/proc/self/statm").ok()?)?;
+    Some(limit.saturating_sub(mapped))
+}
+
+/// The soft `Max address space` of the text of `/proc/self/limits`, `None` when unlimited.
+fn address_space_limit(limits: &str) -> Option<u64> {
+    let rest = limits.lines().find_map(|line| line.strip_prefix("Max address space"))?;
+    rest.split_whitespace().next()?.parse::<u64>().ok() // "unlimited" fails to parse
+}
+
+/// The bytes mapped by the process from the text of `/proc/self/statm` (its first field counts
+/// pages; pages are taken to be 4 KiB, the smallest Linux uses, so a larger page size only makes
+/// the room look larger than it is — never smaller).
+fn mapped_bytes(statm: &str) -> Option<u64> {
+    let pages = statm.split_whitespace().next()?.parse::<u64>().ok()?;
+    Some(pages.saturating_mul(4096))
+}
+
+/// Limits at or above 2^62 bytes mean no limit (cgroup v1 writes "unlimited" as about 2^63).
+const NO_LIMIT: u64 = 1 << 62;
+
+/// The remaining allowance under a memory cgroup, if there is one: cgroup v2 `memory.max` less
+/// `memory.current`, or v1 `memory.limit_in_bytes` less `memory.usage_in_bytes`, for the
+/// process's own cgroup (from `/proc/self/cgroup`) and each cgroup above it, the least of them;
+/// the root of `/sys/fs/cgroup` when the process's own path is not visible (inside a cgroup
+/// namespace the root is the process's own cgroup).
+pub fn cgroup_room() -> Option<u64> {
+    let memberships = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mut rooms = Vec::new();
+    for (version, base, path) in cgroup_paths(&memberships) {
+        let (max, current) = match version {
+            2 => ("memory.max", "memory.current"),
+            _ => ("memory.limit_in_bytes", "memory.usage_in_bytes"),
+        };
+        let read = |dir: &str, name: &str| {
+            std::fs::read_to_string(format!("{base}{dir}/{name}")).ok()?.trim().parse::<u64>().ok()
+        };
+        // The cgroup and each one above it, up to the root of the mount.
+        let mut dir = path.trim_end_matches('/').to_string();
+        loop {
+            if let (Some(max), Some(current)) = (read(&dir, max), read(&dir, current))
+                && max < NO_LIMIT
+            {
+                rooms.push(max.saturating_sub(current));
+            }
+            match dir.rfind('/') {
+                Some(cut) => dir.truncate(cut),
+                None => break,
+            }
+        }
+    }
+    rooms.into_iter().min()
+}
+
+/// The memory cgroups of the text of `/proc/self/cgroup` as `(version, mount, path)`: the
+/// unified hierarchy (`0::/path`) under `/sys/fs/cgroup` and a v1 `memory` controller under
+/// `/sys/fs/cgroup/memory`; both at the root path when the file says nothing.
+fn cgroup_paths(memberships: &str) -> Vec<(u32, &'static str, String)> {
+    let mut paths = Vec::new();
+    for line in memberships.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
+            continue;
+        };
+        if id == "0" && controllers.is_empty() {
+            paths.push((2, "/sys/fs/cgroup", path.to_string()));
+        } else if controllers.split(',').any(|c| c == "memory") {
+            paths.push((1, "/sys/fs/cgroup/memory", path.to_string()));
+        }
+    }
+    if paths.is_empty() {
+        paths = vec![(2, "/sys/fs/cgroup", String::new()), (1, "/sys/fs/cgroup/memory", String::new())];
+    }
+    paths
 }
 
 /// Refuses an allocation of `bytes` for `what` when it cannot fit in the memory available.
@@ -142,6 +224,47 @@ mod tests {
         let err = ensure_fits(|| "a test buffer".into(), u64::MAX).unwrap_err();
         assert!(err.to_string().starts_with("a test buffer needs"), "{err}");
         ensure_fits(|| "a small buffer".into(), 1024).unwrap();
+    }
+
+    #[test]
+    fn limits_are_read_from_the_proc_files() {
+        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   22000000 kB\n";
+        assert_eq!(mem_available(meminfo), Some(22_000_000 * 1024));
+        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max stack size            8388608              unlimited            bytes     \n\
+                      Max address space         4096000000           unlimited            bytes     \n";
+        assert_eq!(address_space_limit(limits), Some(4_096_000_000));
+        let unlimited = limits.replace("4096000000  ", "unlimited   ");
+        assert_eq!(address_space_limit(&unlimited), None);
+        assert_eq!(mapped_bytes("765 436 408 5 0 123 0\n"), Some(765 * 4096));
+        assert_eq!(mapped_bytes(""), None);
+    }
+
+    #[test]
+    fn cgroups_of_both_versions_are_found() {
+        let v1 = "9:name=systemd:/\n4:memory:/jobs/42\n3:cpuset:/\n0::/\n";
+        assert_eq!(
+            cgroup_paths(v1),
+            vec![
+                (1, "/sys/fs/cgroup/memory", "/jobs/42".to_string()),
+                (2, "/sys/fs/cgroup", "/".to_string())
+            ]
+        );
+        assert_eq!(
+            cgroup_paths("0::/user.slice/session-3.scope\n"),
+            vec![(2, "/sys/fs/cgroup", "/user.slice/session-3.scope".to_string())]
+        );
+        assert_eq!(cgroup_paths("4:cpu,memory:/a\n")[0].0, 1);
+        assert_eq!(cgroup_paths("").len(), 2);
+    }
+
+    #[test]
+    fn the_room_is_the_least_of_the_limits() {
+        let Some(room) = available() else { return };
+        for limit in [physical_room(), address_space_room(), cgroup_room()].into_iter().flatten() {
+            assert!(room <= limit);
+        }
     }
 
     #[test]

@@ -6,22 +6,30 @@
 //!
 //! Sizes are bounded by what can be computed, never by a fixed number of digits alone:
 //!
-//! - a power of two (`2^10000000-1`) and sums are cheap: up to [`MAX_BITS`] bits, when they fit
-//!   in the memory available;
+//! - a power of two (`2^10000000-1`) and sums are cheap: up to [`MAX_BITS`] bits (32 MiB), when
+//!   they fit in the memory available;
 //! - other powers and products need big multiplications: up to [`MAX_COMPUTED_BITS`] bits (about
 //!   a second);
-//! - written-out digits: up to [`MAX_DIGITS`].
+//! - written-out digits: up to [`MAX_DIGITS`];
+//! - the whole expression: up to [`MAX_WORK`] bit operations, counted as it is evaluated (a
+//!   linear step on a value of `b` bits costs `b`, a big multiplication [`BIG_STEP_COST`] times
+//!   more), so a long chain of large sums or powers is refused as well as one large number.
 //!
 //! Each limit is checked from the sizes of the operands before anything is computed, so
-//! `10^10^10` is refused at once, with the size it would have had.
+//! `10^10^10` and `2^4000000000*3` are refused at once, with the size they would have had: no
+//! expression takes more than a few seconds or more memory than a few values of [`MAX_BITS`]
+//! bits.
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::error::{Error, Result, quote};
+use crate::error::{Error, Result};
+use crate::message::quote;
+pub use crate::message::short;
 
-/// The most bits a parsed value may have (2^32 bits: 512 MiB), when it also fits in memory.
-pub const MAX_BITS: u64 = 1 << 32;
+/// The most bits a parsed value, or any value met on the way, may have (2^28 bits: 32 MiB,
+/// about 80 million digits), when it also fits in memory.
+pub const MAX_BITS: u64 = 1 << 28;
 
 /// The most bits of a power whose base is not a power of two, or of a product of two numbers
 /// longer than a word (2^24 bits, about 5 million digits: about a second of multiplications).
@@ -29,6 +37,15 @@ pub const MAX_COMPUTED_BITS: u64 = 1 << 24;
 
 /// The most decimal digits one number may be written with (2^20, about 3.5 million bits).
 pub const MAX_DIGITS: usize = 1 << 20;
+
+/// The most work one expression may take, in bit operations (see the module documentation):
+/// eight linear steps over values of [`MAX_BITS`] bits, or two powers of [`MAX_COMPUTED_BITS`]
+/// bits.
+pub const MAX_WORK: u64 = 1 << 31;
+
+/// The cost of a big multiplication (a power or a product of two long factors) per bit of its
+/// result, in bit operations.
+pub const BIG_STEP_COST: u64 = 64;
 
 /// Parses a non-negative integer expression such as `10^100`, `2^64` or `1_000_000_007`.
 ///
@@ -50,7 +67,7 @@ pub fn parse(input: &str) -> Result<BigUint> {
     if tokens.first() == Some(&Token::Minus) {
         return Err(fail("negative numbers are not accepted"));
     }
-    let mut parser = Parser { tokens: &tokens, pos: 0 };
+    let mut parser = Parser { tokens: &tokens, pos: 0, work: 0 };
     let value = parser.sum().map_err(|r| fail(&r))?;
     if parser.pos != tokens.len() {
         return Err(fail("unexpected text after the number"));
@@ -90,29 +107,11 @@ pub fn parse_range(input: &str) -> Result<(BigUint, BigUint)> {
     Ok((parse(lo)?, parse(hi)?))
 }
 
-/// `x` as a one-line message may show it: in decimal up to 80 digits, else by its size (so a
-/// message never spells out, or spends time converting, a number of millions of digits).
-///
-/// ```
-/// use nimcount::number::{parse, short};
-/// assert_eq!(short(&parse("10^9+7")?), "1000000007");
-/// assert_eq!(short(&parse("10^300000")?), "a number of 996579 bits (about 300001 digits)");
-/// # Ok::<(), nimcount::Error>(())
-/// ```
-pub fn short(x: &BigUint) -> String {
-    if x.bits() <= 265 {
-        let text = x.to_string();
-        if text.len() <= 80 {
-            return text;
-        }
-    }
-    let digits = (x.bits() as f64 * std::f64::consts::LOG10_2).ceil() as u64;
-    format!("a number of {} bits (about {digits} digits)", x.bits())
-}
-
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
-    Number(BigUint),
+    /// Decimal digits, separators removed (converted when the parser reaches them, against the
+    /// work budget).
+    Digits(String),
     Plus,
     Minus,
     Times,
@@ -155,8 +154,7 @@ fn tokenize(input: &str) -> std::result::Result<Vec<Token>, String> {
                         digits.len() - 1
                     ));
                 }
-                let value = digits.parse::<BigUint>().map_err(|e| e.to_string())?;
-                tokens.push(Token::Number(value));
+                tokens.push(Token::Digits(digits));
             }
             '_' => return Err("a '_' separator must stand between digits".into()),
             '+' => {
@@ -184,9 +182,11 @@ fn tokenize(input: &str) -> std::result::Result<Vec<Token>, String> {
 /// Recursive descent over `sum := product (('+'|'-') product)*`,
 /// `product := power ('*' power)*`, `power := NUMBER ('^' power)?`.
 /// Intermediate values are signed so that `2^61-1` parses; the result must be non-negative.
+/// `work` counts the bit operations spent so far (see [`MAX_WORK`]).
 struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
+    work: u64,
 }
 
 type Signed = num_bigint::BigInt;
@@ -201,7 +201,9 @@ impl Parser<'_> {
         while let Some(op @ (Token::Plus | Token::Minus)) = self.peek().cloned() {
             self.pos += 1;
             let rhs = self.product()?;
-            check_bits(value.bits().max(rhs.bits()) + 1, MAX_BITS, "the sum")?;
+            let bits = value.bits().max(rhs.bits()) + 1;
+            check_bits(bits, MAX_BITS, "the sum")?;
+            self.charge(bits)?;
             value = if op == Token::Plus { value + rhs } else { value - rhs };
         }
         Ok(value)
@@ -215,8 +217,10 @@ impl Parser<'_> {
             let bits = value.bits() + rhs.bits();
             // A factor of a word or less costs one linear pass; two long factors a big
             // multiplication.
-            let limit = if value.bits().min(rhs.bits()) <= 64 { MAX_BITS } else { MAX_COMPUTED_BITS };
+            let small = value.bits().min(rhs.bits()) <= 64;
+            let limit = if small { MAX_BITS } else { MAX_COMPUTED_BITS };
             check_bits(bits, limit, "the product")?;
+            self.charge(if small { bits } else { bits.saturating_mul(BIG_STEP_COST) })?;
             value *= rhs;
         }
         Ok(value)
@@ -232,14 +236,35 @@ impl Parser<'_> {
         }
         let mut value = bases.pop().expect("at least one number");
         while let Some(base) = bases.pop() {
-            value = power_of(base, value)?;
+            let (power, cost) = power_of(base, value)?;
+            self.charge(cost)?;
+            value = power.compute();
         }
         Ok(value.into())
     }
 
+    /// Adds `cost` bit operations to the work, refused beyond [`MAX_WORK`] before they are
+    /// spent.
+    fn charge(&mut self, cost: u64) -> std::result::Result<(), String> {
+        self.work = self.work.saturating_add(cost);
+        if self.work > MAX_WORK {
+            return Err(format!(
+                "the expression needs more than {} bit operations to evaluate, beyond the 2^{} it \
+                 may take (write fewer or smaller terms)",
+                self.work,
+                MAX_WORK.ilog2()
+            ));
+        }
+        Ok(())
+    }
+
     fn number(&mut self) -> std::result::Result<BigUint, String> {
         let n = match self.peek() {
-            Some(Token::Number(n)) => n.clone(),
+            Some(Token::Digits(digits)) => {
+                let digits = digits.clone();
+                self.charge(digits_cost(digits.len() as u64))?;
+                digits.parse::<BigUint>().map_err(|e| e.to_string())?
+            }
             Some(Token::Minus) => return Err("negative numbers are not accepted".into()),
             Some(_) => return Err("expected a number".into()),
             None => return Err("expected a number at the end".into()),
@@ -249,23 +274,27 @@ impl Parser<'_> {
     }
 }
 
-/// `base^exponent`, refused before computing when the result would have more bits than it may:
-/// [`MAX_BITS`] for a power of two (a shift), [`MAX_COMPUTED_BITS`] for other bases.
-fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, String> {
+/// `base^exponent`, refused before computing when the result would have more bits than it may
+/// ([`MAX_BITS`] for a power of two, a shift; [`MAX_COMPUTED_BITS`] for other bases). Also returns
+/// the cost of computing it in bit operations, to be charged before [`Power::compute`].
+fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<(Power, u64), String> {
     if exponent.is_zero() {
-        return Ok(BigUint::from(1u8));
+        return Ok((Power::Known(BigUint::from(1u8)), 1));
     }
     if base <= BigUint::from(1u8) {
-        return Ok(base); // 0^e = 0 and 1^e = 1 for every e >= 1
+        return Ok((Power::Known(base), 1)); // 0^e = 0 and 1^e = 1 for every e >= 1
     }
     let two_power = base.count_ones() == 1;
     let limit = if two_power { MAX_BITS } else { MAX_COMPUTED_BITS };
-    // base^e has between e·(bits − 1) + 1 and e·bits bits.
-    let low_bits = u128::from(base.bits() - 1);
-    let bits = exponent.to_u128().and_then(|e| e.checked_mul(low_bits)).and_then(|b| u64::try_from(b).ok());
-    let Some(bits) = bits.filter(|&b| b < limit) else {
-        // The size printed is e·log2(base), not the lower bound the refusal used.
-        let log2_base = log2(&base);
+    // base^e has e·log2(base) bits, rounded up: exactly e·(bits − 1) + 1 for a power of two.
+    let log2_base = log2(&base);
+    let bits = match exponent.to_u64() {
+        Some(e) if two_power => u64::try_from(u128::from(e) * u128::from(base.bits() - 1) + 1).ok(),
+        Some(e) if (e as f64) * log2_base < 1e18 => Some(((e as f64) * log2_base).ceil() as u64 + 1),
+        _ => None,
+    };
+    let Some(bits) = bits.filter(|&b| b <= limit) else {
+        // The size printed is e·log2(base).
         let size = match exponent.to_u64() {
             Some(e) if (e as f64) * log2_base < 1e18 => {
                 format!("about {:.0} bits", (e as f64 * log2_base).floor())
@@ -275,12 +304,39 @@ fn power_of(base: BigUint, exponent: BigUint) -> std::result::Result<BigUint, St
         return Err(format!("the power has {size}, more than the 2^{} bits it may have", limit.ilog2()));
     };
     let e = exponent.to_u64().expect("bounded by the limit");
+    check_bits(bits, limit, "the power")?;
     if two_power {
-        check_bits(bits + 1, MAX_BITS, "the power")?;
-        return Ok(BigUint::from(1u8) << (e * (base.bits() - 1)));
+        return Ok((Power::Shift(e * (base.bits() - 1)), bits));
     }
-    check_bits(bits + u64::from(base.bits() as u32), limit, "the power")?;
-    Ok(num_traits::pow::Pow::pow(&base, e))
+    Ok((Power::Big(base, e), bits.saturating_mul(BIG_STEP_COST)))
+}
+
+/// A power whose size has been checked, not yet computed.
+enum Power {
+    Known(BigUint),
+    /// `2^shift`.
+    Shift(u64),
+    /// `base^e` by repeated squaring.
+    Big(BigUint, u64),
+}
+
+impl Power {
+    fn compute(self) -> BigUint {
+        match self {
+            Power::Known(x) => x,
+            Power::Shift(shift) => BigUint::from(1u8) << shift,
+            Power::Big(base, e) => num_traits::pow::Pow::pow(&base, e),
+        }
+    }
+}
+
+/// The cost of converting `digits` decimal digits to binary, in bit operations: num-bigint
+/// multiplies the value by `10^19` once per 19 digits, a pass over the value each time, so the
+/// cost grows with the square of the length (`2^20` digits, about a second, cost about as much as
+/// a power of [`MAX_COMPUTED_BITS`] bits).
+fn digits_cost(digits: u64) -> u64 {
+    let words = digits / 19 + 1;
+    words.saturating_mul(words) / 3
 }
 
 /// `log2(x)` for `x >= 1`, from the top 64 bits.
@@ -396,6 +452,42 @@ mod tests {
         assert!(msg.len() < 200 && msg.contains("(100001 characters)"), "{msg}");
         assert!(parse(&"9".repeat(MAX_DIGITS + 1)).unwrap_err().to_string().contains("digits"));
         assert_eq!(parse(&"9".repeat(1000)).unwrap().to_string().len(), 1000);
+    }
+
+    #[test]
+    fn expressions_are_refused_from_their_size_before_they_are_made() {
+        // Each would once have been made (512 MiB and more) before being used or refused.
+        for (bad, needle) in [
+            ("2^4294967295", "about 4294967295 bits, more than the 2^28 bits"),
+            ("2^4000000000*3*3*3", "about 4000000000 bits"),
+            ("1+2^268435456", "the power has about 268435456 bits"),
+            ("2^268435455*4", "the product has about 268435459 bits"),
+            ("2^268435455+2^268435455", "the sum has about 268435457 bits"),
+        ] {
+            let msg = parse(bad).unwrap_err().to_string();
+            assert!(msg.contains(needle), "{bad}: {msg}");
+        }
+        // The largest value of each kind is made.
+        assert_eq!(parse("2^268435455").unwrap().bits(), MAX_BITS);
+        assert_eq!(parse("2^268435453*3").unwrap().bits(), MAX_BITS - 1);
+    }
+
+    #[test]
+    fn the_whole_expression_has_a_work_budget() {
+        // Nine large powers of two and their sums: each allowed, together beyond the budget.
+        let chain = ["2^200000000"; 9].join("+");
+        let msg = parse(&chain).unwrap_err().to_string();
+        assert!(msg.contains("bit operations") && msg.contains("2^31"), "{msg}");
+        assert_eq!(parse(&["2^200000000"; 4].join("+")).unwrap().bits(), 200_000_003);
+        // Big multiplications cost BIG_STEP_COST a bit: two powers of 2^24 bits, not three.
+        let power = "3^10000000"; // 15849626 bits
+        assert!(parse(&format!("{power}-{power}")).is_ok());
+        let msg = parse(&format!("{power}+{power}+{power}")).unwrap_err().to_string();
+        assert!(msg.contains("bit operations"), "{msg}");
+        // Written-out digits are charged as they are converted.
+        assert!(digits_cost(MAX_DIGITS as u64) <= MAX_WORK / 2);
+        let many = vec!["9".repeat(MAX_DIGITS); 3].join("+");
+        assert!(parse(&many).unwrap_err().to_string().contains("bit operations"));
     }
 
     #[test]

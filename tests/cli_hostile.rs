@@ -510,3 +510,178 @@ mod output_files {
         assert_eq!(names(d), ["x.txt"]);
     }
 }
+
+/// Inputs that cost far more than they look, and messages that echo them: every command
+/// answers or is refused with one short line, inside an address-space limit (`ulimit -v`) and a
+/// CPU-time limit far below what making the input's values would take.
+mod inputs_with_a_budget {
+    use std::path::{Path, PathBuf};
+
+    fn nimcount() -> PathBuf {
+        assert_cmd::cargo::cargo_bin("nimcount")
+    }
+
+    /// Runs `nimcount args` in `dir` under `ulimit -v kib` and `ulimit -t 10`; returns the exit
+    /// code (`None`: killed by a signal), standard output and standard error.
+    fn limited(dir: &Path, kib: u64, args: &[&str]) -> (Option<i32>, String, String) {
+        let script = format!("ulimit -t 10 && ulimit -v {kib} && exec \"$0\" \"$@\"");
+        let output = std::process::Command::new("sh")
+            .current_dir(dir)
+            .arg("-c")
+            .arg(script)
+            .arg(nimcount())
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        (output.status.code(), text(&output.stdout), text(&output.stderr))
+    }
+
+    /// Refused with exit code 2 and one short line free of control characters naming `needle`.
+    fn refused(dir: &Path, kib: u64, args: &[&str], needle: &str) {
+        let (code, stdout, stderr) = limited(dir, kib, args);
+        let what = nimcount::message::quote(&args.join(" "));
+        assert_eq!(code, Some(2), "{what}: exit code; stderr {}", nimcount::message::quote(&stderr));
+        assert!(stdout.is_empty(), "{what}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {}", nimcount::message::quote(&stderr));
+        assert!(stderr.len() <= 400, "{what}: {} bytes: {}", stderr.len(), nimcount::message::quote(&stderr));
+        let line = stderr.trim_end_matches('\n');
+        assert!(!line.chars().any(nimcount::message::is_escaped), "{what}: raw control character: {line:?}");
+        assert!(line.contains(needle), "{what}: {line:?} should contain {needle:?}");
+    }
+
+    /// The `losing` line of an answer.
+    fn losing(dir: &Path, kib: u64, args: &[&str]) -> String {
+        let (code, stdout, stderr) = limited(dir, kib, args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        stdout.lines().find(|l| l.starts_with("losing")).unwrap_or_default().to_string()
+    }
+
+    const GIB: u64 = 1 << 20; // in KiB, as `ulimit -v` counts
+    const ULIMIT: u64 = 4_000_000;
+
+    #[test]
+    fn numbers_are_refused_from_their_size_before_they_are_made() {
+        let dir = tempfile::tempdir().unwrap();
+        for kib in [GIB, ULIMIT] {
+            for sizes in
+                ["1..=2^4000000000*3*3*3", "1..=2^4294967295", "1..=3^2^29", "1..=2^268435455+2^268435455"]
+            {
+                refused(
+                    dir.path(),
+                    kib,
+                    &["count", "--game", "nim", "--sizes", sizes, "--heaps", "2"],
+                    "bits",
+                );
+            }
+            let chain = ["2^200000000"; 9].join("+");
+            refused(
+                dir.path(),
+                kib,
+                &["count", "--game", "nim", "--sizes", "1..=3", "--heaps", &chain],
+                "bit operations",
+            );
+        }
+    }
+
+    #[test]
+    fn histogram_counts_that_cost_more_than_they_look() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let lines = |n: usize, count: &str| (0..n).map(|v| format!("{v} {count}\n")).collect::<String>();
+        std::fs::write(d.join("two.txt"), lines(2, "2^4294967295")).unwrap();
+        std::fs::write(d.join("eight.txt"), lines(8, "2^4294967295")).unwrap();
+        for kib in [GIB, ULIMIT] {
+            for file in ["two.txt", "eight.txt"] {
+                refused(
+                    d,
+                    kib,
+                    &["count", "--histogram", file, "--heaps", "2", "--modulus", "7"],
+                    "line 1: bad count",
+                );
+            }
+        }
+    }
+
+    /// A table whose size the file decides is checked against the address-space limit before
+    /// it is made (the memory of the machine alone would let it through, and the allocation
+    /// abort the process).
+    #[test]
+    fn memory_checks_see_the_address_space_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("far.txt"), "0 1\n2^29 1\n").unwrap();
+        let args =
+            ["count", "--histogram", "far.txt", "--heaps", "2", "--modulus", "7", "--spectrum", "array"];
+        refused(d, ULIMIT, &args, "of memory is available");
+        // The structured spectrum needs no table.
+        let auto = ["count", "--histogram", "far.txt", "--heaps", "2", "--modulus", "7"];
+        assert_eq!(losing(d, ULIMIT, &auto), "losing     2");
+    }
+
+    /// One-value lines far apart are one-point ranges: their count depends only on how the
+    /// values combine by XOR, so values relabelled by an injective linear map (bit i to bit
+    /// p_i) count the same as small ones.
+    #[test]
+    fn one_value_lines_far_apart_count_like_small_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        // 0, 1, 2, 3 with the bits 0 and 1 moved to 40 and 70: 0, 2^40, 2^70, 2^40 + 2^70.
+        std::fs::write(d.join("small.txt"), "0 5\n1 3\n2 7\n3 2\n").unwrap();
+        std::fs::write(d.join("far.txt"), "0 5\n2^40 3\n2^70 7\n2^40+2^70 2\n").unwrap();
+        std::fs::write(d.join("one.txt"), "2^40 3\n0 5\n").unwrap();
+        std::fs::write(d.join("one_small.txt"), "1 3\n0 5\n").unwrap();
+        for heaps in ["1", "2", "3", "7", "10^6"] {
+            for modulus in [&["--modulus", "10^9+7"][..], &[][..]] {
+                let run = |file: &str| {
+                    let mut args = vec!["count", "--histogram", file, "--heaps", heaps];
+                    args.extend_from_slice(modulus);
+                    losing(d, ULIMIT, &args)
+                };
+                if heaps == "10^6" && modulus.is_empty() {
+                    continue; // an exact answer of millions of digits
+                }
+                assert_eq!(run("far.txt"), run("small.txt"), "{heaps} heaps {modulus:?}");
+                assert_eq!(run("one.txt"), run("one_small.txt"), "{heaps} heaps {modulus:?}");
+            }
+        }
+        // Brute force for two heaps: 5² + 3² + 7² + 2² ordered pairs of equal values.
+        assert_eq!(losing(d, ULIMIT, &["count", "--histogram", "far.txt", "--heaps", "2"]), "losing     87");
+    }
+
+    #[test]
+    fn messages_are_short_and_escape_control_characters() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let digits = "9".repeat(200_000);
+        std::fs::write(d.join("long.txt"), format!("0 {digits}x\n")).unwrap();
+        std::fs::write(d.join("range.txt"), format!("{digits}..=1 5\n")).unwrap();
+        std::fs::write(d.join("overlap.txt"), "0..=2^20000000 1\n5 1\n").unwrap();
+        std::fs::write(d.join("escape.txt"), "0 1\u{1b}[2J\n").unwrap();
+        let count = |extra: &[&'static str]| {
+            let mut args = vec!["count"];
+            args.extend_from_slice(extra);
+            args
+        };
+        for (args, needle) in [
+            (
+                count(&["--game", "squares", "--sizes", "1..=10^200000", "--heaps", "2", "--modulus", "7"]),
+                "a number of 200001 digits",
+            ),
+            (count(&["--histogram", "long.txt", "--heaps", "2"]), "(200001 characters)"),
+            (count(&["--histogram", "range.txt", "--heaps", "2"]), "664386 bits"),
+            (count(&["--histogram", "overlap.txt", "--heaps", "2"]), "20000001 bits"),
+            (count(&["--histogram", "escape.txt", "--heaps", "2"]), "\\u{1b}[2J"),
+            (count(&["--game", "nim\u{1b}[31mX", "--sizes", "1..=3", "--heaps", "2"]), "nim\\u{1b}[31mX"),
+            (
+                count(&["--histogram", "no\u{1b}]0;title\u{7}.txt", "--heaps", "2"]),
+                "no\\u{1b}]0;title\\u{7}.txt",
+            ),
+            (count(&["--gam\u{1b}[31m", "nim"]), "unexpected argument"),
+            (count(&["--game", "nim", "--sizes", "1..=3", "--heaps", "2\u{9b}1"]), "\\u{9b}"),
+        ] {
+            refused(d, ULIMIT, &args, needle);
+        }
+    }
+}

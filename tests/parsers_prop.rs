@@ -262,3 +262,123 @@ fn edge_values_of_every_parser() {
     assert!(read("7\n").is_err());
     assert_eq!(read("").unwrap(), Vec::<u32>::new());
 }
+
+/// Expressions with a budget, messages without raw control characters, and histogram values
+/// relabelled far apart: the second round of hostile input.
+mod budgets_and_messages {
+    use nimcount::count::Query;
+    use nimcount::histogram::Histogram;
+    use nimcount::message::{is_escaped, quote};
+    use nimcount::num_bigint::BigUint;
+    use nimcount::number;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+
+    fn config(cases: u32) -> Config {
+        Config {
+            cases,
+            rng_seed: RngSeed::Fixed(0x6275_6467),
+            failure_persistence: None,
+            ..Config::default()
+        }
+    }
+
+    /// Terms from cheap to far beyond every limit.
+    fn term() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "7",
+            "10^9",
+            "2^64",
+            "3^1000",
+            "2^100000000",
+            "2^268435455",
+            "2^4294967295",
+            "10^10^10",
+            "3^2^24",
+            "9^5000000",
+            "2^2^40",
+            "0^0",
+            "1^99999999999999999999",
+        ])
+        .prop_map(String::from)
+    }
+
+    proptest! {
+        #![proptest_config(config(64))]
+
+        /// Any expression of such terms is made within the limits or refused on one short line
+        /// before it is made.
+        #[test]
+        fn expressions_are_made_within_their_limits_or_refused(terms in prop::collection::vec((term(), prop::sample::select(vec!["+", "*", "^", "-"])), 1..6)) {
+            let mut text = String::new();
+            for (i, (t, op)) in terms.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(op);
+                }
+                text.push_str(t);
+            }
+            match number::parse(&text) {
+                Ok(value) => prop_assert!(value.bits() <= number::MAX_BITS, "{text}"),
+                Err(err) => {
+                    let message = err.to_string();
+                    prop_assert!(!message.contains('\n') && message.len() <= 400, "{message}");
+                }
+            }
+        }
+
+        /// Quoting escapes every control character, keeps at most 80 characters, and changes
+        /// nothing the second time.
+        #[test]
+        fn quoted_text_is_short_escaped_and_stable(text in "\\PC{0,200}|[\\x00-\\x1f\\x7f\\u{80}-\\u{9f}a-z]{0,300}") {
+            let once = quote(&text);
+            prop_assert!(once.chars().count() <= 80, "{once}");
+            prop_assert!(!once.chars().any(is_escaped), "{once:?}");
+            prop_assert_eq!(quote(&once), once.clone());
+            if text.chars().count() <= 80 && !text.chars().any(is_escaped) {
+                prop_assert_eq!(once, text);
+            }
+        }
+
+        /// Any histogram or number text with control characters is refused without echoing them.
+        #[test]
+        fn refusals_never_echo_control_characters(text in "[0-9 \\x00-\\x1f\\x7f\\u{9b}]{1,30}") {
+            if let Err(err) = Histogram::parse(&text, "h\u{1b}.txt") {
+                let message = err.to_string();
+                prop_assert!(!message.chars().any(is_escaped), "{message:?}");
+            }
+            if let Err(err) = number::parse(&text) {
+                let message = err.to_string();
+                prop_assert!(!message.chars().any(is_escaped), "{message:?}");
+            }
+        }
+
+        /// Values moved far apart by an injective linear map (bit i to bit p_i) count like the
+        /// small values: one-value lines beyond an array are one-point ranges, never a table.
+        #[test]
+        fn far_values_count_like_small_ones(counts in prop::collection::btree_map(0u64..16, 1u64..1000, 1..6), heaps in 1u32..6, shift in 25u32..60) {
+            let far = |v: u64| (0..4).filter(|i| v >> i & 1 == 1).map(|i| 1u64 << (shift + i)).fold(0, |a, b| a ^ b);
+            let file = |map: &dyn Fn(u64) -> u64| counts.iter().map(|(&v, &c)| format!("{} {c}\n", map(v))).collect::<String>();
+            let small = Histogram::parse(&file(&|v| v), "small").unwrap();
+            let large = Histogram::parse(&file(&far), "far").unwrap();
+            prop_assert!(large.is_structured() || counts.keys().all(|&v| v == 0));
+            let losing = |h: Histogram, m: u64| Query::from_histogram(h).heaps(heaps).modulus(m).count().unwrap().losing;
+            // Brute force over the small values: ordered tuples whose XOR is 0.
+            let mut by_xor = vec![BigUint::from(1u8)];
+            by_xor.resize(16, BigUint::from(0u8));
+            for _ in 0..heaps {
+                let mut next = vec![BigUint::from(0u8); 16];
+                for (x, ways) in by_xor.iter().enumerate() {
+                    for (&v, &c) in &counts {
+                        next[x ^ v as usize] += ways * c;
+                    }
+                }
+                by_xor = next;
+            }
+            for m in [1_000_000_007u64, 1 << 40, 6] {
+                let want = &by_xor[0] % m;
+                prop_assert_eq!(losing(small.clone(), m), want.clone());
+                prop_assert_eq!(losing(large.clone(), m), want);
+            }
+        }
+    }
+}

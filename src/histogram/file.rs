@@ -3,14 +3,24 @@
 use std::path::Path;
 
 use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 
-use super::Histogram;
-use crate::error::{Error, Result, quote};
+use super::{Histogram, MAX_LOG2_LEN, log2_len_for};
+use crate::error::{Error, Result};
 use crate::input::Input;
+use crate::message::{quote, short};
 
 /// Memory per byte of a histogram file once parsed, at most: a line `0 1` (4 bytes) becomes a
 /// value, a big-integer count and a table entry, about 64 bytes.
 const BYTES_PER_TEXT_BYTE: u64 = 16;
+
+/// The largest array a file of one-value lines is read into (2^24 slots); a file whose values
+/// reach further, or whose counts have more than [`ARRAY_MAX_LIMBS`] 32-bit limbs, is kept as
+/// one-point ranges (see [`Histogram::read`]).
+const ARRAY_MAX_LOG2_LEN: u32 = 24;
+
+/// The most 32-bit limbs of a count in a file read into an array (counts below 2^128).
+const ARRAY_MAX_LIMBS: u64 = 4;
 
 impl Histogram {
     /// Reads a histogram file: one `value count` pair a line, `#` starts a comment, blank lines
@@ -19,7 +29,9 @@ impl Histogram {
     ///
     /// A line `lo..=hi count` gives the count to every value from `lo` to `hi` (bounds of any
     /// size): a file with such lines is a [structured](Histogram::is_structured) histogram,
-    /// counted without one slot per value.
+    /// counted without one slot per value. So is a file of one-value lines whose values reach
+    /// 2^24 or whose counts reach 2^128: each line `v count` is then the range `v..=v count`, and
+    /// a value such as `2^40` (or `2^1000`) costs no table of 2^40 slots.
     ///
     /// A line that does not parse, a range with `lo > hi`, or a value given twice (alone or in
     /// overlapping ranges) is an [`Error::Malformed`] naming the line.
@@ -92,11 +104,7 @@ impl Histogram {
             if fields.len() != 2 {
                 return Err(malformed(
                     line,
-                    format!(
-                        "expected 'value count', found {} field(s): '{}'",
-                        fields.len(),
-                        crate::error::quote(content)
-                    ),
+                    format!("expected 'value count', found {} field(s): '{}'", fields.len(), quote(content)),
                 ));
             }
             let count =
@@ -108,7 +116,7 @@ impl Histogram {
                 };
                 let (lo, hi) = (bound(lo)?, bound(hi)?);
                 if lo > hi {
-                    let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
+                    let (lo, hi) = (short(&lo), short(&hi));
                     return Err(malformed(
                         line,
                         format!("empty range of values {lo}..={hi}: {lo} is above {hi}"),
@@ -117,8 +125,13 @@ impl Histogram {
                 ranges.push((lo, hi, count, line));
                 continue;
             }
-            let value = crate::number::parse_u64(fields[0])
+            let value = crate::number::parse(fields[0])
                 .map_err(|e| malformed(line, format!("bad Grundy value: {e}")))?;
+            let Some(value) = value.to_u64() else {
+                // A value beyond a word: a one-point range.
+                ranges.push((value.clone(), value, count, line));
+                continue;
+            };
             if let Some(previous) = first_line.insert(value, line) {
                 return Err(malformed(line, format!("value {value} is already given on line {previous}")));
             }
@@ -127,7 +140,7 @@ impl Histogram {
         if pairs.is_empty() && ranges.is_empty() {
             return Err(malformed(0, "no 'value count' line: the histogram is empty".into()));
         }
-        if ranges.is_empty() {
+        if ranges.is_empty() && fits_an_array(&pairs) {
             return Histogram::from_counts(pairs);
         }
         // Ranges and single values together: no value may be given twice. Sorted by their first
@@ -142,7 +155,7 @@ impl Histogram {
             let (earlier, later) =
                 if pair[0].3 < pair[1].3 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
             let values = |lo: &BigUint, hi: &BigUint| {
-                let (lo, hi) = (quote(&lo.to_string()), quote(&hi.to_string()));
+                let (lo, hi) = (short(lo), short(hi));
                 if lo == hi { lo } else { format!("{lo}..={hi}") }
             };
             let (single, text) = (later.0 == later.1, values(&later.0, &later.1));
@@ -158,6 +171,15 @@ impl Histogram {
         }
         Histogram::from_intervals(all.into_iter().map(|(lo, hi, count, _)| (lo, hi, count)))
     }
+}
+
+/// Whether one-value lines are read into an array: values below 2^[`ARRAY_MAX_LOG2_LEN`] and
+/// counts of at most [`ARRAY_MAX_LIMBS`] limbs (else they are kept as one-point ranges).
+fn fits_an_array(pairs: &[(u64, BigUint)]) -> bool {
+    let top = pairs.iter().filter(|(_, c)| c.bits() > 0).map(|&(v, _)| v).max();
+    let limbs = pairs.iter().map(|(_, c)| c.bits().div_ceil(32)).max().unwrap_or(0);
+    log2_len_for(top).is_ok_and(|log2| log2 <= ARRAY_MAX_LOG2_LEN.min(MAX_LOG2_LEN))
+        && limbs <= ARRAY_MAX_LIMBS
 }
 
 #[cfg(test)]
@@ -196,6 +218,43 @@ mod tests {
         }
         let h = Histogram::parse("\u{feff}0 0\r\n", "zero").unwrap();
         assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
+    }
+
+    #[test]
+    fn one_value_lines_beyond_an_array_are_one_point_ranges() {
+        let h = Histogram::parse("2^40 3\n0 5\n", "far.txt").unwrap();
+        assert!(h.is_structured());
+        assert_eq!((h.count(1 << 40), h.count(0), h.count(1)), (3u8.into(), 5u8.into(), 0u8.into()));
+        assert_eq!((h.log2_len(), h.total().clone()), (41, 8u8.into()));
+        // Counts of many limbs too; small files stay arrays.
+        let h = Histogram::parse("0 2^100000\n1 1\n", "long.txt").unwrap();
+        assert!(h.is_structured());
+        assert_eq!(h.count(0), BigUint::from(1u8) << 100_000u32);
+        assert!(!Histogram::parse("0 2^127\n16777215 1\n", "small.txt").unwrap().is_structured());
+        assert!(Histogram::parse("0 2^128\n", "limbs.txt").unwrap().is_structured());
+        assert!(Histogram::parse("16777216 1\n", "slots.txt").unwrap().is_structured());
+        let h = Histogram::parse("2^1000 7\n1 1\n", "beyond.txt").unwrap();
+        assert_eq!((h.count(1), h.max_value()), (1u8.into(), Some(BigUint::from(1u8) << 1000u32)));
+        let err = Histogram::parse("2^70 1\n2^70 1\n", "dup.txt").unwrap_err().to_string();
+        assert_eq!(err, "dup.txt, line 2: value 1180591620717411303424 is already given on line 1");
+        // A value given twice is refused on both paths.
+        let err = Histogram::parse("2^40 1\n0 1\n2^40 2\n", "dup.txt").unwrap_err().to_string();
+        assert_eq!(err, "dup.txt, line 3: value 1099511627776 is already given on line 1");
+    }
+
+    #[test]
+    fn messages_show_huge_values_by_their_size() {
+        // Spelling out 2^20000000 would take minutes and six million digits.
+        let err = Histogram::parse("0..=2^20000000 1\n5 1\n", "h.txt").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "h.txt, line 2: value 5 overlaps 0..=a number of 20000001 bits (about 6020601 digits) on line 1"
+        );
+        let err = Histogram::parse("10^200000..=1 1\n", "h.txt").unwrap_err().to_string();
+        assert!(err.len() < 200 && err.contains("about 200001 digits"), "{err}");
+        let err = Histogram::parse("0 1\u{1b}[2J\n", "h\u{7}.txt").unwrap_err().to_string();
+        assert!(!err.chars().any(crate::message::is_escaped), "{err}");
+        assert!(err.starts_with("h\\u{7}.txt, line 1: bad count: invalid number '1\\u{1b}[2J'"), "{err}");
     }
 
     #[test]

@@ -169,7 +169,26 @@ impl Histogram {
         let log2_len = log2_len_for(max_value)?;
         let limbs = summed.values().map(|c| c.iter_u32_digits().len()).max().unwrap_or(0);
         let len = 1usize << log2_len;
-        reserve(limbs as u128 * len as u128, || format!("a histogram of {limbs} × 2^{log2_len} counts"))?;
+        if summed.len() < limbs {
+            // Counts longer than there are values: one term per value, its count as the weight.
+            reserve(summed.len() as u128 * len as u128, || {
+                format!("a histogram of {} × 2^{log2_len} counts", summed.len())
+            })?;
+            let terms = summed
+                .into_iter()
+                .map(|(value, count)| {
+                    let mut counts = vec![0u32; len];
+                    counts[value as usize] = 1;
+                    Term::new(count, counts)
+                })
+                .collect();
+            return Ok(Histogram::assemble(terms, log2_len));
+        }
+        // Per limb a 32-bit count a slot and a weight of `limb` words.
+        let weights = (limbs as u128).pow(2) / 2;
+        reserve(limbs as u128 * len as u128 + weights, || {
+            format!("a histogram of {limbs} × 2^{log2_len} counts")
+        })?;
         // A count of any size is Σ_i 2^(32 i) · limb_i: term i gathers the i-th limbs.
         let mut limb_counts = vec![vec![0u32; len]; limbs];
         for (value, count) in &summed {

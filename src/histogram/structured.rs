@@ -158,30 +158,54 @@ impl Histogram {
             });
         }
         let len = 1usize << log2_len;
-        reserve(2 * len as u128, || format!("a histogram of 2^{log2_len} counts"))?;
         let step = 1usize << structured.shift;
-        let limbs =
-            structured.progressions.iter().map(|p| p.weight.iter_u32_digits().len()).max().unwrap_or(0);
-        let mut terms = Vec::new();
-        for limb in 0..limbs {
-            // Limb `limb` of every weight, spread over its progression by a difference array
-            // with stride 2^shift; each sum stays below (number of progressions) · 2^32 < 2^64,
-            // and the wrapping differences are exact once summed.
-            let mut counts = vec![0u64; len];
-            for p in &structured.progressions {
-                let c = u64::from(p.weight.iter_u32_digits().nth(limb).unwrap_or(0));
-                let first = p.residue as usize + step * p.lo.to_usize().expect("below the length");
-                counts[first] = counts[first].wrapping_add(c);
-                if let Some(end) = (&p.hi + 1u8).to_usize().and_then(|q| q.checked_mul(step))
-                    && let Some(slot) = counts.get_mut(p.residue as usize + end)
-                {
-                    *slot = slot.wrapping_sub(c);
-                }
+        let progressions = &structured.progressions;
+        let limbs = progressions.iter().map(|p| p.weight.iter_u32_digits().len()).max().unwrap_or(0);
+        // The difference array of progression `p`'s slots with stride 2^shift, `c` added on
+        // each (wrapping differences, exact once summed).
+        let spread = |counts: &mut [u64], p: &Progression, c: u64| {
+            let first = p.residue as usize + step * p.lo.to_usize().expect("below the length");
+            counts[first] = counts[first].wrapping_add(c);
+            if let Some(end) = (&p.hi + 1u8).to_usize().and_then(|q| q.checked_mul(step))
+                && let Some(slot) = counts.get_mut(p.residue as usize + end)
+            {
+                *slot = slot.wrapping_sub(c);
             }
+        };
+        let sum_up = |counts: &mut [u64]| {
             for g in step..len {
                 counts[g] = counts[g].wrapping_add(counts[g - step]);
             }
-            terms.extend(split_counts(BigUint::one() << (32 * limb), counts));
+        };
+        let mut terms = Vec::new();
+        if progressions.len() < limbs {
+            // Weights longer than there are progressions: one term per progression, its weight
+            // as it is (two 32-bit halves a slot kept, one 64-bit sum a slot while it is built).
+            reserve((progressions.len() as u128 + 1) * len as u128, || {
+                format!("a histogram of {} × 2^{log2_len} counts", progressions.len())
+            })?;
+            for p in progressions {
+                let mut counts = vec![0u64; len];
+                spread(&mut counts, p, 1);
+                sum_up(&mut counts);
+                terms.extend(split_counts(p.weight.clone(), counts));
+            }
+        } else {
+            // Limb `limb` of every weight, of weight 2^(32·limb): each sum stays below (number
+            // of progressions) · 2^32 < 2^64. Per limb two 32-bit halves a slot kept and one
+            // 64-bit sum a slot while it is built, and a weight of `limb` words.
+            let weights = (limbs as u128).pow(2) / 2;
+            reserve((limbs as u128 + 1) * len as u128 + weights, || {
+                format!("a histogram of {limbs} × 2^{log2_len} counts (one per 32-bit limb of its counts)")
+            })?;
+            for limb in 0..limbs {
+                let mut counts = vec![0u64; len];
+                for p in progressions {
+                    spread(&mut counts, p, u64::from(p.weight.iter_u32_digits().nth(limb).unwrap_or(0)));
+                }
+                sum_up(&mut counts);
+                terms.extend(split_counts(BigUint::one() << (32 * limb), counts));
+            }
         }
         Ok(Histogram::assemble(terms, log2_len))
     }
@@ -325,6 +349,23 @@ mod tests {
             assert_eq!(array.count(v), want, "value {v}");
         }
         assert_eq!(h.max_value(), Some(25u8.into()));
+    }
+
+    #[test]
+    fn weights_longer_than_the_progressions_make_one_term_each() {
+        let huge = BigUint::one() << 100_000u32;
+        let h = Histogram::from_intervals([
+            (0u8.into(), 2u8.into(), huge.clone() + 1u8),
+            (2u8.into(), 5u8.into(), huge.clone()),
+        ])
+        .unwrap();
+        let array = h.to_array().unwrap();
+        assert_eq!(array.terms().len(), 2);
+        assert_eq!(array.total(), h.total());
+        for v in 0..8u64 {
+            assert_eq!(array.count(v), h.count(v), "value {v}");
+        }
+        assert_eq!(array.count(2), &huge * 2u8 + 1u8);
     }
 
     #[test]

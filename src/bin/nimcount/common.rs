@@ -63,6 +63,10 @@ pub fn backend(flag: Option<Backend>) -> Result<Backend> {
     })
 }
 
+/// The most characters of an error line: every control character in it is escaped, and a
+/// longer line is cut (messages shorten the inputs they echo; this only stops a runaway).
+const MESSAGE_CHARS: usize = 1000;
+
 /// Exit code for every refused input or failed run; 0 is success.
 pub const EXIT_FAILURE: u8 = 2;
 
@@ -88,7 +92,7 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
                 let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).map(str::trim).collect();
                 line = format!("{line} {}", items.join(", "));
             }
-            eprintln!("{line} (try --help)");
+            eprintln!("{} (try --help)", nimcount::message::one_line(&line, MESSAGE_CHARS));
             ExitCode::from(EXIT_FAILURE)
         }
     }
@@ -104,7 +108,7 @@ pub fn exit_code(result: Result<()>) -> ExitCode {
         }
         Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", nimcount::message::one_line(&err.to_string(), MESSAGE_CHARS));
             REPORTED.store(true, Ordering::SeqCst);
             ExitCode::from(EXIT_FAILURE)
         }
