@@ -58,9 +58,9 @@ mod store;
 use std::fmt;
 
 pub use cost::Estimate;
-pub use mex::{CountedMex, MexSet};
+pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
-pub use range::{DIRECT_SECONDS, RangeValues, range_values};
+pub use range::{DIRECT_SECONDS, RangeValues, estimate_values, range_values};
 pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
@@ -247,6 +247,10 @@ pub struct PeriodSearch {
     /// Without a certificate, for a game that may be periodic: a larger limit to try, and what
     /// it would cost.
     pub suggestion: Option<Suggestion>,
+    /// True when a limit by estimated time was ended by a clock, not by the estimate: the
+    /// estimate was off for this game or this machine, and the values computed may differ
+    /// from one machine to another ([`Limit::Seconds`]).
+    pub stopped_by_clock: bool,
 }
 
 /// A shift the computed values repeat with, not yet proven.

@@ -134,6 +134,29 @@ pub fn range_values(
     Ok(RangeValues::Direct(store.to_u32(store.len())))
 }
 
+/// The estimated time of `G(0)` … `G(count − 1)` of `game` on one core of the reference
+/// machine, and their memory, from a probe of the first values (a fraction of a second): what
+/// [`values`](super::values) would take.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::estimate_values;
+/// // Officers (0.6) splits heaps: its values cost O(n) each, 10^8 of them hours.
+/// let estimate = estimate_values(&Game::parse("octal:0.6")?, 100_000_000)?;
+/// assert!(estimate.seconds > 3600.0, "{estimate}");
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn estimate_values(game: &dyn HeapGame, count: u64) -> Result<super::Estimate> {
+    check_values(count)?;
+    let resolved = resolve(game)?;
+    let (ns, bytes) = match closed_form_period(&resolved) {
+        // No probe: it would compute values by the hundred million.
+        Some(_) => (super::cost::CLOSED_FORM_NS * count as f64, count.saturating_mul(4)),
+        None => probe(&resolved, count)?,
+    };
+    Ok(super::Estimate { seconds: ns / 1e9, bytes })
+}
+
 /// The period of a closed form, whose values the histogram needs.
 fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
     match resolved {
