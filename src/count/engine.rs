@@ -224,8 +224,9 @@ impl<'a> Engine<'a> {
         let (histogram, options) = (self.histogram, self.options);
         let spectrum = if histogram.is_structured() {
             debug_assert!(!keep_slots, "slots need the array");
-            self.stages
-                .time("structured spectrum", || StructuredSpectrum::new(histogram).map(Spectrum::Structured))
+            self.stages.time("structured spectrum", || {
+                StructuredSpectrum::new(histogram, options.work_limit).map(Spectrum::Structured)
+            })
         } else {
             self.progress.start("transform", 0);
             let spectrum = self.stages.time("exact transform and classes", || {
