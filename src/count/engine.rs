@@ -12,7 +12,7 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::{Kind, Method, Report, Source, SpectrumPath};
-use super::coefficients::{self, Unordered};
+use super::coefficients::{self, Unordered, few_sizes};
 use super::residue::{Big, OddWord, TwoWord};
 use super::spectrum::{ArraySpectrum, Spectrum};
 use super::structured::{self, StructuredSpectrum};
@@ -265,6 +265,11 @@ impl<'a> Engine<'a> {
                 distribution: outcome.distribution.map(|d| d.into_iter().map(|x| x % m).collect()),
             });
         }
+        if !with_distribution
+            && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, self.k, Some(m))
+        {
+            return Ok(Outcome { losing, total, distribution: None });
+        }
         let twos = m.trailing_zeros().unwrap_or(0);
         let odd = m >> twos;
         let mut parts = Vec::new();
@@ -348,6 +353,11 @@ impl<'a> Engine<'a> {
             });
         }
         let bits = bits.expect("checked");
+        if !with_distribution
+            && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, k, None)
+        {
+            return Ok(Outcome { losing, total, distribution: None });
+        }
         if with_distribution {
             // Every XOR value's count has up to `bits` bits (twice that while transforming).
             let words = (bits / 64 + 2) * 2 * self.histogram.transform_len() as u128;
