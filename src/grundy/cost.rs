@@ -55,10 +55,12 @@ pub(crate) fn plain(heaps: u64, options: u64) -> f64 {
     heaps as f64 * 2.0 + options as f64 * PLAIN_OPTION_NS
 }
 
-/// The CPU time this process has used (every thread), from `/proc/self/stat` in ticks of
-/// 10 ms (Linux's fixed `USER_HZ` of that interface); `None` where it cannot be read.
-pub(crate) fn process_cpu_time() -> Option<std::time::Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+/// The CPU time the calling thread has used, from `/proc/thread-self/stat` in ticks of 10 ms
+/// (Linux's fixed `USER_HZ` of that interface); `None` where it cannot be read. The thread's,
+/// not the process's: other work of the process (other searches, other tests) must not stop
+/// this one.
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // Fields after the command name, which is in parentheses and may contain anything: utime
     // and stime are the 14th and 15th fields, the 12th and 13th after the ')'.
     let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_ascii_whitespace().skip(11);
@@ -68,7 +70,7 @@ pub(crate) fn process_cpu_time() -> Option<std::time::Duration> {
 
 /// The stops of a search limited to `budget` seconds of estimated time: the estimate decides
 /// (the same heap on every machine), and two clocks catch an estimate that is off: the CPU time
-/// of the process at [`CPU_MARGIN`] times the budget (a model too optimistic for the game), the
+/// of the thread running the search at [`CPU_MARGIN`] times the budget (a model too optimistic for the game), the
 /// real time at [`WALL_MARGIN`] times (a machine too busy to give the search a core), each
 /// with a few seconds of slack.
 #[derive(Debug, Clone, Copy)]
@@ -98,7 +100,7 @@ pub(crate) enum Stop {
 
 impl Budget {
     pub fn seconds(seconds: f64) -> Budget {
-        Budget { ns: seconds * 1e9, started: std::time::Instant::now(), cpu_started: process_cpu_time() }
+        Budget { ns: seconds * 1e9, started: std::time::Instant::now(), cpu_started: thread_cpu_time() }
     }
 
     /// Whether to stop after `work` estimated nanoseconds.
@@ -107,7 +109,7 @@ impl Budget {
     }
 
     fn cpu_used(&self) -> Option<std::time::Duration> {
-        Some(process_cpu_time()?.saturating_sub(self.cpu_started?))
+        Some(thread_cpu_time()?.saturating_sub(self.cpu_started?))
     }
 
     /// [`stop`](Self::stop) with the clocks read: `wall` real time and `cpu` CPU time since the
@@ -175,14 +177,14 @@ mod tests {
     }
 
     #[test]
-    fn the_process_cpu_time_is_read_and_grows() {
-        let Some(before) = process_cpu_time() else { return };
+    fn the_thread_cpu_time_is_read_and_grows() {
+        let Some(before) = thread_cpu_time() else { return };
         let mut x = 0u64;
         let started = std::time::Instant::now();
         while started.elapsed() < Duration::from_millis(100) {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
-        assert!(process_cpu_time().unwrap() > before, "{x}");
+        assert!(thread_cpu_time().unwrap() > before, "{x}");
     }
 
     /// A splitting game whose values are too spread for a sparse space (0.06) goes through every

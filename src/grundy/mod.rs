@@ -60,7 +60,7 @@ use std::fmt;
 pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
-pub use range::{DIRECT_SECONDS, RangeValues, estimate_values, range_values};
+pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
 pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
@@ -339,9 +339,19 @@ fn compute(
     parallel: bool,
     progress: &dyn Progress,
 ) -> Result<Store> {
-    let mut engine = Engine::new(resolved, closed_forms).parallel(parallel);
-    let mut store = engine.store();
-    store.reserve(count as usize);
+    let engine = Engine::new(resolved, closed_forms).parallel(parallel);
+    let store = engine.store();
+    compute_from(engine, store, count, progress)
+}
+
+/// `G(0..count)`, continuing an engine from the values already in `store`.
+fn compute_from(
+    mut engine: Engine<'_>,
+    mut store: Store,
+    count: u64,
+    progress: &dyn Progress,
+) -> Result<Store> {
+    store.reserve((count as usize).saturating_sub(store.len()));
     progress.start("Grundy values", count);
     while (store.len() as u64) < count {
         let next = (store.len() as u64 + (count / 64).clamp(1 << 14, 1 << 22)).min(count);

@@ -41,7 +41,7 @@ pub enum Limit {
     /// machine (one core of a 2-core AMD EPYC, Zen 3; see [`Estimate`]), and at most as many
     /// values as fit in an eighth of the memory available. The estimate counts the engines'
     /// inner steps, so the same search stops at the same heap on every machine. Two clocks,
-    /// checked about every second, catch an estimate that is off: the CPU time of the process
+    /// checked about every second, catch an estimate that is off: the CPU time of the thread
     /// stops the search at 1.2 times this long plus a second (a game the model misjudges), the
     /// real time at twice as long plus 10 s (a machine too busy to give the search a core); the
     /// search then says so ([`PeriodSearch::stopped_by_clock`]).

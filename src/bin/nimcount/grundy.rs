@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use nimcount::game::Game;
-use nimcount::grundy::{self, Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Theorem};
+use nimcount::grundy::{
+    self, Certificate, DEFAULT_SECONDS, Estimate, Limit, PeriodSearch, Search, Theorem, Within,
+};
 use serde_json::{Value, json};
 
 use crate::common::{self, Result, TerminalProgress};
@@ -96,9 +98,6 @@ fn run_with(args: Args) -> Result<()> {
         None => DEFAULT_SECONDS,
     };
     let game = Game::parse(&args.game)?;
-    if let Some(count) = first {
-        check_first(&game, count, max_seconds)?;
-    }
     if let Some(path) = &args.plot {
         crate::plot::check_path(path)?;
     }
@@ -116,8 +115,20 @@ fn run_with(args: Args) -> Result<()> {
     }
     let progress = TerminalProgress::lines(args.verbose);
     let values = match first {
-        Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
-        _ => None,
+        Some(count) if args.plot.is_none() => {
+            match grundy::values_within(&game, count, max_seconds, &progress)? {
+                Within::Values(values) => Some(values),
+                Within::Beyond(estimate) => return Err(beyond(&game, count, estimate, max_seconds)),
+            }
+        }
+        Some(count) => {
+            let estimate = grundy::estimate_values(&game, count)?;
+            if estimate.seconds > max_seconds {
+                return Err(beyond(&game, count, estimate, max_seconds));
+            }
+            None
+        }
+        None => None,
     };
     let search = if want_period {
         let limit = max_heap.map_or(Limit::Seconds(max_seconds), Limit::Heaps);
@@ -156,24 +167,20 @@ fn run_with(args: Args) -> Result<()> {
     out.flush().map_err(common::stdout_error)
 }
 
-/// Refuses `--first count` when its estimated time is beyond `max_seconds`, naming the
+/// The refusal of `--first count` whose estimated time is beyond `max_seconds`, naming the
 /// `--max-seconds` that would allow it.
-fn check_first(game: &Game, count: u64, max_seconds: f64) -> Result<()> {
-    let estimate = grundy::estimate_values(game, count)?;
-    if estimate.seconds <= max_seconds {
-        return Ok(());
-    }
+fn beyond(game: &Game, count: u64, estimate: Estimate, max_seconds: f64) -> common::Failure {
     let values = match count {
         1 => "G(0)".to_string(),
         n => format!("G(0) … G({})", n - 1),
     };
-    Err(common::usage(format!(
+    common::usage(format!(
         "--first {count}: {values} of {} would take {estimate} on one core of the reference machine (an \
          estimate) and {}, beyond the limit of {max_seconds:.0} s; add --max-seconds {} to compute them",
         game.spec(),
         nimcount::error::Bytes(estimate.bytes),
         estimate.seconds.ceil().min(u64::MAX as f64) as u64
-    )))
+    ))
 }
 
 /// The values separated by spaces, formatted by hand (tens of millions of them).
