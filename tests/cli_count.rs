@@ -169,7 +169,11 @@ fn bad_input_is_one_line_with_exit_code_2() {
         &["--histogram", &good, "--heaps", "2", "--modulus", "7", "--probability"],
         "cannot be used with",
     );
-    refused(&["--histogram", &good, "--heaps", "10^12", "--unordered", "--modulus", "7"], "steps");
+    // Three heap sizes: a closed form for any k (refused as O(k) before); 102: O(k), refused.
+    let v = json(&["--histogram", &good, "--heaps", "10^12", "--unordered", "--modulus", "7"]);
+    assert_eq!((v["losing"].as_str(), v["total"].as_str()), (Some("4"), Some("3")), "{v}");
+    let many = write(dir.path(), "many.txt", "0 100\n1 2\n");
+    refused(&["--histogram", &many, "--heaps", "10^12", "--unordered", "--modulus", "7"], "steps");
     refused(&["--histogram", &good, "--heaps", "10^9"], "exact answer");
     refused(&["--heaps", "2"], "required");
 }
@@ -229,4 +233,25 @@ fn game_queries() {
     assert!(v["period"]["theorem"].as_str().unwrap().contains("subtraction set"), "{v}");
     assert_eq!(v["transform_size"], 1 << 20);
     assert_eq!(v["modulus"], "1000000007");
+}
+
+/// `--unordered` and `--distinct` with one or two heap sizes and `k = 10^18`: closed forms (they
+/// were refused as O(k)). Sizes 5 and 6 of nim have values 5 and 6: a multiset `(i, k − i)` of
+/// even `k` loses exactly when `i` is even.
+#[test]
+fn unordered_heaps_over_few_sizes_for_any_k() {
+    let count = |sizes: &str, kind: &str, modulus: Option<&str>| {
+        let mut args = vec!["--game", "nim", "--sizes", sizes, "--heaps", "10^18", kind];
+        if let Some(m) = modulus {
+            args.extend(["--modulus", m]);
+        }
+        let v = json(&args);
+        (v["losing"].as_str().unwrap().to_string(), v["total"].as_str().unwrap().to_string())
+    };
+    let owned = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(count("5..=6", "--unordered", None), owned("500000000000000001", "1000000000000000001"));
+    assert_eq!(count("5..=6", "--unordered", Some("10^9+7")), owned("500000029", "50"));
+    assert_eq!(count("5..=6", "--unordered", Some("1")), owned("0", "0"));
+    assert_eq!(count("5..=5", "--unordered", Some("2^64")), owned("1", "1"));
+    assert_eq!(count("5..=6", "--distinct", Some("10^9+7")), owned("0", "0"));
 }

@@ -154,3 +154,42 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         assert!(!text.contains("panicked"), "{args:?}: {text}");
     }
 }
+
+/// `--first N` is estimated before it runs: beyond the time limit it is refused at once, with
+/// the estimate and the `--max-seconds` that would allow it (these took hours, blind).
+#[test]
+fn first_values_are_estimated_before_they_run() {
+    let limited = |args: &[&str]| {
+        let mut command = Command::cargo_bin("nimcount").unwrap();
+        command.arg("grundy").args(args).timeout(std::time::Duration::from_secs(60));
+        command.assert()
+    };
+    for game in ["octal:0.6", "squares", "octal:0.07"] {
+        let first = if game == "octal:0.07" { "10^6" } else { "10^9" };
+        let output =
+            limited(&["--game", game, "--first", first]).code(2).stdout("").get_output().stderr.clone();
+        let text = String::from_utf8(output).unwrap();
+        assert_eq!(text.lines().count(), 1, "{game}: {text}");
+        for needle in ["would take about", "an estimate", "beyond the limit of 30 s", "add --max-seconds"] {
+            assert!(text.contains(needle), "{game}: '{needle}' in {text}");
+        }
+    }
+    // A higher limit lets a costlier prefix through; a lower one refuses a cheap one.
+    limited(&["--game", "octal:0.6", "--first", "3", "--max-seconds", "1"]).success().stdout("0 0 1\n");
+    let refused = limited(&["--game", "octal:0.6", "--first", "10^8", "--max-seconds", "1"]).code(2);
+    assert!(String::from_utf8_lossy(&refused.get_output().stderr).contains("beyond the limit of 1 s"));
+    let zero = limited(&["--game", "nim", "--max-seconds", "0"]).code(2);
+    assert!(String::from_utf8_lossy(&zero.get_output().stderr).contains("--max-seconds must be at least 1"));
+}
+
+/// The period search under `--max-seconds`: the limit and whether a clock ended it, in JSON;
+/// without `--max-heap` only.
+#[test]
+fn the_time_limit_of_the_period_search() {
+    let v = json(&["--game", "octal:0.6", "--max-seconds", "1"]);
+    assert_eq!(v["max_seconds"], 1.0, "{v}");
+    assert!(v["period"].is_null() && v["checked_upto"].as_u64().unwrap() > 5000, "{v}");
+    assert!(v["stopped_by_clock"].is_boolean(), "{v}");
+    let v = json(&["--game", "octal:0.6", "--max-heap", "100"]);
+    assert!(v["max_seconds"].is_null() && v["stopped_by_clock"] == false, "{v}");
+}

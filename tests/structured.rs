@@ -285,3 +285,17 @@ fn bad_structured_input_is_refused() {
         refused(&["--histogram", &write(name, text), "--heaps", "2"], needle);
     }
 }
+
+/// `--max-work` bounds the structured spectrum too: under a limit of one step the query is
+/// refused at that stage (not later, at the power), and the default limit lets it through.
+#[test]
+fn max_work_bounds_the_structured_spectrum() {
+    let query = || Query::new(Game::Nim).sizes(1u32, BigUint::from(10u32).pow(30)).heaps(3u32).modulus(7u32);
+    match query().max_work(1).count() {
+        Err(nimcount::Error::TooMuchWork { what, limit, .. }) => {
+            assert_eq!((what, limit), ("the structured spectrum", 1));
+        }
+        other => panic!("expected a refusal of the structured spectrum, got {other:?}"),
+    }
+    assert_eq!(query().count().unwrap().report.spectrum, SpectrumPath::Structured);
+}

@@ -637,3 +637,282 @@ mod tests {
         assert_eq!(bad_primes(&BigUint::from(1_000_000_007u32), 1000), Vec::<u64>::new());
     }
 }
+
+/// The most heap sizes `N` counted by [`few_sizes`].
+const FEW_SIZES: u64 = 64;
+
+/// The most XOR values of subsets [`few_sizes`] keeps apart (`2^r` for `r` distinct Grundy
+/// values in general, fewer when they are dependent).
+const FEW_XORS: usize = 1 << 12;
+
+/// The losing and total positions of `k` unordered heaps (multisets, or sets of distinct sizes)
+/// over at most [`FEW_SIZES`] heap sizes, in closed form for any `k`: exactly, or modulo `m`.
+/// `None` for ordered heaps, more sizes, or sizes whose Grundy values span more than
+/// [`FEW_XORS`] XOR values.
+///
+/// Only the parity of how often a size is taken moves the XOR. A multiset of `k` heaps is a set
+/// `S` of the sizes taken an odd number of times, `|S| ≡ k (mod 2)`, plus `(k − |S|)/2` pairs
+/// spread over the `N` sizes in `C(N − 1 + (k − |S|)/2, N − 1)` ways; it is losing exactly when
+/// the values of `S` XOR to 0. With `Z_s` the number of sets of `s` sizes whose values XOR to 0:
+///
+/// - multisets: losing `= Σ_{s ≤ min(N, k), s ≡ k (2)} Z_s · C(N − 1 + (k − s)/2, N − 1)`, total
+///   `C(N − 1 + k, N − 1)`;
+/// - sets: losing `= Z_k` (0 when `k > N`), total `C(N, k)`.
+///
+/// (One size of value `g`: one multiset, losing when `k` is even or `g = 0`. Two sizes: the
+/// `k + 1` multisets `(i, k − i)`.) `Z_s` comes from a table of subsets by XOR and size, one
+/// Grundy value at a time; the binomials `C(j + r, r)` with `r = N − 1 < 64` modulo `m` as the
+/// product of `j + 1 … j + r` modulo `m · r!`, divided by `r!`.
+pub(crate) fn few_sizes(
+    kind: Option<Unordered>,
+    histogram: &crate::histogram::Histogram,
+    k: &BigUint,
+    m: Option<&BigUint>,
+) -> Option<(BigUint, BigUint)> {
+    let kind = kind?;
+    let n = histogram.total().to_u64().filter(|&n| (1..=FEW_SIZES).contains(&n))?;
+    let zero_sets = xor_zero_sets(&values_of(histogram)?, n)?;
+    let reduce = |x: BigUint| match m {
+        Some(m) => x % m,
+        None => x,
+    };
+    Some(match kind {
+        Unordered::Set => {
+            let k = k.to_u64().filter(|&k| k <= n);
+            let losing = k.map_or(0, |k| zero_sets[k as usize]);
+            let total = k.map_or(BigUint::zero(), |k| binomial_word(n, k));
+            (reduce(BigUint::from(losing)), reduce(total))
+        }
+        Unordered::Multiset => {
+            let r = n - 1;
+            let mut losing = BigUint::zero();
+            for (s, &z) in zero_sets.iter().enumerate() {
+                let s = BigUint::from(s);
+                if z == 0 || s > *k || (k - &s).bit(0) {
+                    continue;
+                }
+                losing += binomial_small(&((k - &s) >> 1u8), r, m) * z;
+            }
+            (reduce(losing), binomial_small(k, r, m))
+        }
+    })
+}
+
+/// Every Grundy value with its number of heap sizes, for a histogram of at most
+/// [`FEW_SIZES`] sizes.
+fn values_of(histogram: &crate::histogram::Histogram) -> Option<Vec<(BigUint, u64)>> {
+    let mut values: std::collections::BTreeMap<BigUint, u64> = std::collections::BTreeMap::new();
+    if let Some((shift, progressions)) = histogram.progressions() {
+        for p in progressions.iter().filter(|p| !p.weight.is_zero()) {
+            let weight = p.weight.to_u64()?;
+            let mut q = p.lo.clone();
+            while q <= p.hi {
+                *values.entry((&q << shift) + p.residue).or_default() += weight;
+                q += 1u8;
+            }
+        }
+    } else {
+        for term in histogram.terms() {
+            let weight = term.weight().to_u64()?;
+            term.for_each(|g, c| *values.entry(BigUint::from(g)).or_default() += weight * u64::from(c));
+        }
+    }
+    Some(values.into_iter().filter(|&(_, c)| c > 0).collect())
+}
+
+/// `Z_s` for `s = 0..=n`: the sets of `s` of the `n` sizes whose values XOR to 0; `None` when
+/// the subsets have more than [`FEW_XORS`] XOR values.
+fn xor_zero_sets(values: &[(BigUint, u64)], n: u64) -> Option<Vec<u128>> {
+    let n = n as usize;
+    // by_xor[x][s]: sets of s sizes among the values so far whose values XOR to x (at most 2^64).
+    let mut by_xor: std::collections::HashMap<BigUint, Vec<u128>> = std::collections::HashMap::new();
+    let mut empty = vec![0u128; n + 1];
+    empty[0] = 1;
+    by_xor.insert(BigUint::zero(), empty);
+    for (value, count) in values {
+        let c = *count as usize;
+        let mut next: std::collections::HashMap<BigUint, Vec<u128>> = std::collections::HashMap::new();
+        for (x, sets) in &by_xor {
+            for t in 0..=c {
+                let ways = binomial_word(c as u64, t as u64).to_u128().expect("C(64, t) < 2^64");
+                let y = if t % 2 == 1 { x ^ value } else { x.clone() };
+                let to = next.entry(y).or_insert_with(|| vec![0; n + 1]);
+                for s in 0..=n - t {
+                    to[s + t] += sets[s] * ways;
+                }
+            }
+        }
+        if next.len() > FEW_XORS {
+            return None;
+        }
+        by_xor = next;
+    }
+    by_xor.remove(&BigUint::zero())
+}
+
+/// `C(n, k)` exactly, for word arguments.
+fn binomial_word(n: u64, k: u64) -> BigUint {
+    if k > n {
+        return BigUint::zero();
+    }
+    let mut c = BigUint::one();
+    for i in 0..k.min(n - k) {
+        c = c * (n - i) / (i + 1);
+    }
+    c
+}
+
+/// `C(j + r, r)` for a small `r`, exactly or modulo `m`: the product of `j + 1 … j + r` (which
+/// `r!` divides) taken modulo `m · r!`, then divided by `r!` — exact, since `(X mod m·f)/f ≡
+/// X/f (mod m)` when `f` divides `X`.
+fn binomial_small(j: &BigUint, r: u64, m: Option<&BigUint>) -> BigUint {
+    let factorial: BigUint = (1..=r).map(BigUint::from).product();
+    let wide = m.map(|m| m * &factorial);
+    let mut product = BigUint::one();
+    for i in 1..=r {
+        product *= j + i;
+        if let Some(w) = &wide {
+            product %= w;
+        }
+    }
+    let c = product / factorial;
+    match m {
+        Some(m) => c % m,
+        None => c,
+    }
+}
+
+#[cfg(test)]
+mod few_sizes_tests {
+    use super::*;
+    use crate::histogram::Histogram;
+
+    /// Every multiset (or set) of `k` of the sizes, by brute force: (losing, total).
+    fn enumerate(values: &[u64], k: usize, kind: Unordered) -> (u128, u128) {
+        fn go(values: &[u64], from: usize, left: usize, x: u64, repeat: bool, out: &mut (u128, u128)) {
+            if left == 0 {
+                out.1 += 1;
+                out.0 += u128::from(x == 0);
+                return;
+            }
+            for i in from..values.len() {
+                go(values, if repeat { i } else { i + 1 }, left - 1, x ^ values[i], repeat, out);
+            }
+        }
+        let mut out = (0, 0);
+        go(values, 0, k, 0, kind == Unordered::Multiset, &mut out);
+        out
+    }
+
+    /// The general path: `(1/F) Σ_j c(Ĥ_j)` with the O(k) recurrence [`exact`].
+    fn through_coefficients(values: &[u64], k: u64, kind: Unordered) -> (BigInt, BigInt) {
+        let d = values.iter().max().map_or(0, |&v| 64 - v.leading_zeros());
+        let n = BigUint::from(values.len());
+        let mut sum = BigInt::zero();
+        let mut total = BigInt::zero();
+        for j in 0..1u64 << d {
+            let h: i64 = values.iter().map(|&v| if (v & j).count_ones() % 2 == 0 { 1 } else { -1 }).sum();
+            let c = exact(kind, &n, &BigInt::from(h), k);
+            if j == 0 {
+                total = c.clone();
+            }
+            sum += c;
+        }
+        (sum >> d, total)
+    }
+
+    fn histogram(values: &[u64]) -> Histogram {
+        let mut counts = vec![0u32; values.iter().max().map_or(1, |&v| v as usize + 1)];
+        for &v in values {
+            counts[v as usize] += 1;
+        }
+        Histogram::from_terms(vec![crate::histogram::Term::new(BigUint::one(), counts)]).unwrap()
+    }
+
+    const KINDS: [Unordered; 2] = [Unordered::Multiset, Unordered::Set];
+
+    #[test]
+    fn few_sizes_match_brute_force_enumeration() {
+        let cases: [&[u64]; 9] = [
+            &[0],
+            &[5],
+            &[0, 0],
+            &[3, 3],
+            &[0, 7],
+            &[1, 2],
+            &[1, 2, 3],
+            &[0, 1, 1, 4, 5],
+            &[2, 2, 2, 6, 4, 1],
+        ];
+        for values in cases {
+            let h = histogram(values);
+            for kind in KINDS {
+                for k in 0..=8usize {
+                    let (losing, total) = enumerate(values, k, kind);
+                    let got = few_sizes(Some(kind), &h, &BigUint::from(k), None).unwrap();
+                    assert_eq!(
+                        got,
+                        (BigUint::from(losing), BigUint::from(total)),
+                        "{values:?} {kind:?} k = {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn few_sizes_match_the_coefficient_path() {
+        let moduli = [1u64, 2, 7, 64, 720, 1_000_000_007, u64::MAX];
+        for values in [&[6u64][..], &[0, 9], &[3, 5], &[4, 4], &[1, 2, 3, 7, 7, 12]] {
+            let h = histogram(values);
+            for kind in KINDS {
+                for k in [0u64, 1, 2, 3, 5, 40, 41, 1000, 1001] {
+                    let (losing, total) = through_coefficients(values, k, kind);
+                    let (losing, total) = (losing.to_biguint().unwrap(), total.to_biguint().unwrap());
+                    let k = BigUint::from(k);
+                    assert_eq!(few_sizes(Some(kind), &h, &k, None), Some((losing.clone(), total.clone())));
+                    for m in moduli {
+                        let m = BigUint::from(m);
+                        let got = few_sizes(Some(kind), &h, &k, Some(&m)).unwrap();
+                        assert_eq!(got, (&losing % &m, &total % &m), "{values:?} {kind:?} k = {k} mod {m}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn few_sizes_at_k_10_18() {
+        let k = BigUint::from(10u64.pow(18));
+        let m = BigUint::from(1_000_000_007u64);
+        // One size: a single multiset, lost for even k whatever the value.
+        assert_eq!(
+            few_sizes(Some(Unordered::Multiset), &histogram(&[5]), &k, None),
+            Some((1u8.into(), 1u8.into()))
+        );
+        assert_eq!(
+            few_sizes(Some(Unordered::Multiset), &histogram(&[5]), &(&k + 1u8), None),
+            Some((0u8.into(), 1u8.into()))
+        );
+        // Two sizes of different non-zero values, k even: the k/2 + 1 multisets (i, k − i), i even.
+        let two = few_sizes(Some(Unordered::Multiset), &histogram(&[1, 2]), &k, Some(&m)).unwrap();
+        assert_eq!(two, ((&k / 2u8 + 1u8) % &m, (&k + 1u8) % &m));
+        // Equal values: every multiset of even k loses.
+        let equal = few_sizes(Some(Unordered::Multiset), &histogram(&[3, 3]), &k, None).unwrap();
+        assert_eq!(equal, (&k + 1u8, &k + 1u8));
+        // Distinct sizes: none of k > N.
+        let sets = few_sizes(Some(Unordered::Set), &histogram(&[1, 2]), &k, Some(&m)).unwrap();
+        assert_eq!(sets, (0u8.into(), 0u8.into()));
+        // Three sizes of values 1, 2, 3: the zero-XOR sets are {} and {1, 2, 3}; for even k
+        // only {} has the right parity, so the losing multisets are those with every count
+        // even, C(k/2 + 2, 2) of them.
+        let three = few_sizes(Some(Unordered::Multiset), &histogram(&[1, 2, 3]), &k, None).unwrap();
+        let half = &k / 2u8;
+        assert_eq!(three.0, (&half + 2u8) * (&half + 1u8) / 2u8);
+        assert_eq!(three.1, (&k + 2u8) * (&k + 1u8) / 2u8);
+        // Ordered heaps and more than 64 sizes are not this closed form's.
+        assert_eq!(few_sizes(None, &histogram(&[1, 2]), &k, None), None);
+        let many: Vec<u64> = (0..65).collect();
+        assert_eq!(few_sizes(Some(Unordered::Set), &histogram(&many), &k, None), None);
+    }
+}

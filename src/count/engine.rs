@@ -12,7 +12,7 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::{Kind, Method, Report, Source, SpectrumPath};
-use super::coefficients::{self, Unordered};
+use super::coefficients::{self, Unordered, few_sizes};
 use super::residue::{Big, OddWord, TwoWord};
 use super::spectrum::{ArraySpectrum, Spectrum};
 use super::structured::{self, StructuredSpectrum};
@@ -224,8 +224,9 @@ impl<'a> Engine<'a> {
         let (histogram, options) = (self.histogram, self.options);
         let spectrum = if histogram.is_structured() {
             debug_assert!(!keep_slots, "slots need the array");
-            self.stages
-                .time("structured spectrum", || StructuredSpectrum::new(histogram).map(Spectrum::Structured))
+            self.stages.time("structured spectrum", || {
+                StructuredSpectrum::new(histogram, options.work_limit).map(Spectrum::Structured)
+            })
         } else {
             self.progress.start("transform", 0);
             let spectrum = self.stages.time("exact transform and classes", || {
@@ -263,6 +264,11 @@ impl<'a> Engine<'a> {
                 total: outcome.total % m,
                 distribution: outcome.distribution.map(|d| d.into_iter().map(|x| x % m).collect()),
             });
+        }
+        if !with_distribution
+            && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, self.k, Some(m))
+        {
+            return Ok(Outcome { losing, total, distribution: None });
         }
         let twos = m.trailing_zeros().unwrap_or(0);
         let odd = m >> twos;
@@ -347,6 +353,11 @@ impl<'a> Engine<'a> {
             });
         }
         let bits = bits.expect("checked");
+        if !with_distribution
+            && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, k, None)
+        {
+            return Ok(Outcome { losing, total, distribution: None });
+        }
         if with_distribution {
             // Every XOR value's count has up to `bits` bits (twice that while transforming).
             let words = (bits / 64 + 2) * 2 * self.histogram.transform_len() as u128;

@@ -51,12 +51,20 @@ use std::ops::{AddAssign, Mul, Neg, SubAssign};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
+use super::MAX_STEPS;
 use crate::error::{Error, Estimate, Result};
 use crate::histogram::Histogram;
 
-/// The most word operations a structured spectrum may take (a few seconds on one core); beyond,
-/// the array is used when it fits, and the query is refused otherwise.
+/// The word operations a structured spectrum may take under the default limit of a query (a
+/// few seconds on one core; [`MAX_STEPS`] steps of [`Query::max_work`](super::Query::max_work));
+/// beyond the query's limit, the array is used when it fits, and the query is refused otherwise.
 pub(crate) const MAX_WORK: u128 = 1 << 33;
+
+/// `words` word operations in steps of [`Query::max_work`](super::Query::max_work), rounded
+/// up: [`MAX_WORK`] words are [`MAX_STEPS`] steps (saturating).
+fn steps_of(words: u128) -> u128 {
+    words.saturating_mul(MAX_STEPS).div_ceil(MAX_WORK)
+}
 
 /// The most endpoints one system may have (patterns are masks of a word).
 const MAX_ENDPOINTS: usize = 48;
@@ -76,11 +84,12 @@ pub(crate) struct StructuredSpectrum {
 }
 
 impl StructuredSpectrum {
-    /// The spectrum of a structured histogram; [`Error::TooMuchWork`] beyond [`MAX_WORK`].
-    pub(crate) fn new(histogram: &Histogram) -> Result<Self> {
-        let work = estimate(histogram).unwrap_or(u128::MAX);
-        if work > MAX_WORK {
-            return Err(too_much(work));
+    /// The spectrum of a structured histogram; [`Error::TooMuchWork`] beyond `limit` steps (the
+    /// query's [`max_work`](super::Query::max_work)).
+    pub(crate) fn new(histogram: &Histogram, limit: u128) -> Result<Self> {
+        let steps = estimate(histogram).map_or(u128::MAX, steps_of);
+        if steps > limit {
+            return Err(Error::TooMuchWork { what: WHAT, steps: Estimate(Some(steps)), limit });
         }
         // Every value is a signed sum of the endpoints' c_t(m) <= 2^d times their weights: words
         // when that bound stays below 2^126.
@@ -168,13 +177,13 @@ pub(crate) fn estimate(histogram: &Histogram) -> Option<u128> {
     Some(work.saturating_mul(1 << shift))
 }
 
-/// [`Error::TooMuchWork`] for a structured spectrum of `work` word operations.
+const WHAT: &str = "the structured spectrum";
+
+/// [`Error::TooMuchWork`] for a structured spectrum of `work` word operations (`u128::MAX`:
+/// beyond any estimate), against the default limit.
 pub(crate) fn too_much(work: u128) -> Error {
-    Error::TooMuchWork {
-        what: "the structured spectrum",
-        steps: Estimate((work != u128::MAX).then_some(work)),
-        limit: MAX_WORK,
-    }
+    let steps = (work != u128::MAX).then(|| steps_of(work));
+    Error::TooMuchWork { what: WHAT, steps: Estimate(steps), limit: MAX_STEPS }
 }
 
 /// The integers a spectrum is computed in: `i128` when every value fits, else big integers.
@@ -451,7 +460,7 @@ mod tests {
     fn classes_of(d: u32, shift: u32, progressions: &[Progression]) -> Vec<(BigInt, BigUint)> {
         let h = Histogram::from_progressions(shift, progressions.to_vec()).unwrap();
         assert_eq!(h.log2_len(), d);
-        let s = StructuredSpectrum::new(&h).unwrap();
+        let s = StructuredSpectrum::new(&h, MAX_STEPS).unwrap();
         s.values.into_iter().zip(s.multiplicity).collect()
     }
 
@@ -476,7 +485,7 @@ mod tests {
     /// The multiset of the structured spectrum of `h`, checked for distinct values and the
     /// zero class.
     fn structured_classes(h: &Histogram) -> HashMap<i128, u64> {
-        let s = StructuredSpectrum::new(h).unwrap();
+        let s = StructuredSpectrum::new(h, MAX_STEPS).unwrap();
         assert_eq!(s.values[s.zero_class], BigInt::from(h.total().clone()));
         let mut out = HashMap::new();
         for (v, m) in s.values.iter().zip(&s.multiplicity) {

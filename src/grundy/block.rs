@@ -20,7 +20,7 @@
 //! short moves of a block of 4096 are 63 of them; a block is made shorter when the moves are
 //! dense near 0 (the primes: 512 heaps, 97 short moves).
 
-use super::mex::MexSet;
+use super::mex::{MexSet, mex};
 use super::store::Value;
 use crate::fwht::Backend;
 use crate::game::{HeapGame, MoveSet};
@@ -343,9 +343,9 @@ impl<T: Value> Heaps<'_, T> {
                 set(&mut w, self.get(n - m).index(), limit);
             }
             resolved += (reachable + beyond_to) as u64;
-            let g = match (0..words).find(|&j| w[j] != u64::MAX) {
-                Some(j) => (64 * j) as u32 + (!w[j]).trailing_zeros(),
-                None => self.full_mex(n, all, fallback),
+            let g = match mex(&w[..words]) {
+                g if (g as usize) < limit => g,
+                _ => self.full_mex(n, all, fallback),
             };
             *max = (*max).max(g);
             match T::narrow(g) {

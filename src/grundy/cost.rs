@@ -14,10 +14,13 @@ pub(crate) const CLOSED_FORM_NS: f64 = 1.0;
 /// Sliding-window mex: per heap and run of moves (an insert and a remove in the counted set).
 const SLIDING_HEAP_NS: f64 = 6.0;
 const SLIDING_RUN_NS: f64 = 12.0;
-/// Sparse space: per heap, per pair with a rare position, per split scanned for a rare value.
+/// Sparse space: per heap, per pair with a rare position, per split scanned (for a rare value,
+/// or every split while no mask pays), per word of the per-heap bit sets (cleared and read
+/// three times).
 const SPARSE_HEAP_NS: f64 = 200.0;
 const SPARSE_PAIR_NS: f64 = 1.5;
 const SPARSE_SCAN_NS: f64 = 1.0;
+const SPARSE_WORD_NS: f64 = 0.5;
 /// Blocks: per heap, per (heap, move) pair and 64-bit word of mask gathered by the SIMD
 /// kernel (AVX2), per pair resolved one by one.
 const BLOCK_HEAP_NS: f64 = 10.0;
@@ -36,8 +39,11 @@ pub(crate) fn sliding(heaps: u64, runs: usize) -> f64 {
     heaps as f64 * (SLIDING_RUN_NS * runs as f64 + SLIDING_HEAP_NS)
 }
 
-pub(crate) fn sparse(heaps: u64, pairs: u64, scanned: u64) -> f64 {
-    heaps as f64 * SPARSE_HEAP_NS + pairs as f64 * SPARSE_PAIR_NS + scanned as f64 * SPARSE_SCAN_NS
+pub(crate) fn sparse(heaps: u64, pairs: u64, scanned: u64, words: u64) -> f64 {
+    heaps as f64 * SPARSE_HEAP_NS
+        + pairs as f64 * SPARSE_PAIR_NS
+        + scanned as f64 * SPARSE_SCAN_NS
+        + words as f64 * SPARSE_WORD_NS
 }
 
 /// `gathered`: pairs times the words of their masks.
@@ -47,6 +53,84 @@ pub(crate) fn block(heaps: u64, gathered: u64, resolved: u64) -> f64 {
 
 pub(crate) fn plain(heaps: u64, options: u64) -> f64 {
     heaps as f64 * 2.0 + options as f64 * PLAIN_OPTION_NS
+}
+
+/// The CPU time the calling thread has used, from `/proc/thread-self/stat` in ticks of 10 ms
+/// (Linux's fixed `USER_HZ` of that interface); `None` where it cannot be read. The thread's,
+/// not the process's: other work of the process (other searches, other tests) must not stop
+/// this one.
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may contain anything: utime
+    // and stime are the 14th and 15th fields, the 12th and 13th after the ')'.
+    let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_ascii_whitespace().skip(11);
+    let ticks = fields.next()?.parse::<u64>().ok()? + fields.next()?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ticks.saturating_mul(10)))
+}
+
+/// The stops of a search limited to `budget` seconds of estimated time: the estimate decides
+/// (the same heap on every machine), and two clocks catch an estimate that is off: the CPU time
+/// of the thread running the search at [`CPU_MARGIN`] times the budget (a model too optimistic for the game), the
+/// real time at [`WALL_MARGIN`] times (a machine too busy to give the search a core), each
+/// with a few seconds of slack.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    /// Estimated nanoseconds.
+    pub ns: f64,
+    started: std::time::Instant,
+    cpu_started: Option<std::time::Duration>,
+}
+
+/// The CPU time a search may take: its budget times this, plus [`CPU_SLACK`] seconds (the
+/// documented +20%; the slack keeps short budgets, whose clocks are noise, on the estimate).
+pub(crate) const CPU_MARGIN: f64 = 1.2;
+pub(crate) const CPU_SLACK: f64 = 1.0;
+/// The real time a search may take: its budget times this, plus [`WALL_SLACK`] seconds.
+pub(crate) const WALL_MARGIN: f64 = 2.0;
+pub(crate) const WALL_SLACK: f64 = 10.0;
+
+/// Why a search stopped before its certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The estimate reached the budget.
+    Estimate,
+    /// A clock did: the estimate was off for this game or this machine.
+    Clock,
+}
+
+impl Budget {
+    pub fn seconds(seconds: f64) -> Budget {
+        Budget { ns: seconds * 1e9, started: std::time::Instant::now(), cpu_started: thread_cpu_time() }
+    }
+
+    /// Whether to stop after `work` estimated nanoseconds.
+    pub fn stop(&self, work: f64) -> Option<Stop> {
+        self.stop_at(work, self.started.elapsed(), self.cpu_used())
+    }
+
+    fn cpu_used(&self) -> Option<std::time::Duration> {
+        Some(thread_cpu_time()?.saturating_sub(self.cpu_started?))
+    }
+
+    /// [`stop`](Self::stop) with the clocks read: `wall` real time and `cpu` CPU time since the
+    /// start.
+    pub fn stop_at(
+        &self,
+        work: f64,
+        wall: std::time::Duration,
+        cpu: Option<std::time::Duration>,
+    ) -> Option<Stop> {
+        let seconds = self.ns / 1e9;
+        if work >= self.ns {
+            Some(Stop::Estimate)
+        } else if wall.as_secs_f64() >= WALL_MARGIN * seconds + WALL_SLACK
+            || cpu.is_some_and(|c| c.as_secs_f64() >= CPU_MARGIN * seconds + CPU_SLACK)
+        {
+            Some(Stop::Clock)
+        } else {
+            None
+        }
+    }
 }
 
 /// An estimate of a computation: its time on the reference machine and the memory it needs.
@@ -67,6 +151,63 @@ impl fmt::Display for Estimate {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// The estimate stops a search at its budget; the clocks only past their margins.
+    #[test]
+    fn budgets_stop_at_the_estimate_or_past_the_clock_margins() {
+        let budget = Budget::seconds(30.0);
+        let s = Duration::from_secs_f64;
+        let cpu = |x: f64| Some(s(x));
+        assert_eq!(budget.stop_at(29.9e9, s(29.0), cpu(29.0)), None);
+        assert_eq!(budget.stop_at(30e9, s(1.0), cpu(1.0)), Some(Stop::Estimate));
+        // A model four times too optimistic: the CPU time stops it at 1.2 · 30 + 1 = 37 s.
+        assert_eq!(budget.stop_at(9e9, s(36.9), cpu(36.9)), None);
+        assert_eq!(budget.stop_at(9e9, s(37.0), cpu(37.0)), Some(Stop::Clock));
+        // A machine giving the search a fifth of a core: real time stops it at 2 · 30 + 10 s.
+        assert_eq!(budget.stop_at(12e9, s(69.0), cpu(14.0)), None);
+        assert_eq!(budget.stop_at(12e9, s(70.0), cpu(14.0)), Some(Stop::Clock));
+        // Where CPU time cannot be read, real time alone.
+        assert_eq!(budget.stop_at(9e9, s(40.0), None), None);
+        // Short budgets keep their slack: noise of the clocks does not decide them.
+        let short = Budget::seconds(0.3);
+        assert_eq!(short.stop_at(0.1e9, s(5.0), cpu(1.3)), None);
+        assert_eq!(short.stop_at(0.1e9, s(5.0), cpu(1.4)), Some(Stop::Clock));
+    }
+
+    #[test]
+    fn the_thread_cpu_time_is_read_and_grows() {
+        let Some(before) = thread_cpu_time() else { return };
+        let mut x = 0u64;
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_millis(100) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        assert!(thread_cpu_time().unwrap() > before, "{x}");
+    }
+
+    /// A splitting game whose values are too spread for a sparse space (0.06) goes through every
+    /// split of every heap: the model counts them (it counted the heaps only, and a default
+    /// search ran four times past its budget, stopped by the clock).
+    #[test]
+    fn the_model_counts_every_split_without_a_sparse_space() {
+        use crate::game::Game;
+        use crate::grundy::engine::Engine;
+        use crate::grundy::resolve::resolve;
+        let game = Game::parse("octal:0.06").unwrap();
+        let resolved = resolve(&game).unwrap();
+        let mut engine = Engine::new(&resolved, true);
+        let mut store = engine.store();
+        let n = 20_000u64;
+        engine.extend(&mut store, n as usize).unwrap();
+        // Heap h splits after taking 2 into (h − 2)/2 pairs at most: n²/4 of them in all.
+        let splits = (n * n / 4) as f64;
+        let work = engine.work(n);
+        assert!(work >= 0.5 * splits * SPARSE_SCAN_NS, "{work} ns for {splits} splits");
+        assert!(work <= 2.0 * splits * SPARSE_SCAN_NS + n as f64 * SPARSE_HEAP_NS * 2.0, "{work}");
+    }
+
     /// Prints the model beside the measured time of each engine (run with
     /// `cargo test --release --lib calibrate -- --ignored --nocapture` on the reference machine).
     #[test]
@@ -81,6 +222,8 @@ mod tests {
             ("octal:0.1777", 4_000_000),
             ("octal:0.16", 1_000_000),
             ("octal:0.6", 100_000),
+            ("octal:0.06", 200_000),
+            ("octal:0.007", 300_000),
             ("subtract:1-998,1000", 2_000_000),
             ("subtract:1,3,4", 20_000_000),
             ("subtract:2,3,5,7,11,13,17,19,23,29,31,37,41,43,47,53,59,61,67,71,73,79,83,89,97", 20_000_000),

@@ -101,7 +101,7 @@ impl<'g> Engine<'g> {
         match self {
             Engine::Nim | Engine::Interval { .. } => cost::CLOSED_FORM_NS * heaps as f64,
             Engine::Sliding { sliding, heaps } => cost::sliding(*heaps, sliding.runs()),
-            Engine::Sparse(sparse) => cost::sparse(heaps, sparse.pairs, sparse.scanned),
+            Engine::Sparse(sparse) => cost::sparse(heaps, sparse.pairs, sparse.scanned, sparse.words),
             Engine::Block(block) => cost::block(heaps, block.gathered, block.resolved),
             Engine::Plain(plain) => cost::plain(heaps, plain.options),
         }

@@ -1,5 +1,16 @@
-//! Minimum excludants: a reusable bitset for one-off sets, and a counted set with a
-//! three-level index of absent values for sliding windows.
+//! Minimum excludants: [`mex`] of a bit set (the one definition every engine calls), a
+//! reusable bitset for one-off sets, and a counted set with a three-level index of absent
+//! values for sliding windows.
+
+/// The mex of a bit set of values (value `v` is bit `v % 64` of word `v / 64`): the smallest
+/// value whose bit is clear, `64 · words.len()` when every bit is set.
+#[inline]
+pub fn mex(words: &[u64]) -> u32 {
+    match words.iter().position(|&w| w != u64::MAX) {
+        Some(w) => (w * 64) as u32 + (!words[w]).trailing_zeros(),
+        None => (words.len() * 64) as u32,
+    }
+}
 
 /// A reusable set of small values: insert, take the mex, clear only what was touched.
 #[derive(Debug, Default, Clone)]
@@ -28,12 +39,7 @@ impl MexSet {
 
     /// The smallest value not in the set.
     pub fn mex(&self) -> u32 {
-        for (w, &word) in self.words[..self.dirty].iter().enumerate() {
-            if word != u64::MAX {
-                return w as u32 * 64 + (!word).trailing_zeros();
-            }
-        }
-        self.dirty as u32 * 64
+        mex(&self.words[..self.dirty])
     }
 
     /// Empties the set.
@@ -184,6 +190,30 @@ impl CountedMex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`mex`] against the definition, on sets that end inside a word, on a word boundary, and
+    /// full ones.
+    #[test]
+    fn mex_of_words_is_the_smallest_clear_bit() {
+        let definition = |words: &[u64]| {
+            (0u32..).find(|&v| words.get(v as usize / 64).is_none_or(|w| w >> (v % 64) & 1 == 0)).unwrap()
+        };
+        let cases: [&[u64]; 8] = [
+            &[],
+            &[0],
+            &[1],
+            &[u64::MAX],
+            &[u64::MAX, u64::MAX],
+            &[u64::MAX, 0b1011],
+            &[u64::MAX >> 1, u64::MAX],
+            &[u64::MAX, u64::MAX, 1 << 63],
+        ];
+        for words in cases {
+            assert_eq!(mex(words), definition(words), "{words:x?}");
+        }
+        assert_eq!(mex(&[u64::MAX, 0b1011]), 66);
+        assert_eq!(mex(&[u64::MAX; 3]), 192);
+    }
 
     #[test]
     fn mex_set_basics() {

@@ -58,9 +58,9 @@ mod store;
 use std::fmt;
 
 pub use cost::Estimate;
-pub use mex::{CountedMex, MexSet};
+pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
-pub use range::{DIRECT_SECONDS, RangeValues, range_values};
+pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
 pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
@@ -247,6 +247,10 @@ pub struct PeriodSearch {
     /// Without a certificate, for a game that may be periodic: a larger limit to try, and what
     /// it would cost.
     pub suggestion: Option<Suggestion>,
+    /// True when a limit by estimated time was ended by a clock, not by the estimate: the
+    /// estimate was off for this game or this machine, and the values computed may differ
+    /// from one machine to another ([`Limit::Seconds`]).
+    pub stopped_by_clock: bool,
 }
 
 /// A shift the computed values repeat with, not yet proven.
@@ -335,9 +339,19 @@ fn compute(
     parallel: bool,
     progress: &dyn Progress,
 ) -> Result<Store> {
-    let mut engine = Engine::new(resolved, closed_forms).parallel(parallel);
-    let mut store = engine.store();
-    store.reserve(count as usize);
+    let engine = Engine::new(resolved, closed_forms).parallel(parallel);
+    let store = engine.store();
+    compute_from(engine, store, count, progress)
+}
+
+/// `G(0..count)`, continuing an engine from the values already in `store`.
+fn compute_from(
+    mut engine: Engine<'_>,
+    mut store: Store,
+    count: u64,
+    progress: &dyn Progress,
+) -> Result<Store> {
+    store.reserve((count as usize).saturating_sub(store.len()));
     progress.start("Grundy values", count);
     while (store.len() as u64) < count {
         let next = (store.len() as u64 + (count / 64).clamp(1 << 14, 1 << 22)).min(count);

@@ -12,6 +12,7 @@
 //! mask (with mask 0 it is the plain method); the mask only decides the speed, and is
 //! re-chosen from time to time to minimise the number of rare positions.
 
+use super::mex::mex;
 use super::store::Value;
 use crate::game::OctalCode;
 
@@ -68,12 +69,6 @@ fn bit(v: u32) -> u64 {
     1u64.wrapping_shl(v)
 }
 
-/// The smallest value whose bit is clear.
-fn mex_of(words: &[u64]) -> u32 {
-    let w = words.iter().position(|&w| w != u64::MAX).unwrap_or(words.len());
-    (w * 64) as u32 + words.get(w).map_or(0, |w| (!w).trailing_zeros())
-}
-
 /// Words for a bitset of the values below `2^(bits + 1)`.
 fn words_for(bits: u32) -> usize {
     ((2usize << bits) / 64).max(1)
@@ -96,7 +91,7 @@ pub fn values_plain(code: &OctalCode, count: usize) -> Vec<u32> {
                 each_split(&values, n - j, &mut insert);
             }
         }
-        let g = mex_of(&seen);
+        let g = mex(&seen);
         if g >> bits != 0 {
             bits += 1;
             seen = vec![0; words_for(bits)];
@@ -125,10 +120,12 @@ pub(crate) struct SparseSpace {
     next_review: usize,
     /// `histogram[v]`: heaps `a >= 1` with value `v`.
     histogram: Vec<u64>,
-    /// Pairs formed with rare positions, and splits scanned for missing rare values, so far
-    /// (what the computation costs).
+    /// What the computation has cost so far: pairs formed with rare positions, splits scanned
+    /// (for missing rare values, or all of them while no mask pays), and words of the per-heap
+    /// bit sets of values of 64 and more.
     pub pairs: u64,
     pub scanned: u64,
+    pub words: u64,
 }
 
 impl SparseSpace {
@@ -145,6 +142,7 @@ impl SparseSpace {
             histogram: Vec::new(),
             pairs: 0,
             scanned: 0,
+            words: 0,
         };
         sparse.resize();
         sparse
@@ -251,9 +249,10 @@ impl SparseSpace {
             for &j in &self.takes.split {
                 if n >= j + 2 {
                     each_split(values, n - j, |x| options |= 1 << x);
+                    self.scanned += ((n - j) / 2) as u64;
                 }
             }
-            return (!options).trailing_zeros();
+            return mex(&[options]);
         }
         for &j in &self.takes.split {
             if n >= j + 2 {
@@ -294,6 +293,7 @@ impl SparseSpace {
 
     /// `G(n)` from `values = G(0..n)`.
     fn value<T: Value>(&mut self, n: usize, values: &[T]) -> u32 {
+        self.words += self.options.len() as u64;
         let options = &mut self.options;
         options.fill(0);
         let mut insert = |v: u32| options[(v / 64) as usize] |= bit(v);
@@ -304,9 +304,10 @@ impl SparseSpace {
             for &j in &self.takes.split {
                 if n >= j + 2 {
                     each_split(values, n - j, &mut insert);
+                    self.scanned += ((n - j) / 2) as u64;
                 }
             }
-            return mex_of(&self.options);
+            return mex(&self.options);
         }
         // Splits with a rare part: every common option value comes from one of these.
         for &j in &self.takes.split {

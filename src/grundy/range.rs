@@ -134,6 +134,78 @@ pub fn range_values(
     Ok(RangeValues::Direct(store.to_u32(store.len())))
 }
 
+/// The estimated time of `G(0)` … `G(count − 1)` of `game` on one core of the reference
+/// machine, and their memory, from a probe of the first values (a fraction of a second): what
+/// [`values`](super::values) would take.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::estimate_values;
+/// // Officers (0.6) splits heaps: its values cost O(n) each, 10^8 of them hours.
+/// let estimate = estimate_values(&Game::parse("octal:0.6")?, 100_000_000)?;
+/// assert!(estimate.seconds > 3600.0, "{estimate}");
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn estimate_values(game: &dyn HeapGame, count: u64) -> Result<super::Estimate> {
+    check_values(count)?;
+    let resolved = resolve(game)?;
+    let (ns, bytes) = match closed_form_period(&resolved) {
+        // No probe: it would compute values by the hundred million.
+        Some(_) => (super::cost::CLOSED_FORM_NS * count as f64, count.saturating_mul(4)),
+        None => probe(&resolved, count)?,
+    };
+    Ok(super::Estimate { seconds: ns / 1e9, bytes })
+}
+
+/// What [`values_within`] gives: the values, or the estimate that is beyond the limit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Within {
+    /// `G(0)` … `G(count − 1)`.
+    Values(Vec<u32>),
+    /// Their estimated cost, beyond the limit: nothing more was computed.
+    Beyond(super::Estimate),
+}
+
+/// `G(0)` … `G(count − 1)` of `game` when [`estimate_values`] puts them at most `seconds` on one
+/// core of the reference machine; the values of the probe are kept, so the estimate costs
+/// nothing more when the values are computed.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::{Within, values_within};
+/// use nimcount::progress::Silent;
+/// let officers = Game::parse("octal:0.6")?;
+/// assert_eq!(values_within(&officers, 5, 1.0, &Silent)?, Within::Values(vec![0, 0, 1, 2, 0]));
+/// assert!(matches!(values_within(&officers, 100_000_000, 30.0, &Silent)?, Within::Beyond(e) if e.seconds > 3600.0));
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn values_within(
+    game: &dyn HeapGame,
+    count: u64,
+    seconds: f64,
+    progress: &dyn Progress,
+) -> Result<Within> {
+    check_values(count)?;
+    let resolved = resolve(game)?;
+    let (estimate, engine, store) = match closed_form_period(&resolved) {
+        Some(_) => {
+            let ns = super::cost::CLOSED_FORM_NS * count as f64;
+            let engine = Engine::new(&resolved, true);
+            let store = engine.store();
+            ((ns, count.saturating_mul(4)), engine, store)
+        }
+        None => {
+            let (ns, bytes, engine, store) = probe_engine(&resolved, count)?;
+            ((ns, bytes), engine.parallel(true), store)
+        }
+    };
+    if estimate.0 > seconds * 1e9 {
+        return Ok(Within::Beyond(super::Estimate { seconds: estimate.0 / 1e9, bytes: estimate.1 }));
+    }
+    let store = super::compute_from(engine, store, count, progress)?;
+    Ok(Within::Values(store.to_u32(count as usize)))
+}
+
 /// The period of a closed form, whose values the histogram needs.
 fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
     match resolved {
@@ -160,12 +232,23 @@ fn too_costly(
 /// [`PROBE_NS`] of work (modeled, or measured when that is more) allows, and extrapolates from the growth of the work between the first
 /// quarter of them and all of them (`work ∝ count^β`, `1 <= β <= 3`).
 fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
+    probe_engine(resolved, n).map(|(ns, bytes, _, _)| (ns, bytes))
+}
+
+/// [`probe`], with the engine and the values it computed.
+fn probe_engine<'g>(resolved: &Resolved<'g>, n: u64) -> Result<(f64, u64, Engine<'g>, Store)> {
     // On the calling thread: the probe is short, and may run where no thread is allowed.
     let mut engine = Engine::new(resolved, true).parallel(false);
     let mut store: Store = engine.store();
     let mut marks: Vec<(u64, f64)> = Vec::new();
     let mut k = 0u64;
+    // CPU time of this thread where it can be read (load does not inflate it), else real time.
     let started = std::time::Instant::now();
+    let cpu_started = super::cost::thread_cpu_time();
+    let elapsed = || match (cpu_started, super::cost::thread_cpu_time()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => started.elapsed(),
+    };
     let mut clock = 0.0f64;
     while k < n {
         let next = (k * 2).max(256).min(n);
@@ -174,7 +257,7 @@ fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
         // The model decides, the same on every machine; the clock only where the model is off
         // by far (splitting games whose values outgrow the sparse space): four times its budget.
         let work = engine.work(k);
-        clock = started.elapsed().as_secs_f64() * 1e9;
+        clock = elapsed().as_secs_f64() * 1e9;
         marks.push((k, work));
         if work >= PROBE_NS || clock >= 4.0 * PROBE_NS {
             break;
@@ -184,12 +267,12 @@ fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
     let work = if clock > 4.0 * model { clock } else { model };
     let bytes = n.saturating_mul(store.width() + 4);
     if k >= n {
-        return Ok((work, bytes));
+        return Ok((work, bytes, engine, store));
     }
     let quarter = marks.iter().rev().find(|&&(c, _)| c <= k / 4).copied();
     let beta = match quarter {
         Some((c, w)) if w > 0.0 && c > 0 => ((model / w).ln() / (k as f64 / c as f64).ln()).clamp(1.0, 3.0),
         _ => 1.0,
     };
-    Ok((work * (n as f64 / k as f64).powf(beta), bytes))
+    Ok((work * (n as f64 / k as f64).powf(beta), bytes, engine, store))
 }

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::cost::{self, Estimate};
+use super::cost::{self, Budget, Estimate, Stop};
 use super::engine::Engine;
 use super::resolve::{Resolved, resolve};
 use super::shifts::{self, Shift};
@@ -40,9 +40,11 @@ pub enum Limit {
     /// Until the estimated time of the computation reaches this many seconds on the reference
     /// machine (one core of a 2-core AMD EPYC, Zen 3; see [`Estimate`]), and at most as many
     /// values as fit in an eighth of the memory available. The estimate counts the engines'
-    /// inner steps, so the same search stops at the same heap on every machine — unless it is
-    /// far off: the clock stops a search after four times this long (at least a minute more),
-    /// checked about every second once values come slowly.
+    /// inner steps, so the same search stops at the same heap on every machine. Two clocks,
+    /// checked about every second, catch an estimate that is off: the CPU time of the thread
+    /// stops the search at 1.2 times this long plus a second (a game the model misjudges), the
+    /// real time at twice as long plus 10 s (a machine too busy to give the search a core); the
+    /// search then says so ([`PeriodSearch::stopped_by_clock`]).
     Seconds(f64),
 }
 
@@ -217,6 +219,7 @@ impl<'s, 'p> Run<'s, 'p> {
             never_periodic: matches!(resolved, Resolved::Game(Game::Squares)),
             candidate: None,
             suggestion: None,
+            stopped_by_clock: false,
         }
     }
 
@@ -263,18 +266,18 @@ impl<'s, 'p> Run<'s, 'p> {
         };
         let mut engine = Engine::new(resolved, self.search.closed_forms).parallel(self.search.parallel);
         let mut store = engine.store();
+        let budget = self.budget();
+        let mut stop = None;
         self.search.progress.start("Grundy values", count);
-        while (store.len() as u64) < count {
+        while (store.len() as u64) < count && stop.is_none() {
             let next = (store.len() as u64 + chunk(store.len() as u64)).min(count);
             engine.extend(&mut store, next as usize)?;
             self.search.progress.set_position(next);
-            if let Limit::Seconds(budget) = self.search.limit
-                && engine.work(store.len() as u64) >= budget * 1e9
-            {
-                break;
-            }
+            stop = budget.and_then(|b| b.stop(engine.work(store.len() as u64)));
         }
-        Ok(self.done(&store, None, resolved))
+        let mut search = self.done(&store, None, resolved);
+        search.stopped_by_clock = stop == Some(Stop::Clock);
+        Ok(search)
     }
 
     /// The search proper.
@@ -283,24 +286,18 @@ impl<'s, 'p> Run<'s, 'p> {
         let theorem = theorem_of(game);
         let mut engine = Engine::new(resolved, self.search.closed_forms).parallel(self.search.parallel);
         let mut store = engine.store();
-        let budget = match self.search.limit {
-            Limit::Seconds(s) => Some(s * 1e9),
-            Limit::Heaps(_) => None,
-        };
+        let budget = self.budget();
         let progress = self.search.progress;
-        progress.start("period search", budget.map_or(0, |b| b as u64));
+        progress.start("period search", budget.map_or(0, |b| b.ns as u64));
         let mut next_check = first_checkpoint(game).min(self.cap);
         let mut tracked: Option<Shift> = None;
         let mut last_scan = 0u64;
-        let mut out_of_budget = false;
-        // The clock as a safety net, should the estimate be far off (games whose values grow
-        // large enough to defeat the sparse space): four times the budget, at least a minute more.
-        let clock = budget.map(|b| Duration::from_secs_f64((4.0 * b / 1e9).max(b / 1e9 + 60.0)));
+        let mut stop: Option<Stop> = None;
         // Once values come slowly (a chunk took over half a second), chunks of about a second,
         // so that the budget is checked that often.
         let mut per_second: Option<u64> = None;
         loop {
-            while (store.len() as u64) < next_check && !out_of_budget {
+            while (store.len() as u64) < next_check && stop.is_none() {
                 let n = store.len() as u64;
                 let step = per_second.map_or(chunk(n), |r| r.clamp(1, chunk(n)));
                 let started = Instant::now();
@@ -310,9 +307,8 @@ impl<'s, 'p> Run<'s, 'p> {
                     per_second = Some((done as f64 / seconds.max(1e-3)) as u64);
                 }
                 let work = engine.work(store.len() as u64) + self.certify_work;
-                out_of_budget =
-                    budget.is_some_and(|b| work >= b) || clock.is_some_and(|c| self.started.elapsed() >= c);
-                self.report(&store, work, &engine, budget, tracked.as_ref(), theorem.as_ref());
+                stop = budget.and_then(|b| b.stop(work));
+                self.report(&store, work, &engine, budget.map(|b| b.ns), tracked.as_ref(), theorem.as_ref());
             }
             let n = store.len() as u64;
             // Certify the prefix.
@@ -343,8 +339,9 @@ impl<'s, 'p> Run<'s, 'p> {
             if let Some(certificate) = certificate {
                 return Ok(self.done(&store, Some(certificate), resolved));
             }
-            if n >= self.cap || out_of_budget {
+            if n >= self.cap || stop.is_some() {
                 let mut search = self.done(&store, None, resolved);
+                search.stopped_by_clock = stop == Some(Stop::Clock);
                 search.candidate = tracked.zip(theorem.as_ref()).map(|(s, t)| super::Candidate {
                     preperiod: s.tail,
                     period: s.period,
@@ -368,6 +365,14 @@ impl<'s, 'p> Run<'s, 'p> {
                 }
             }
             .min(self.cap);
+        }
+    }
+
+    /// The stops of a limit by estimated time, from now.
+    fn budget(&self) -> Option<Budget> {
+        match self.search.limit {
+            Limit::Seconds(s) => Some(Budget::seconds(s)),
+            Limit::Heaps(_) => None,
         }
     }
 
@@ -537,6 +542,18 @@ pub(crate) fn check_values(count: u64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A default-style limit stops where the estimate reaches it, even for a game whose values
+    /// defeat the sparse space (0.06: every split of every heap, about n²/4 ns for n values).
+    #[test]
+    fn a_time_limit_holds_for_a_game_without_sparse_space() {
+        let game = Game::parse("octal:0.06").unwrap();
+        let search = Search::new().limit(Limit::Seconds(0.02)).parallel(false).run(&game).unwrap();
+        // n²/4 ns = 0.02 s at n ≈ 9000; chunks of 4096 values may go one chunk past.
+        let n = search.checked_upto;
+        assert!((6_000..=16_000).contains(&n), "{n} values");
+        assert!(!search.stopped_by_clock);
+    }
 
     #[test]
     fn suggestions_are_round() {

@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use nimcount::game::Game;
-use nimcount::grundy::{self, Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Theorem};
+use nimcount::grundy::{
+    self, Certificate, DEFAULT_SECONDS, Estimate, Limit, PeriodSearch, Search, Theorem, Within,
+};
 use serde_json::{Value, json};
 
 use crate::common::{self, Result, TerminalProgress};
@@ -36,10 +38,17 @@ pub struct Args {
     period: bool,
 
     /// Compute at most N values in the period search: G(0) … G(N-1) [default: until the
-    /// estimated time reaches about 30 s on one core of a 2-core AMD EPYC (Zen 3), the same
-    /// heap on every machine; 2^16 values for squares, which is never periodic].
+    /// estimated time reaches --max-seconds, the same heap on every machine; 2^16 values for
+    /// squares, which is never periodic].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
+
+    /// The time limit, in seconds of estimated time on one core of a 2-core AMD EPYC (Zen 3):
+    /// of the period search without --max-heap (stopped there; by the clock at 1.2 times the
+    /// limit of CPU time plus 1 s, or twice the limit of real time plus 10 s, should the
+    /// estimate be off), and of --first N (estimated first, refused beyond) [default: 30].
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    max_seconds: Option<String>,
 
     /// Use no closed form: compute every value by a mex and prove the period by a window
     /// theorem.
@@ -83,6 +92,11 @@ pub fn run(args: Args) -> Result<()> {
 fn run_with(args: Args) -> Result<()> {
     let first = args.first.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    let max_seconds = match args.max_seconds.as_deref().map(nimcount::number::parse_u64).transpose()? {
+        Some(0) => return Err(common::usage("--max-seconds must be at least 1")),
+        Some(s) => s as f64,
+        None => DEFAULT_SECONDS,
+    };
     let game = Game::parse(&args.game)?;
     if let Some(path) = &args.plot {
         crate::plot::check_path(path)?;
@@ -101,11 +115,23 @@ fn run_with(args: Args) -> Result<()> {
     }
     let progress = TerminalProgress::lines(args.verbose);
     let values = match first {
-        Some(count) if args.plot.is_none() => Some(grundy::values(&game, count, &progress)?),
-        _ => None,
+        Some(count) if args.plot.is_none() => {
+            match grundy::values_within(&game, count, max_seconds, &progress)? {
+                Within::Values(values) => Some(values),
+                Within::Beyond(estimate) => return Err(beyond(&game, count, estimate, max_seconds)),
+            }
+        }
+        Some(count) => {
+            let estimate = grundy::estimate_values(&game, count)?;
+            if estimate.seconds > max_seconds {
+                return Err(beyond(&game, count, estimate, max_seconds));
+            }
+            None
+        }
+        None => None,
     };
     let search = if want_period {
-        let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
+        let limit = max_heap.map_or(Limit::Seconds(max_seconds), Limit::Heaps);
         let search = Search::new().limit(limit).closed_forms(!args.no_closed_form).progress(&progress);
         Some((search.run(&game)?, max_heap))
     } else {
@@ -125,7 +151,7 @@ fn run_with(args: Args) -> Result<()> {
             object.insert("values".into(), json!(values));
         }
         if let Some((search, max_heap)) = &search {
-            period_json(&mut object, search, *max_heap);
+            period_json(&mut object, search, *max_heap, max_seconds);
         }
         serde_json::to_writer(&mut out, &Value::Object(object))
             .map_err(|e| common::stdout_error(e.into()))?;
@@ -135,10 +161,26 @@ fn run_with(args: Args) -> Result<()> {
             write_values(&mut out, values).map_err(common::stdout_error)?;
         }
         if let Some((search, max_heap)) = &search {
-            write_period(&mut out, search, *max_heap).map_err(common::stdout_error)?;
+            write_period(&mut out, search, *max_heap, max_seconds).map_err(common::stdout_error)?;
         }
     }
     out.flush().map_err(common::stdout_error)
+}
+
+/// The refusal of `--first count` whose estimated time is beyond `max_seconds`, naming the
+/// `--max-seconds` that would allow it.
+fn beyond(game: &Game, count: u64, estimate: Estimate, max_seconds: f64) -> common::Failure {
+    let values = match count {
+        1 => "G(0)".to_string(),
+        n => format!("G(0) … G({})", n - 1),
+    };
+    common::usage(format!(
+        "--first {count}: {values} of {} would take {estimate} on one core of the reference machine (an \
+         estimate) and {}, beyond the limit of {max_seconds:.0} s; add --max-seconds {} to compute them",
+        game.spec(),
+        nimcount::error::Bytes(estimate.bytes),
+        estimate.seconds.ceil().min(u64::MAX as f64) as u64
+    ))
 }
 
 /// The values separated by spaces, formatted by hand (tens of millions of them).
@@ -179,7 +221,12 @@ fn largest(search: &PeriodSearch) -> Option<u32> {
     }
 }
 
-fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: Option<u64>) -> std::io::Result<()> {
+fn write_period(
+    out: &mut impl Write,
+    search: &PeriodSearch,
+    max_heap: Option<u64>,
+    max_seconds: f64,
+) -> std::io::Result<()> {
     writeln!(out, "game          {}", search.game)?;
     let computed = match search.checked_upto {
         0 => "no values".to_string(),
@@ -207,7 +254,11 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: Option<u6
         None => {
             let limit = match max_heap {
                 Some(_) => String::new(),
-                None => format!(" (the default limit, an estimate of about {DEFAULT_SECONDS:.0} s)"),
+                None if search.stopped_by_clock => format!(
+                    " (stopped by the clock: the estimate of {max_seconds:.0} s was off for this game or \
+                     this machine)"
+                ),
+                None => format!(" (the limit, an estimate of about {max_seconds:.0} s)"),
             };
             let next = match &search.suggestion {
                 Some(s) => format!("; try --max-heap {} ({})", s.max_heap, s.estimate),
@@ -255,7 +306,12 @@ fn write_period(out: &mut impl Write, search: &PeriodSearch, max_heap: Option<u6
     Ok(())
 }
 
-fn period_json(object: &mut serde_json::Map<String, Value>, search: &PeriodSearch, max_heap: Option<u64>) {
+fn period_json(
+    object: &mut serde_json::Map<String, Value>,
+    search: &PeriodSearch,
+    max_heap: Option<u64>,
+    max_seconds: f64,
+) {
     let c = search.certificate.as_ref();
     object.insert("preperiod".into(), json!(c.map(|c| c.preperiod)));
     object.insert("period".into(), json!(c.map(|c| c.period)));
@@ -265,6 +321,8 @@ fn period_json(object: &mut serde_json::Map<String, Value>, search: &PeriodSearc
     object.insert("theorem_id".into(), json!(c.map(|c| c.theorem.id())));
     object.insert("checked_upto".into(), json!(search.checked_upto));
     object.insert("max_heap".into(), json!(max_heap));
+    object.insert("max_seconds".into(), json!(max_heap.is_none().then_some(max_seconds)));
+    object.insert("stopped_by_clock".into(), json!(search.stopped_by_clock));
     object.insert("max_value".into(), json!(largest(search)));
     object.insert("max_value_computed".into(), json!(search.max_value));
     object.insert("never_periodic".into(), json!(search.never_periodic));
