@@ -34,28 +34,19 @@ pub(crate) trait Lanes: Copy {
     unsafe fn store(self, ptr: *mut Self::E, v: Self::V);
     /// `(a + b, a - b)`, lane by lane.
     fn butterfly(self, a: Self::V, b: Self::V) -> (Self::V, Self::V);
-    /// The same values as [`butterfly`](Self::butterfly), computed for the levels of a leaf,
-    /// where [`within`](Self::within) has already loaded some execution units (the float types
-    /// keep these on the adders, their in-register levels using the multiply–add units).
-    #[inline(always)]
-    fn leaf_butterfly(self, a: Self::V, b: Self::V) -> (Self::V, Self::V) {
-        self.butterfly(a, b)
-    }
     /// The `log2(WIDTH)` butterfly levels whose pairs lie inside one register, ascending.
     fn within(self, v: Self::V) -> Self::V;
 }
 
-/// `log2(R)` butterfly levels across `R` registers, ascending distance, with
-/// [`Lanes::leaf_butterfly`] inside a leaf (`LEAF`) and [`Lanes::butterfly`] elsewhere.
+/// `log2(R)` butterfly levels across `R` registers, ascending distance.
 #[inline(always)]
-pub(crate) fn levels<L: Lanes, const R: usize, const LEAF: bool>(l: L, v: &mut [L::V; R]) {
+pub(crate) fn levels<L: Lanes, const R: usize>(l: L, v: &mut [L::V; R]) {
     let mut h = 1;
     while h < R {
         let mut i = 0;
         while i < R {
             for j in i..i + h {
-                (v[j], v[j + h]) =
-                    if LEAF { l.leaf_butterfly(v[j], v[j + h]) } else { l.butterfly(v[j], v[j + h]) };
+                (v[j], v[j + h]) = l.butterfly(v[j], v[j + h]);
             }
             i += 2 * h;
         }
@@ -80,7 +71,7 @@ pub(crate) unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
             // SAFETY: as above.
             v[i] = l.within(unsafe { l.load(p.add(i * w)) });
         }
-        levels::<L, 16, true>(l, &mut v);
+        levels::<L, 16>(l, &mut v);
         // Stores by index: moving the array out (`into_iter`) made the compiler copy it through
         // the stack with `memcpy` calls, which halved the speed of the whole kernel.
         for i in 0..16 {
@@ -148,7 +139,7 @@ unsafe fn columns_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]]) {
             let at = c + k * L::WIDTH;
             // SAFETY: at + WIDTH <= c + step <= len for every row.
             let mut v = unsafe { load_rows::<L, R>(l, &ptrs, at) };
-            levels::<L, R, false>(l, &mut v);
+            levels::<L, R>(l, &mut v);
             for i in 0..R {
                 // SAFETY: as for the loads.
                 unsafe { l.store(ptrs[i].add(at), v[i]) };
@@ -227,7 +218,7 @@ unsafe fn staggered_of<L: Lanes, const R: usize>(l: L, rows: &mut [&mut [L::E]])
             let at = at + k * L::WIDTH;
             // SAFETY: at + WIDTH <= (t + 1) · step <= len for every row.
             let mut v = unsafe { load_rows::<L, R>(l, &ptrs, at) };
-            levels::<L, R, false>(l, &mut v);
+            levels::<L, R>(l, &mut v);
             // SAFETY: as for the loads.
             unsafe { l.store(ptrs[0].add(at), v[0]) };
             for r in 1..R {

@@ -1,7 +1,8 @@
 //! AVX2 registers: 8 × u32 / f32 or 4 × u64 / f64 lanes, 16 registers.
 //!
-//! Same scheme as the AVX-512 backend; without masked operations the upper lanes are chosen by a
-//! constant blend. AVX2 lacks unsigned 64-bit compares and minimum, so the 64-bit modular
+//! Same scheme as the AVX-512 backend; without masked operations the upper lanes of the integer
+//! types are chosen by a constant blend (the float types multiply by a sign vector, as there).
+//! AVX2 lacks unsigned 64-bit compares and minimum, so the 64-bit modular
 //! reductions compare with the sign bit flipped.
 
 use std::arch::x86_64::*;
@@ -255,11 +256,6 @@ impl Lanes for F32x8 {
         unsafe { (_mm256_add_ps(a, b), _mm256_fnmadd_ps(b, self.one, a)) }
     }
     #[inline(always)]
-    fn leaf_butterfly(self, a: __m256, b: __m256) -> (__m256, __m256) {
-        // SAFETY: as above.
-        unsafe { (_mm256_add_ps(a, b), _mm256_sub_ps(a, b)) }
-    }
-    #[inline(always)]
     fn within(self, v: __m256) -> __m256 {
         let [s0, s1, s2] = self.signs;
         // SAFETY: AVX2 and FMA are available (token). `v · (±1) + q` is `q ± v` rounded once.
@@ -301,11 +297,6 @@ impl Lanes for F64x4 {
     fn butterfly(self, a: __m256d, b: __m256d) -> (__m256d, __m256d) {
         // SAFETY: AVX2 and FMA are available (token). `-(b · 1) + a` is `a - b` rounded once.
         unsafe { (_mm256_add_pd(a, b), _mm256_fnmadd_pd(b, self.one, a)) }
-    }
-    #[inline(always)]
-    fn leaf_butterfly(self, a: __m256d, b: __m256d) -> (__m256d, __m256d) {
-        // SAFETY: as above.
-        unsafe { (_mm256_add_pd(a, b), _mm256_sub_pd(a, b)) }
     }
     #[inline(always)]
     fn within(self, v: __m256d) -> __m256d {

@@ -253,11 +253,6 @@ impl Lanes for F32x16 {
         unsafe { (_mm512_add_ps(a, b), _mm512_fnmadd_ps(b, self.one, a)) }
     }
     #[inline(always)]
-    fn leaf_butterfly(self, a: __m512, b: __m512) -> (__m512, __m512) {
-        // SAFETY: as above.
-        unsafe { (_mm512_add_ps(a, b), _mm512_sub_ps(a, b)) }
-    }
-    #[inline(always)]
     fn within(self, v: __m512) -> __m512 {
         let [s0, s1, s2, s3] = self.signs;
         // SAFETY: AVX-512F is available (token). `v · (±1) + q` is `q ± v` rounded once.
@@ -304,11 +299,6 @@ impl Lanes for F64x8 {
     fn butterfly(self, a: __m512d, b: __m512d) -> (__m512d, __m512d) {
         // SAFETY: AVX-512F is available (token). `-(b · 1) + a` is `a - b` rounded once.
         unsafe { (_mm512_add_pd(a, b), _mm512_fnmadd_pd(b, self.one, a)) }
-    }
-    #[inline(always)]
-    fn leaf_butterfly(self, a: __m512d, b: __m512d) -> (__m512d, __m512d) {
-        // SAFETY: as above.
-        unsafe { (_mm512_add_pd(a, b), _mm512_sub_pd(a, b)) }
     }
     #[inline(always)]
     fn within(self, v: __m512d) -> __m512d {
