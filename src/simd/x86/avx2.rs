@@ -1,12 +1,13 @@
 //! AVX2 registers: 8 × u32 / f32 or 4 × u64 / f64 lanes, 16 registers.
 //!
-//! Same scheme as the AVX-512 backend; without masked operations the upper lanes are chosen by a
-//! constant blend. AVX2 lacks unsigned 64-bit compares and minimum, so the 64-bit modular
+//! Same scheme as the AVX-512 backend; without masked operations the upper lanes of the integer
+//! types are chosen by a constant blend (the float types multiply by a sign vector, as there).
+//! AVX2 lacks unsigned 64-bit compares and minimum, so the 64-bit modular
 //! reductions compare with the sign bit flipped.
 
 use std::arch::x86_64::*;
 
-use super::{load_store, simd_butterflies};
+use super::{load_store, signs, simd_butterflies};
 use crate::simd::lanes::Lanes;
 
 /// Proof that this CPU runs AVX2.
@@ -210,16 +211,40 @@ impl Lanes for Wrap64x4 {
 }
 simd_butterflies!(Wrap64x4, u64, "avx2");
 
-/// `f32` in 8 lanes: each in-register level computes `v + q` and `q - v` and keeps, by a
-/// constant blend, the textbook's result for each lane (same operations, same operand order).
+/// `f32` in 8 lanes, with the fused multiply–adds of the AVX-512 backend (see its `F32x16`):
+/// every sum and difference is the textbook's, rounded once, and half of them run on the
+/// multiply–add units. The float kernels need FMA besides AVX2 (every CPU with AVX2 from Intel
+/// and AMD has it); without it `new` returns `None` and the portable kernel runs instead.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F32x8 {
+    /// `1.0` in every lane, hidden from the optimiser so that `fnmadd(b, 1, a)` stays fused.
+    one: __m256,
+    /// The sign vectors of the three in-register levels, lowest first.
+    signs: [__m256; 3],
     _token: Token,
+}
+
+/// Whether this CPU has the fused multiply–adds the float kernels use.
+fn has_fma() -> bool {
+    std::arch::is_x86_feature_detected!("fma")
 }
 
 impl F32x8 {
     pub(crate) fn new() -> Option<Self> {
-        Some(F32x8 { _token: Token::new()? })
+        let token = Token::new().filter(|_| has_fma())?;
+        let s = signs::<3>(8).map(|lanes| std::hint::black_box(lanes.map(|x| x as f32)));
+        // SAFETY: AVX is available (token); each array holds at least 8 readable `f32`.
+        unsafe {
+            Some(F32x8 {
+                one: _mm256_set1_ps(std::hint::black_box(1.0)),
+                signs: [
+                    _mm256_loadu_ps(s[0].as_ptr()),
+                    _mm256_loadu_ps(s[1].as_ptr()),
+                    _mm256_loadu_ps(s[2].as_ptr()),
+                ],
+                _token: token,
+            })
+        }
     }
 }
 
@@ -227,33 +252,42 @@ impl Lanes for F32x8 {
     load_store!(f32, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps);
     #[inline(always)]
     fn butterfly(self, a: __m256, b: __m256) -> (__m256, __m256) {
-        // SAFETY: AVX2 is available (token).
-        unsafe { (_mm256_add_ps(a, b), _mm256_sub_ps(a, b)) }
+        // SAFETY: AVX2 and FMA are available (token). `-(b · 1) + a` is `a - b` rounded once.
+        unsafe { (_mm256_add_ps(a, b), _mm256_fnmadd_ps(b, self.one, a)) }
     }
     #[inline(always)]
     fn within(self, v: __m256) -> __m256 {
-        // SAFETY: AVX2 is available (token).
+        let [s0, s1, s2] = self.signs;
+        // SAFETY: AVX2 and FMA are available (token). `v · (±1) + q` is `q ± v` rounded once.
         unsafe {
-            let q = _mm256_permute_ps::<0xB1>(v);
-            let v = _mm256_blend_ps::<0xAA>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v));
-            let q = _mm256_permute_ps::<0x4E>(v);
-            let v = _mm256_blend_ps::<0xCC>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v));
-            let q = _mm256_permute2f128_ps::<0x01>(v, v);
-            _mm256_blend_ps::<0xF0>(_mm256_add_ps(v, q), _mm256_sub_ps(q, v))
+            let v = _mm256_fmadd_ps(v, s0, _mm256_permute_ps::<0xB1>(v));
+            let v = _mm256_fmadd_ps(v, s1, _mm256_permute_ps::<0x4E>(v));
+            _mm256_fmadd_ps(v, s2, _mm256_permute2f128_ps::<0x01>(v, v))
         }
     }
 }
-simd_butterflies!(F32x8, f32, "avx2");
+simd_butterflies!(F32x8, f32, "avx2,fma");
 
 /// `f64` in 4 lanes, as [`F32x8`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F64x4 {
+    one: __m256d,
+    signs: [__m256d; 2],
     _token: Token,
 }
 
 impl F64x4 {
     pub(crate) fn new() -> Option<Self> {
-        Some(F64x4 { _token: Token::new()? })
+        let token = Token::new().filter(|_| has_fma())?;
+        let s = signs::<2>(4).map(std::hint::black_box);
+        // SAFETY: AVX is available (token); each array holds at least 4 readable `f64`.
+        unsafe {
+            Some(F64x4 {
+                one: _mm256_set1_pd(std::hint::black_box(1.0)),
+                signs: [_mm256_loadu_pd(s[0].as_ptr()), _mm256_loadu_pd(s[1].as_ptr())],
+                _token: token,
+            })
+        }
     }
 }
 
@@ -261,18 +295,17 @@ impl Lanes for F64x4 {
     load_store!(f64, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd);
     #[inline(always)]
     fn butterfly(self, a: __m256d, b: __m256d) -> (__m256d, __m256d) {
-        // SAFETY: AVX2 is available (token).
-        unsafe { (_mm256_add_pd(a, b), _mm256_sub_pd(a, b)) }
+        // SAFETY: AVX2 and FMA are available (token). `-(b · 1) + a` is `a - b` rounded once.
+        unsafe { (_mm256_add_pd(a, b), _mm256_fnmadd_pd(b, self.one, a)) }
     }
     #[inline(always)]
     fn within(self, v: __m256d) -> __m256d {
-        // SAFETY: AVX2 is available (token).
+        let [s0, s1] = self.signs;
+        // SAFETY: AVX2 and FMA are available (token). `v · (±1) + q` is `q ± v` rounded once.
         unsafe {
-            let q = _mm256_permute_pd::<0b0101>(v);
-            let v = _mm256_blend_pd::<0b1010>(_mm256_add_pd(v, q), _mm256_sub_pd(q, v));
-            let q = _mm256_permute2f128_pd::<0x01>(v, v);
-            _mm256_blend_pd::<0b1100>(_mm256_add_pd(v, q), _mm256_sub_pd(q, v))
+            let v = _mm256_fmadd_pd(v, s0, _mm256_permute_pd::<0b0101>(v));
+            _mm256_fmadd_pd(v, s1, _mm256_permute2f128_pd::<0x01>(v, v))
         }
     }
 }
-simd_butterflies!(F64x4, f64, "avx2");
+simd_butterflies!(F64x4, f64, "avx2,fma");

@@ -3,11 +3,11 @@
 //! Levels inside a register pair lane `i` with lane `i ^ h`: a permute brings the partner `q`,
 //! lanes with bit `h` clear compute `v + q`, lanes with bit `h` set compute `q - v`. For
 //! residues that is `q + t` with `t = m - v` on the upper lanes only (a masked subtraction) and
-//! one modular addition; for floats an addition and a masked subtraction.
+//! one modular addition; for floats one fused multiply–add `v · (±1) + q` by a sign vector.
 
 use std::arch::x86_64::*;
 
-use super::{load_store, simd_butterflies};
+use super::{load_store, signs, simd_butterflies};
 use crate::simd::lanes::Lanes;
 
 /// Proof that this CPU runs AVX-512F.
@@ -206,22 +206,42 @@ impl Lanes for Wrap64x8 {
 }
 simd_butterflies!(Wrap64x8, u64, "avx512f");
 
-/// `f32` in 16 lanes. Each in-register level computes `v + q` on the lower lanes and, masked,
-/// `q - v` on the upper ones: the textbook's operations with the textbook's operand order.
+/// `f32` in 16 lanes.
+///
+/// Every sum and difference is one correctly rounded operation on the textbook's operands, so the
+/// results are those of the textbook loop bit for bit; half of them run on the fused
+/// multiply–add units, which work beside the adders: `fma(v, ±1, q)` is `q ± v` exactly (the
+/// product `±v` is exact and the sum is rounded once, signed zeros included). Each in-register
+/// level is one permute and one such multiply–add by a sign vector (`+1` on the lower lanes, which
+/// get `v + q`, `-1` on the upper ones, which get `q - v`); each butterfly across registers is an
+/// addition and a multiply–add by `-1`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F32x16 {
+    /// `1.0` in every lane, hidden from the optimiser so that `fnmadd(b, 1, a)` stays a fused
+    /// operation instead of being folded back into a subtraction.
+    one: __m512,
+    /// The sign vectors of the four in-register levels, lowest first.
+    signs: [__m512; 4],
     _token: Token,
 }
 
 impl F32x16 {
     pub(crate) fn new() -> Option<Self> {
-        Some(F32x16 { _token: Token::new()? })
-    }
-
-    #[inline(always)]
-    fn level(v: __m512, q: __m512, upper: __mmask16) -> __m512 {
-        // SAFETY: AVX-512F is available (a value of the type exists).
-        unsafe { _mm512_mask_sub_ps(_mm512_add_ps(v, q), upper, q, v) }
+        let token = Token::new()?;
+        let s = signs::<4>(16).map(|lanes| std::hint::black_box(lanes.map(|x| x as f32)));
+        // SAFETY: AVX-512F is available (token); each array holds 16 readable `f32`.
+        unsafe {
+            Some(F32x16 {
+                one: _mm512_set1_ps(std::hint::black_box(1.0)),
+                signs: [
+                    _mm512_loadu_ps(s[0].as_ptr()),
+                    _mm512_loadu_ps(s[1].as_ptr()),
+                    _mm512_loadu_ps(s[2].as_ptr()),
+                    _mm512_loadu_ps(s[3].as_ptr()),
+                ],
+                _token: token,
+            })
+        }
     }
 }
 
@@ -229,17 +249,18 @@ impl Lanes for F32x16 {
     load_store!(f32, __m512, 16, _mm512_loadu_ps, _mm512_storeu_ps);
     #[inline(always)]
     fn butterfly(self, a: __m512, b: __m512) -> (__m512, __m512) {
-        // SAFETY: AVX-512F is available (token).
-        unsafe { (_mm512_add_ps(a, b), _mm512_sub_ps(a, b)) }
+        // SAFETY: AVX-512F is available (token). `-(b · 1) + a` is `a - b` rounded once.
+        unsafe { (_mm512_add_ps(a, b), _mm512_fnmadd_ps(b, self.one, a)) }
     }
     #[inline(always)]
     fn within(self, v: __m512) -> __m512 {
-        // SAFETY: AVX-512F is available (token).
+        let [s0, s1, s2, s3] = self.signs;
+        // SAFETY: AVX-512F is available (token). `v · (±1) + q` is `q ± v` rounded once.
         unsafe {
-            let v = Self::level(v, _mm512_permute_ps::<0xB1>(v), 0xAAAA);
-            let v = Self::level(v, _mm512_permute_ps::<0x4E>(v), 0xCCCC);
-            let v = Self::level(v, _mm512_shuffle_f32x4::<0xB1>(v, v), 0xF0F0);
-            Self::level(v, _mm512_shuffle_f32x4::<0x4E>(v, v), 0xFF00)
+            let v = _mm512_fmadd_ps(v, s0, _mm512_permute_ps::<0xB1>(v));
+            let v = _mm512_fmadd_ps(v, s1, _mm512_permute_ps::<0x4E>(v));
+            let v = _mm512_fmadd_ps(v, s2, _mm512_shuffle_f32x4::<0xB1>(v, v));
+            _mm512_fmadd_ps(v, s3, _mm512_shuffle_f32x4::<0x4E>(v, v))
         }
     }
 }
@@ -248,18 +269,27 @@ simd_butterflies!(F32x16, f32, "avx512f");
 /// `f64` in 8 lanes, as [`F32x16`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F64x8 {
+    one: __m512d,
+    signs: [__m512d; 3],
     _token: Token,
 }
 
 impl F64x8 {
     pub(crate) fn new() -> Option<Self> {
-        Some(F64x8 { _token: Token::new()? })
-    }
-
-    #[inline(always)]
-    fn level(v: __m512d, q: __m512d, upper: __mmask8) -> __m512d {
-        // SAFETY: AVX-512F is available (a value of the type exists).
-        unsafe { _mm512_mask_sub_pd(_mm512_add_pd(v, q), upper, q, v) }
+        let token = Token::new()?;
+        let s = signs::<3>(8).map(std::hint::black_box);
+        // SAFETY: AVX-512F is available (token); each array holds at least 8 readable `f64`.
+        unsafe {
+            Some(F64x8 {
+                one: _mm512_set1_pd(std::hint::black_box(1.0)),
+                signs: [
+                    _mm512_loadu_pd(s[0].as_ptr()),
+                    _mm512_loadu_pd(s[1].as_ptr()),
+                    _mm512_loadu_pd(s[2].as_ptr()),
+                ],
+                _token: token,
+            })
+        }
     }
 }
 
@@ -267,16 +297,17 @@ impl Lanes for F64x8 {
     load_store!(f64, __m512d, 8, _mm512_loadu_pd, _mm512_storeu_pd);
     #[inline(always)]
     fn butterfly(self, a: __m512d, b: __m512d) -> (__m512d, __m512d) {
-        // SAFETY: AVX-512F is available (token).
-        unsafe { (_mm512_add_pd(a, b), _mm512_sub_pd(a, b)) }
+        // SAFETY: AVX-512F is available (token). `-(b · 1) + a` is `a - b` rounded once.
+        unsafe { (_mm512_add_pd(a, b), _mm512_fnmadd_pd(b, self.one, a)) }
     }
     #[inline(always)]
     fn within(self, v: __m512d) -> __m512d {
-        // SAFETY: AVX-512F is available (token).
+        let [s0, s1, s2] = self.signs;
+        // SAFETY: AVX-512F is available (token). `v · (±1) + q` is `q ± v` rounded once.
         unsafe {
-            let v = Self::level(v, _mm512_permute_pd::<0x55>(v), 0xAA);
-            let v = Self::level(v, _mm512_shuffle_f64x2::<0xB1>(v, v), 0xCC);
-            Self::level(v, _mm512_shuffle_f64x2::<0x4E>(v, v), 0xF0)
+            let v = _mm512_fmadd_pd(v, s0, _mm512_permute_pd::<0x55>(v));
+            let v = _mm512_fmadd_pd(v, s1, _mm512_shuffle_f64x2::<0xB1>(v, v));
+            _mm512_fmadd_pd(v, s2, _mm512_shuffle_f64x2::<0x4E>(v, v))
         }
     }
 }

@@ -74,3 +74,14 @@ macro_rules! simd_butterflies {
     };
 }
 pub(crate) use simd_butterflies;
+
+/// `+1.0` on the lanes whose bit `h` is clear, `-1.0` where it is set, for each in-register level.
+pub(crate) fn signs<const N: usize>(width: usize) -> [[f64; 16]; N] {
+    let mut out = [[0.0; 16]; N];
+    for (level, signs) in out.iter_mut().enumerate() {
+        for (lane, sign) in signs.iter_mut().enumerate().take(width) {
+            *sign = if lane >> level & 1 == 0 { 1.0 } else { -1.0 };
+        }
+    }
+    out
+}
