@@ -185,11 +185,3 @@ pub struct Probability {
     /// What was used.
     pub report: Report,
 }
-
-/// `total − losing`, modulo `modulus` when there is one.
-pub(super) fn winning(total: &BigUint, losing: &BigUint, modulus: Option<&BigUint>) -> BigUint {
-    match modulus {
-        Some(m) => (total + m - losing % m) % m,
-        None => total - losing,
-    }
-}

@@ -13,15 +13,14 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::{Kind, Method, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered};
-use super::residue::{Big, OddWord, TwoWord};
+use super::modulus::{self, Part};
 use super::spectrum::{ArraySpectrum, Spectrum};
 use super::structured::{self, StructuredSpectrum};
-use crate::arith::crt;
 use crate::error::{Error, Estimate, Result};
 use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
 use crate::progress::Progress;
-use crate::ring::{Mod32, Mod64, Wrap64};
+use crate::ring::{Big, Mod32, Mod64, OddWord, TwoWord, Wrap64};
 use crate::simd::Backend;
 
 /// Exact answers are refused beyond this many bits (about 20 million decimal digits).
@@ -120,32 +119,6 @@ impl Outcome {
             losing: BigUint::zero(),
             total: BigUint::zero(),
             distribution: with_distribution.then(|| vec![BigUint::zero(); histogram.transform_len()]),
-        }
-    }
-}
-
-/// One prime-power side of a modulus `M = 2^a · M′`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Part {
-    /// The odd part `M′ > 1`: `L = F⁻¹ · S`.
-    Odd(BigUint),
-    /// The power of two `2^a`, `a >= 1`: `L = (S mod 2^(a+d)) / 2^d`.
-    Two(u64),
-}
-
-impl Part {
-    pub fn modulus(&self) -> BigUint {
-        match self {
-            Part::Odd(m) => m.clone(),
-            Part::Two(a) => BigUint::one() << *a,
-        }
-    }
-
-    /// `L` modulo this part from `S = Σ_j c_j` (modulo `M′`, or modulo `2^(a+d)`).
-    pub fn losing(&self, sum: BigUint, d: u32) -> BigUint {
-        match self {
-            Part::Odd(m) => (sum * inverse_power_of_two(d, m)) % m,
-            Part::Two(a) => low_bits(&sum, a + u64::from(d)) >> d,
         }
     }
 }
@@ -252,53 +225,30 @@ impl<'a> Engine<'a> {
     }
 
     /// The counts modulo `m >= 1`: modulo its odd part and its power of two, joined by the
-    /// Chinese remainder theorem.
+    /// Chinese remainder theorem ([`modulus::by_parts`]).
     pub fn modular(&mut self, m: &BigUint, with_distribution: bool) -> Result<Outcome> {
-        if m.is_one() {
-            return Ok(Outcome::zero(self.histogram, with_distribution)); // everything is 0 modulo 1
-        }
-        if let Some(outcome) = self.no_sizes(with_distribution) {
+        let slots = if with_distribution { self.histogram.transform_len() } else { 0 };
+        if let Some(outcome) = self.no_sizes(with_distribution).filter(|_| !m.is_one()) {
             return Ok(Outcome {
                 losing: outcome.losing % m,
                 total: outcome.total % m,
                 distribution: outcome.distribution.map(|d| d.into_iter().map(|x| x % m).collect()),
             });
         }
-        let twos = m.trailing_zeros().unwrap_or(0);
-        let odd = m >> twos;
-        let mut parts = Vec::new();
-        if !odd.is_one() {
-            parts.push(Part::Odd(odd));
-        }
-        if twos > 0 {
-            parts.push(Part::Two(twos));
-        }
-        let mut combined: Option<(Outcome, BigUint)> = None;
-        for part in parts {
+        let mut joined = modulus::by_parts(m, 2 + slots, |part| {
             let outcome = if self.no_sets() {
                 Outcome::zero(self.histogram, with_distribution)
             } else {
-                self.part(&part, with_distribution)?
+                self.part(part, with_distribution)?
             };
-            let part_modulus = part.modulus();
-            combined = Some(match combined {
-                None => (outcome, part_modulus),
-                Some((previous, previous_modulus)) => {
-                    let join = |a: &BigUint, b: &BigUint| crt(a, &previous_modulus, b, &part_modulus);
-                    let distribution = match (&previous.distribution, &outcome.distribution) {
-                        (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| join(x, y)).collect()),
-                        _ => None,
-                    };
-                    let joined = Outcome {
-                        losing: join(&previous.losing, &outcome.losing),
-                        total: join(&previous.total, &outcome.total),
-                        distribution,
-                    };
-                    (joined, &previous_modulus * &part_modulus)
-                }
-            });
-        }
-        Ok(combined.expect("M > 1 has a part").0)
+            let mut residues = vec![outcome.losing, outcome.total];
+            residues.extend(outcome.distribution.unwrap_or_default());
+            Ok(residues)
+        })?;
+        let distribution = with_distribution.then(|| joined.split_off(2));
+        let total = joined.pop().expect("two counts");
+        let losing = joined.pop().expect("two counts");
+        Ok(Outcome { losing, total, distribution })
     }
 
     /// The counts modulo one part of the modulus, by the cheapest strategy that applies.
@@ -498,15 +448,4 @@ pub(super) fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> 
             Some(k.min(n.to_u128().unwrap_or(u128::MAX).saturating_sub(k)).checked_mul(n_bits)?.max(1))
         }
     }
-}
-
-/// The low `bits` bits of `x`.
-pub(super) fn low_bits(x: &BigUint, bits: u64) -> BigUint {
-    x % (BigUint::one() << bits)
-}
-
-/// `2^-d mod m` for odd `m`: `((m + 1)/2)^d`.
-pub(super) fn inverse_power_of_two(d: u32, m: &BigUint) -> BigUint {
-    let half = (m + 1u32) >> 1u32;
-    half.modpow(&BigUint::from(d), m)
 }

@@ -6,9 +6,10 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath, winning};
+use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 use super::engine::{self, Engine, Options, Outcome, Stages};
 use super::misere;
+use super::modulus::{self, winning};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::histogram::Histogram;
@@ -409,14 +410,7 @@ impl<'p> Query<'p> {
 
     /// Checks what does not depend on the histogram: every cheap refusal comes before any work.
     fn validate(&self) -> Result<()> {
-        if let Some(m) = &self.modulus
-            && m.is_zero()
-        {
-            return Err(Error::InvalidModulus {
-                modulus: "0".into(),
-                reason: "the modulus must be at least 1",
-            });
-        }
+        modulus::check(self.modulus.as_ref())?;
         match &self.input {
             Input::Game(game) => {
                 self.range()?;

@@ -23,13 +23,14 @@
 //! all-zero tuple.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::Moore;
 use crate::count::EXACT_MAX_BITS;
+use crate::count::modulus::{self, Part, winning};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
+use crate::ring::{Big, Integers, OddWord, Residues, Ring, TwoWord};
 
 /// The lost, won and total positions of Moore's Nim-K over a range ([`Moore::count`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,19 +89,11 @@ impl Moore {
         if lo > hi {
             return Err(Error::EmptyRange { lo: lo.clone(), hi: hi.clone() });
         }
-        if modulus.is_some_and(Zero::is_zero) {
-            return Err(Error::InvalidModulus {
-                modulus: "0".into(),
-                reason: "the modulus must be at least 1",
-            });
-        }
+        modulus::check(modulus)?;
         let sizes = hi - lo + 1u32;
         let columns = hi.bits();
         let done = |losing: BigUint, total: BigUint| {
-            let winning = match modulus {
-                Some(m) => (&total + m - &losing).mod_floor(m),
-                None => &total - &losing,
-            };
+            let winning = winning(&total, &losing, modulus);
             MooreCounts { losing, winning, total, modulus: modulus.cloned(), sizes: sizes.clone(), columns }
         };
         let Some(k) = heaps.to_u64() else {
@@ -156,15 +149,29 @@ impl Moore {
             || format!("the tables for counting {} with {k} heaps", self.spec()),
             bytes,
         )?;
-        let losing = match modulus {
-            Some(m) => match m.to_u64() {
-                Some(m) => BigUint::from(count_lost(&Word::new(m), lo, hi, k, q, parallel, progress)),
-                None if m.bits() == 65 && m.count_ones() == 1 => {
-                    BigUint::from(count_lost(&Wrapping, lo, hi, k, q, parallel, progress))
+        // Each part of the modulus in its ring: an odd word, a power of two up to 2^128, or big.
+        let lost = |part: &Part| -> BigUint {
+            match part {
+                Part::Odd(m) => match m.to_u64().filter(|&w| w < 1 << 63) {
+                    Some(w) => {
+                        let r = OddWord::new(w);
+                        r.to_biguint(&count_lost(&r, lo, hi, k, q, parallel, progress))
+                    }
+                    None => count_lost(&Big::new(m.clone()), lo, hi, k, q, parallel, progress),
+                },
+                Part::Two(a) if *a <= 128 => {
+                    let r = TwoWord::new(*a as u32);
+                    r.to_biguint(&count_lost(&r, lo, hi, k, q, parallel, progress))
                 }
-                None => count_lost(&BigMod(m.clone()), lo, hi, k, q, parallel, progress),
-            },
-            None => count_lost(&Exact, lo, hi, k, q, parallel, progress),
+                Part::Two(a) => count_lost(&Big::new(BigUint::one() << *a), lo, hi, k, q, parallel, progress),
+            }
+        };
+        let losing = match modulus {
+            Some(m) => modulus::by_parts(m, 1, |part| Ok(vec![lost(part)]))?.remove(0),
+            None => {
+                let exact = count_lost(&Integers, lo, hi, k, q, parallel, progress);
+                exact.to_biguint().expect("a count is non-negative")
+            }
         };
         Ok(done(losing, total))
     }
@@ -201,160 +208,31 @@ fn estimate(lo: &BigUint, hi: &BigUint, k: usize, q: usize, modulus: Option<&Big
     ops.saturating_mul(cost)
 }
 
-/// Arithmetic of the counts: modulo a word, modulo a big number, or exact.
-trait Arith: Sync {
-    type E: Clone + Send + Sync;
-    fn zero(&self) -> Self::E;
-    fn one(&self) -> Self::E;
-    fn add(&self, a: &Self::E, b: &Self::E) -> Self::E;
-    fn mul(&self, a: &Self::E, b: &Self::E) -> Self::E;
-    /// `Σ a_i · b_i`.
-    fn dot(&self, a: &[Self::E], b: &[Self::E]) -> Self::E;
-}
-
-/// Residues modulo `m < 2^64` (`m >= 2`).
-struct Word {
-    m: u64,
-    /// `2^128 mod m`, to fold the carries out of a 128-bit sum.
-    carry: u128,
-}
-
-impl Word {
-    fn new(m: u64) -> Word {
-        let m128 = u128::from(m);
-        Word { m, carry: (u128::MAX % m128 + 1) % m128 }
-    }
-}
-
-impl Arith for Word {
-    type E = u64;
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn one(&self) -> u64 {
-        1 % self.m
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        ((u128::from(*a) + u128::from(*b)) % u128::from(self.m)) as u64
-    }
-    fn mul(&self, a: &u64, b: &u64) -> u64 {
-        crate::arith::mul_mod(*a, *b, self.m)
-    }
-    fn dot(&self, a: &[u64], b: &[u64]) -> u64 {
-        let m = u128::from(self.m);
-        if self.m <= 1 << 32 {
-            // Residues below 2^32: every product fits in 64 bits, and 2^64 of them in 128.
-            let sum: u128 = a.iter().zip(b).map(|(&x, &y)| u128::from(x * y)).sum();
-            return (sum % m) as u64;
-        }
-        // The exact sum as carries · 2^128 + low (fewer than 2^64 terms), reduced once.
-        let (mut low, mut carries) = (0u128, 0u64);
-        for (&x, &y) in a.iter().zip(b) {
-            let (sum, over) = low.overflowing_add(u128::from(x) * u128::from(y));
-            low = sum;
-            carries += u64::from(over);
-        }
-        ((u128::from(carries) * self.carry % m + low % m) % m) as u64
-    }
-}
-
-/// Residues modulo 2^64: wrapping arithmetic.
-struct Wrapping;
-
-impl Arith for Wrapping {
-    type E = u64;
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn one(&self) -> u64 {
-        1
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a.wrapping_add(*b)
-    }
-    fn mul(&self, a: &u64, b: &u64) -> u64 {
-        a.wrapping_mul(*b)
-    }
-    fn dot(&self, a: &[u64], b: &[u64]) -> u64 {
-        a.iter().zip(b).fold(0u64, |sum, (&x, &y)| sum.wrapping_add(x.wrapping_mul(y)))
-    }
-}
-
-/// Residues modulo a number of any size.
-struct BigMod(BigUint);
-
-impl Arith for BigMod {
-    type E = BigUint;
-    fn zero(&self) -> BigUint {
-        BigUint::zero()
-    }
-    fn one(&self) -> BigUint {
-        BigUint::one() % &self.0
-    }
-    fn add(&self, a: &BigUint, b: &BigUint) -> BigUint {
-        (a + b) % &self.0
-    }
-    fn mul(&self, a: &BigUint, b: &BigUint) -> BigUint {
-        (a * b) % &self.0
-    }
-    fn dot(&self, a: &[BigUint], b: &[BigUint]) -> BigUint {
-        Exact.dot(a, b) % &self.0
-    }
-}
-
-/// Exact big integers.
-struct Exact;
-
-impl Arith for Exact {
-    type E = BigUint;
-    fn zero(&self) -> BigUint {
-        BigUint::zero()
-    }
-    fn one(&self) -> BigUint {
-        BigUint::one()
-    }
-    fn add(&self, a: &BigUint, b: &BigUint) -> BigUint {
-        a + b
-    }
-    fn mul(&self, a: &BigUint, b: &BigUint) -> BigUint {
-        a * b
-    }
-    fn dot(&self, a: &[BigUint], b: &[BigUint]) -> BigUint {
-        let mut sum = BigUint::zero();
-        for (x, y) in a.iter().zip(b) {
-            if !x.is_zero() && !y.is_zero() {
-                sum += x * y;
-            }
-        }
-        sum
-    }
-}
-
 /// The state of the count between two columns, and the tables its transitions use.
-struct Columns<'a, A: Arith> {
-    ar: &'a A,
+struct Columns<'a, R: Ring> {
+    ar: &'a R,
     k: usize,
     q: usize,
     /// Whether the rows of a column are computed on the thread pool.
     parallel: bool,
     /// `binomial[s * (k + 1) + t] = C(t, s)`: row `s` runs over `t`.
-    binomial: Vec<A::E>,
+    binomial: Vec<R::Elem>,
     /// `w[f * q + r] = Σ_{j ≡ r (mod q)} C(f, j)`.
-    w: Vec<A::E>,
+    w: Vec<R::Elem>,
     /// `v[a * (k + 1) + b]`: tuples so far with `a` heaps tight high and `b` tight low.
-    v: Vec<A::E>,
+    v: Vec<R::Elem>,
 }
 
 /// The ordered `k`-tuples in `lo..=hi` with every column a multiple of `q` (`1 <= q <= k`).
-fn count_lost<A: Arith>(
-    ar: &A,
+fn count_lost<R: Ring>(
+    ar: &R,
     lo: &BigUint,
     hi: &BigUint,
     k: usize,
     q: usize,
     parallel: bool,
     progress: &dyn Progress,
-) -> A::E {
+) -> R::Elem {
     let s = k + 1;
     // Above the first difference (or everywhere when lo = hi) every heap repeats the prefix.
     let d = (hi ^ lo).bits();
@@ -370,14 +248,15 @@ fn count_lost<A: Arith>(
     for t in 0..s {
         binomial[t] = ar.one();
         for r in 1..=t {
-            binomial[r * s + t] = ar.add(&binomial[(r - 1) * s + t - 1], &binomial[r * s + t - 1]);
+            binomial[r * s + t] =
+                ar.add(binomial[(r - 1) * s + t - 1].clone(), binomial[r * s + t - 1].clone());
         }
     }
     let mut w = vec![ar.zero(); s * q];
     w[0] = ar.one();
     for f in 1..s {
         for r in 0..q {
-            w[f * q + r] = ar.add(&w[(f - 1) * q + r], &w[(f - 1) * q + (r + q - 1) % q]);
+            w[f * q + r] = ar.add(w[(f - 1) * q + r].clone(), w[(f - 1) * q + (r + q - 1) % q].clone());
         }
     }
     // Column d - 1 from the top: a heaps take hi's 1, the others lo's 0.
@@ -393,18 +272,18 @@ fn count_lost<A: Arith>(
         progress.set_position(top - c);
     }
     progress.finish();
-    state.v.iter().fold(ar.zero(), |sum, x| ar.add(&sum, x))
+    state.v.iter().fold(ar.zero(), |sum, x| ar.add(sum, x.clone()))
 }
 
-impl<A: Arith> Columns<'_, A> {
+impl<R: Ring> Columns<'_, R> {
     /// `W(f, r)` with `f = k − a − b`, for a residue given as any integer.
-    fn w(&self, a: usize, b: usize, residue: isize) -> &A::E {
+    fn w(&self, a: usize, b: usize, residue: isize) -> &R::Elem {
         let r = residue.rem_euclid(self.q as isize) as usize;
         &self.w[(self.k - a - b) * self.q + r]
     }
 
     /// `C(t, s)` for `t` in `from..=to`, contiguous.
-    fn binomials(&self, s: usize, from: usize, to: usize) -> &[A::E] {
+    fn binomials(&self, s: usize, from: usize, to: usize) -> &[R::Elem] {
         let n = self.k + 1;
         &self.binomial[s * n + from..=s * n + to]
     }
@@ -422,7 +301,7 @@ impl<A: Arith> Columns<'_, A> {
                 // Nobody leaves; the b tight-low heaps put 1s.
                 for a in 0..=k {
                     for b in 0..=k - a {
-                        next[a * n + b] = ar.mul(&v[a * n + b], this.w(a, b, -(b as isize)));
+                        next[a * n + b] = ar.mul(v[a * n + b].clone(), this.w(a, b, -(b as isize)).clone());
                     }
                 }
             }
@@ -484,10 +363,10 @@ impl<A: Arith> Columns<'_, A> {
     /// `[σ][b][a]` (`by_b`, for sums over `a`) or `[σ][a][b]`.
     fn weighted(
         &self,
-        v: &[A::E],
+        v: &[R::Elem],
         by_b: bool,
         residue: impl Fn(usize, usize, usize) -> isize + Sync,
-    ) -> Vec<A::E> {
+    ) -> Vec<R::Elem> {
         let (k, q, n) = (self.k, self.q, self.k + 1);
         let mut g = vec![self.ar.zero(); q * n * n];
         crate::parallel::indexed_chunks(&mut g, self.parallel, n * n, |sigma, plane| {
@@ -495,7 +374,7 @@ impl<A: Arith> Columns<'_, A> {
                 for b in 0..=k - a {
                     let x = &v[a * n + b];
                     let at = if by_b { b * n + a } else { a * n + b };
-                    plane[at] = self.ar.mul(x, self.w(a, b, residue(a, b, sigma)));
+                    plane[at] = self.ar.mul(x.clone(), self.w(a, b, residue(a, b, sigma)).clone());
                 }
             }
         });
