@@ -630,8 +630,6 @@ mod golden {
     use nimcount::count::{Kind, Query};
     use nimcount::game::Game;
     use nimcount::histogram::Histogram;
-    use nimcount::play::{Moore, count_staircase};
-    use nimcount::progress::Silent;
     use num_bigint::BigUint;
 
     const GOLDEN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/count_golden.tsv"));
@@ -665,18 +663,15 @@ mod golden {
     fn answer(kind_name: &str, game: &str, lo: &str, hi: &str, heaps: &str, modulus: &str) -> [String; 3] {
         let modulus = (modulus != "-").then(|| big(modulus));
         let counts = |c: nimcount::count::Counts| [c.losing, c.winning, c.total].map(|x| x.to_string());
-        if kind_name == "moore" {
-            let moore = Moore::parse(game).unwrap();
-            let c = moore.count(big(lo), big(hi), big(heaps), modulus.as_ref(), false, &Silent).unwrap();
-            return [c.losing, c.winning, c.total].map(|x| x.to_string());
-        }
-        if kind_name == "staircase" {
-            let game = Game::parse(game).unwrap();
-            let c = count_staircase(&game, big(lo), big(hi), big(heaps), modulus.as_ref(), None, &Silent);
-            return counts(c.unwrap());
-        }
         let misere = kind_name.starts_with("misere");
-        let mut q = query(game, lo, hi).heaps(big(heaps)).kind(kind(kind_name));
+        let mut q = match kind_name {
+            "moore" => {
+                let k = game.strip_prefix("moore:").unwrap().parse().unwrap();
+                Query::moore(k).sizes(big(lo), big(hi)).heaps(big(heaps))
+            }
+            "staircase" => query(game, lo, hi).heaps(big(heaps)).staircase(true),
+            _ => query(game, lo, hi).heaps(big(heaps)).kind(kind(kind_name)),
+        };
         if misere {
             q = q.misere(true);
         }

@@ -112,6 +112,14 @@ pub enum Source {
         /// How many Grundy values were computed.
         values_computed: usize,
     },
+    /// Moore's Nim-K, counted digit by digit over the binary columns of the largest size.
+    Columns {
+        /// The binary columns visited (the length of the largest size).
+        columns: u64,
+    },
+    /// No Grundy value was needed: no heaps, or one size and an even number of heaps (or a set
+    /// of more sizes than there are).
+    Trivial,
 }
 
 /// What a query used and how long each stage took.
@@ -124,7 +132,8 @@ pub struct Report {
     pub sizes: BigUint,
     /// `log2` of the transform length `F` (which may be far beyond `usize`).
     pub log2_len: u32,
-    /// The spectrum evaluated: [`SpectrumPath::Array`] or [`SpectrumPath::Structured`].
+    /// The spectrum evaluated: [`SpectrumPath::Array`] or [`SpectrumPath::Structured`]
+    /// ([`SpectrumPath::Auto`] when none was: Moore's Nim-K and trivial queries).
     pub spectrum: SpectrumPath,
     /// The number of distinct transformed values, when they were grouped.
     pub distinct_values: Option<usize>,

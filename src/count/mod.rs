@@ -71,6 +71,7 @@ mod coefficients;
 mod engine;
 mod misere;
 pub(crate) mod modulus;
+mod moore;
 mod probability;
 mod query;
 mod slots;
@@ -84,4 +85,5 @@ pub use coefficients::MAX_STEPS;
 pub use engine::EXACT_MAX_BITS;
 #[cfg(feature = "mpi")]
 pub(crate) use engine::Stages;
+pub use moore::MOORE_MAX_WORK;
 pub use query::Query;

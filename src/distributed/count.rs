@@ -75,7 +75,7 @@ pub fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
         }),
     )?;
     stages.add("histogram", start.elapsed());
-    let k = query.asked_heaps();
+    let k = query.asked_heaps()?;
     let n = histogram.total().clone();
     let run = Run {
         comm,

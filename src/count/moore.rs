@@ -25,156 +25,108 @@
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::Moore;
-use crate::count::EXACT_MAX_BITS;
-use crate::count::modulus::{self, Part, winning};
+use super::EXACT_MAX_BITS;
+use super::modulus::{self, Part};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::ring::{Big, Integers, OddWord, Residues, Ring, TwoWord};
 
-/// The lost, won and total positions of Moore's Nim-K over a range ([`Moore::count`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MooreCounts {
-    /// Ordered k-tuples lost for the player to move.
-    pub losing: BigUint,
-    /// Ordered k-tuples won for the player to move (`total − losing`).
-    pub winning: BigUint,
-    /// All ordered k-tuples: `N^k`.
-    pub total: BigUint,
-    /// The modulus of the three counts, or `None` when they are exact.
-    pub modulus: Option<BigUint>,
-    /// The number of heap sizes `N = hi − lo + 1`.
-    pub sizes: BigUint,
-    /// The binary columns visited (the length of `hi`).
-    pub columns: u64,
-}
+/// The most work a count of Moore's Nim-K may take, in word operations: 10 to 20 seconds on the
+/// 2-core machine this was measured on.
+pub const MOORE_MAX_WORK: u64 = 4_000_000_000;
 
-impl Moore {
-    /// The most work a count may take, in word operations ([`Moore::count`]): 10 to 20 seconds
-    /// on the 2-core machine this was measured on.
-    pub const MAX_WORK: u64 = 4_000_000_000;
-
-    /// Counts the ordered `heaps`-tuples of heap sizes in `lo..=hi` that are lost for the player
-    /// to move, modulo `modulus` (any number `>= 1`) or exactly. With `parallel`, the rows of each
-    /// column are computed on rayon's thread pool (the one the caller is in); without, no rayon
-    /// call is made.
-    ///
-    /// Refused before any work when the estimated work exceeds [`Moore::MAX_WORK`] word operations
-    /// (about `k³/6 · (q + 1)` per column of the range, `q = K + 1`, times the size of the
-    /// numbers: exact counts of many heaps are the expensive ones), when an exact answer would
-    /// exceed 2^26 bits, or when `heaps` does not fit in 64 bits.
-    ///
-    /// ```
-    /// use nimcount::play::Moore;
-    /// use nimcount::progress::Silent;
-    ///
-    /// // Moore's Nim-2, three heaps of 0..=3: lost when each column holds 0 or 3 ones,
-    /// // that is the three heaps are equal.
-    /// let counts = Moore::new(2)?.count(0u32, 3u32, 3u32, None, true, &Silent)?;
-    /// assert_eq!(counts.losing, 4u32.into());
-    /// assert_eq!(counts.total, 64u32.into());
-    /// # Ok::<(), nimcount::Error>(())
-    /// ```
-    pub fn count(
-        &self,
-        lo: impl Into<BigUint>,
-        hi: impl Into<BigUint>,
-        heaps: impl Into<BigUint>,
-        modulus: Option<&BigUint>,
-        parallel: bool,
-        progress: &dyn Progress,
-    ) -> Result<MooreCounts> {
-        let (lo, hi, heaps) = (&lo.into(), &hi.into(), &heaps.into());
-        if lo > hi {
-            return Err(Error::EmptyRange { lo: lo.clone(), hi: hi.clone() });
-        }
-        modulus::check(modulus)?;
-        let sizes = hi - lo + 1u32;
-        let columns = hi.bits();
-        let done = |losing: BigUint, total: BigUint| {
-            let winning = winning(&total, &losing, modulus);
-            MooreCounts { losing, winning, total, modulus: modulus.cloned(), sizes: sizes.clone(), columns }
-        };
-        let Some(k) = heaps.to_u64() else {
-            return Err(Error::TooMuchWork {
-                what: "counting Moore's Nim",
-                steps: crate::error::Estimate(None),
-                limit: u128::from(Moore::MAX_WORK),
-            });
-        };
-        let total = match modulus {
-            Some(m) => sizes.modpow(heaps, m),
-            None => {
-                if k.checked_mul(sizes.bits()).is_none_or(|b| b > EXACT_MAX_BITS + 1) {
-                    return Err(Error::AnswerTooLarge {
-                        bits: crate::error::Estimate(k.checked_mul(sizes.bits()).map(u128::from)),
-                        limit_log2: EXACT_MAX_BITS.trailing_zeros(),
-                    });
-                }
-                num_traits::pow(sizes.clone(), k as usize)
+/// The losing count and the total of the ordered `heaps`-tuples of sizes in `lo..=hi` (`lo <= hi`)
+/// in Moore's Nim-`moore` (`moore >= 1`), modulo `modulus` (`>= 1`) or exactly. With `parallel`,
+/// the rows of each column are computed on rayon's thread pool; without, no rayon call is made.
+///
+/// Refused before any work when the estimated work exceeds [`MOORE_MAX_WORK`] word operations
+/// (about `k³/6 · (q + 1)` per column of the range, `q = K + 1`, times the size of the
+/// numbers: exact counts of many heaps are the expensive ones), when an exact answer would
+/// exceed 2^26 bits, or when `heaps` does not fit in 64 bits.
+pub(super) fn count(
+    moore: u64,
+    (lo, hi): (&BigUint, &BigUint),
+    heaps: &BigUint,
+    modulus: Option<&BigUint>,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Result<(BigUint, BigUint)> {
+    let sizes = hi - lo + 1u32;
+    let Some(k) = heaps.to_u64() else {
+        return Err(Error::TooMuchWork {
+            what: "counting Moore's Nim",
+            steps: crate::error::Estimate(None),
+            limit: u128::from(MOORE_MAX_WORK),
+        });
+    };
+    let total = match modulus {
+        Some(m) => sizes.modpow(heaps, m),
+        None => {
+            if k.checked_mul(sizes.bits()).is_none_or(|b| b > EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(k.checked_mul(sizes.bits()).map(u128::from)),
+                    limit_log2: EXACT_MAX_BITS.trailing_zeros(),
+                });
             }
-        };
-        let reduce = |x: BigUint| match modulus {
-            Some(m) => x % m,
-            None => x,
-        };
-        if modulus.is_some_and(One::is_one) {
-            return Ok(done(BigUint::zero(), BigUint::zero()));
+            num_traits::pow(sizes.clone(), k as usize)
         }
-        if self.k() >= k {
-            // Each column holds at most k < K + 1 ones: only the all-zero tuple is lost.
-            let lost = k == 0 || lo.is_zero();
-            return Ok(done(reduce(BigUint::from(u8::from(lost))), total));
-        }
-        let q = self.k() as usize + 1;
-        let k = k as usize;
-        let work = estimate(lo, hi, k, q, modulus);
-        if work > u128::from(Moore::MAX_WORK) {
-            return Err(Error::TooMuchWork {
-                what: if modulus.is_some() {
-                    "counting Moore's Nim modulo this number"
-                } else {
-                    "counting Moore's Nim exactly"
-                },
-                steps: crate::error::Estimate(Some(work)),
-                limit: u128::from(Moore::MAX_WORK),
-            });
-        }
-        // The tables: binomials, two states, and the q-fold weighted states of a column.
-        let elements = (3 + 2 * q as u128) * (k as u128 + 1).pow(2);
-        let element_bytes = if modulus.is_some_and(|m| m.bits() <= 65) { 8 } else { 32 };
-        let bytes = u64::try_from(elements * element_bytes).unwrap_or(u64::MAX);
-        crate::memory::ensure_fits(
-            || format!("the tables for counting {} with {k} heaps", self.spec()),
-            bytes,
-        )?;
-        // Each part of the modulus in its ring: an odd word, a power of two up to 2^128, or big.
-        let lost = |part: &Part| -> BigUint {
-            match part {
-                Part::Odd(m) => match m.to_u64().filter(|&w| w < 1 << 63) {
-                    Some(w) => {
-                        let r = OddWord::new(w);
-                        r.to_biguint(&count_lost(&r, lo, hi, k, q, parallel, progress))
-                    }
-                    None => count_lost(&Big::new(m.clone()), lo, hi, k, q, parallel, progress),
-                },
-                Part::Two(a) if *a <= 128 => {
-                    let r = TwoWord::new(*a as u32);
+    };
+    let reduce = |x: BigUint| match modulus {
+        Some(m) => x % m,
+        None => x,
+    };
+    if modulus.is_some_and(One::is_one) {
+        return Ok((BigUint::zero(), BigUint::zero()));
+    }
+    if moore >= k {
+        // Each column holds at most k < K + 1 ones: only the all-zero tuple is lost.
+        let lost = k == 0 || lo.is_zero();
+        return Ok((reduce(BigUint::from(u8::from(lost))), total));
+    }
+    let q = moore as usize + 1;
+    let k = k as usize;
+    let work = estimate(lo, hi, k, q, modulus);
+    if work > u128::from(MOORE_MAX_WORK) {
+        return Err(Error::TooMuchWork {
+            what: if modulus.is_some() {
+                "counting Moore's Nim modulo this number"
+            } else {
+                "counting Moore's Nim exactly"
+            },
+            steps: crate::error::Estimate(Some(work)),
+            limit: u128::from(MOORE_MAX_WORK),
+        });
+    }
+    // The tables: binomials, two states, and the q-fold weighted states of a column.
+    let elements = (3 + 2 * q as u128) * (k as u128 + 1).pow(2);
+    let element_bytes = if modulus.is_some_and(|m| m.bits() <= 65) { 8 } else { 32 };
+    let bytes = u64::try_from(elements * element_bytes).unwrap_or(u64::MAX);
+    crate::memory::ensure_fits(|| format!("the tables for counting moore:{moore} with {k} heaps"), bytes)?;
+    // Each part of the modulus in its ring: an odd word, a power of two up to 2^128, or big.
+    let lost = |part: &Part| -> BigUint {
+        match part {
+            Part::Odd(m) => match m.to_u64().filter(|&w| w < 1 << 63) {
+                Some(w) => {
+                    let r = OddWord::new(w);
                     r.to_biguint(&count_lost(&r, lo, hi, k, q, parallel, progress))
                 }
-                Part::Two(a) => count_lost(&Big::new(BigUint::one() << *a), lo, hi, k, q, parallel, progress),
+                None => count_lost(&Big::new(m.clone()), lo, hi, k, q, parallel, progress),
+            },
+            Part::Two(a) if *a <= 128 => {
+                let r = TwoWord::new(*a as u32);
+                r.to_biguint(&count_lost(&r, lo, hi, k, q, parallel, progress))
             }
-        };
-        let losing = match modulus {
-            Some(m) => modulus::by_parts(m, 1, |part| Ok(vec![lost(part)]))?.remove(0),
-            None => {
-                let exact = count_lost(&Integers, lo, hi, k, q, parallel, progress);
-                exact.to_biguint().expect("a count is non-negative")
-            }
-        };
-        Ok(done(losing, total))
-    }
+            Part::Two(a) => count_lost(&Big::new(BigUint::one() << *a), lo, hi, k, q, parallel, progress),
+        }
+    };
+    let losing = match modulus {
+        Some(m) => modulus::by_parts(m, 1, |part| Ok(vec![lost(part)]))?.remove(0),
+        None => {
+            let exact = count_lost(&Integers, lo, hi, k, q, parallel, progress);
+            exact.to_biguint().expect("a count is non-negative")
+        }
+    };
+    Ok((losing, total))
 }
 
 /// Word operations the count takes: per column below the first difference of `lo` and `hi`,
@@ -415,17 +367,15 @@ mod tests {
         for (k, kk, lo, hi) in
             [(3, 2, 0, 7), (4, 2, 3, 12), (3, 1, 5, 9), (4, 3, 1, 6), (2, 1, 6, 6), (3, 2, 5, 5)]
         {
-            let moore = Moore::new(kk).unwrap();
             let expected = brute(k, kk + 1, lo, hi);
             let (lo, hi, heaps) = (BigUint::from(lo), BigUint::from(hi), BigUint::from(k));
-            let exact = moore.count(lo.clone(), hi.clone(), heaps.clone(), None, false, &Silent).unwrap();
-            assert_eq!(exact.losing, expected.into(), "{k} heaps, K = {kk}, {lo}..={hi}");
+            let exact = count(kk, (&lo, &hi), &heaps, None, false, &Silent).unwrap();
+            assert_eq!(exact.0, expected.into(), "{k} heaps, K = {kk}, {lo}..={hi}");
             for m in [1u128, 2, 6, 97, (1 << 32) + 15, (1 << 64) - 59, u128::MAX] {
                 let m = BigUint::from(m);
-                let modular =
-                    moore.count(lo.clone(), hi.clone(), heaps.clone(), Some(&m), true, &Silent).unwrap();
-                assert_eq!(modular.losing, BigUint::from(expected) % &m, "mod {m}");
-                assert_eq!(modular.total, exact.total.clone() % &m);
+                let modular = count(kk, (&lo, &hi), &heaps, Some(&m), true, &Silent).unwrap();
+                assert_eq!(modular.0, BigUint::from(expected) % &m, "mod {m}");
+                assert_eq!(modular.1, exact.1.clone() % &m);
             }
         }
     }
