@@ -6,6 +6,7 @@ use std::time::Duration;
 use num_bigint::BigUint;
 
 use crate::grundy::Certificate;
+use crate::simd::Backend;
 
 /// Which positions are counted.
 ///
@@ -193,4 +194,15 @@ pub struct Probability {
     pub exact: bool,
     /// What was used.
     pub report: Report,
+}
+
+/// Options that change how a query is computed, never its answer.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Options {
+    pub method: Method,
+    pub backend: Backend,
+    pub parallel: bool,
+    pub spectrum: SpectrumPath,
+    /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
+    pub work_limit: u128,
 }

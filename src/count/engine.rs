@@ -11,7 +11,7 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::answer::{Kind, Method, Report, Source, SpectrumPath};
+use super::answer::{Kind, Method, Options, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered};
 use super::modulus::{self, Part};
 use super::spectrum::{ArraySpectrum, Spectrum};
@@ -21,21 +21,9 @@ use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
 use crate::progress::Progress;
 use crate::ring::{Big, Mod32, Mod64, OddWord, TwoWord, Wrap64};
-use crate::simd::Backend;
 
 /// Exact answers are refused beyond this many bits (about 20 million decimal digits).
 pub const EXACT_MAX_BITS: u64 = 1 << 26;
-
-/// Options that change how a query is computed, never its answer.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Options {
-    pub method: Method,
-    pub backend: Backend,
-    pub parallel: bool,
-    pub spectrum: SpectrumPath,
-    /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
-    pub work_limit: u128,
-}
 
 /// Word operations per slot that an array spectrum costs at least (residues, transform, tally):
 /// the structured spectrum is taken when its estimate is below this many per slot.

@@ -87,3 +87,70 @@ pub use engine::EXACT_MAX_BITS;
 pub(crate) use engine::Stages;
 pub use moore::MOORE_MAX_WORK;
 pub use query::Query;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// The files of `count/` import each other one way: no file reaches itself through the
+    /// modules it names (`super::file` or `crate::count::file`).
+    #[test]
+    fn the_files_of_count_import_each_other_without_a_cycle() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/count");
+        let files: BTreeMap<String, String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("mod.rs"))
+            .map(|p| {
+                (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        assert!(files.len() >= 10 && files.contains_key("engine") && files.contains_key("spectrum"));
+        let imports: BTreeMap<&str, BTreeSet<&str>> = files
+            .iter()
+            .map(|(name, text)| {
+                // Only the code above the file's tests counts, comments (doc links) aside.
+                let code: String = text
+                    .split("#[cfg(test)]")
+                    .next()
+                    .unwrap()
+                    .lines()
+                    .filter(|line| !line.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let named = files
+                    .keys()
+                    .filter(|other| *other != name)
+                    .filter(|other| {
+                        [format!("super::{other}"), format!("crate::count::{other}")].iter().any(|path| {
+                            code.match_indices(path.as_str()).any(|(at, _)| {
+                                !code[at + path.len()..]
+                                    .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        })
+                    })
+                    .map(String::as_str)
+                    .collect();
+                (name.as_str(), named)
+            })
+            .collect();
+        assert!(imports["query"].contains("engine"), "the scan sees imports: {imports:?}");
+        // Depth-first search for a path back to where it started.
+        fn reaches<'a>(
+            from: &'a str,
+            to: &str,
+            imports: &BTreeMap<&'a str, BTreeSet<&'a str>>,
+            seen: &mut BTreeSet<&'a str>,
+        ) -> bool {
+            imports[from]
+                .iter()
+                .any(|&next| next == to || (seen.insert(next) && reaches(next, to, imports, seen)))
+        }
+        for &file in imports.keys() {
+            assert!(
+                !reaches(file, file, &imports, &mut BTreeSet::new()),
+                "count/{file}.rs imports itself back: {imports:?}"
+            );
+        }
+    }
+}

@@ -92,7 +92,7 @@ impl Engine<'_> {
             Some(_) => 1.0 - losing,
         };
         if let Some(c) = correction {
-            let corrected = super::misere::correct_probability(losing, c, self.kind, &n, k)?;
+            let corrected = correct_misere(losing, c, self.kind, &n, k)?;
             winning -= corrected - losing;
             losing = corrected;
         }
@@ -268,4 +268,13 @@ pub(super) fn ln_total(kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
         };
     }
     Ok(sum)
+}
+
+/// The misère probability of losing from the normal-play one: each corrected position weighs
+/// `1 / (number of positions)`.
+fn correct_misere(losing: f64, correction: i64, kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
+    if correction == 0 {
+        return Ok(losing);
+    }
+    Ok(losing + correction as f64 * (-ln_total(kind, n, k)?).exp())
 }

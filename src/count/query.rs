@@ -6,8 +6,9 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::answer::Options;
 use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
-use super::engine::{self, Engine, Options, Outcome, Stages};
+use super::engine::{self, Engine, Outcome, Stages};
 use super::misere;
 use super::modulus::{self, winning};
 use crate::error::{Error, Result};
@@ -673,5 +674,64 @@ impl Query<'_> {
 
     pub(crate) fn asked_progress(&self) -> &dyn Progress {
         self.progress
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trivial_queries_answer_before_any_grundy_value_and_as_the_engine_does() {
+        // The period search of octal:0.06 takes many seconds: none is started.
+        let far = || Query::new(Game::parse("octal:0.06").unwrap()).sizes(1u32, 10u32.pow(6));
+        let none = far().heaps(0u32).count().unwrap();
+        assert_eq!((none.losing, none.total), (1u32.into(), 1u32.into()));
+        assert_eq!((none.report.source, none.report.stages.len()), (Source::Trivial, 0));
+        let one = Query::new(Game::parse("octal:0.06").unwrap()).sizes(10u32.pow(6), 10u32.pow(6));
+        let even = one.heaps(4u32).modulus(3u32).count().unwrap();
+        assert_eq!((even.losing, even.winning, even.total), (1u32.into(), 0u32.into(), 1u32.into()));
+        assert_eq!(even.report.source, Source::Trivial);
+        // The same answers from the engine, over nim's histogram (never trivial).
+        let values: Vec<u32> = (0..=9).collect();
+        for (lo, hi) in [(0u64, 0u64), (1, 1), (3, 3), (0, 4), (2, 9)] {
+            for k in 0u32..=5 {
+                for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+                    for misere in [false, true] {
+                        for modulus in [None, Some(1u32), Some(2), Some(7)] {
+                            let with = |q: Query<'static>| match modulus {
+                                Some(m) => q.modulus(m),
+                                None => q,
+                            };
+                            let game =
+                                with(Query::new(Game::Nim).sizes(lo, hi).heaps(k).kind(kind).misere(misere));
+                            let histogram = Histogram::from_values(&values, lo, hi).unwrap();
+                            let engine = with(Query::from_histogram(histogram).heaps(k).kind(kind));
+                            let (a, b) = (game.count().unwrap(), engine.count().unwrap());
+                            let what = format!("{lo}..={hi}, k = {k}, {kind}, misère {misere}, {modulus:?}");
+                            assert_eq!(a.total, b.total, "{what}");
+                            if !misere {
+                                assert_eq!((a.losing, a.winning), (b.losing, b.winning), "{what}");
+                            }
+                            let trivial = k == 0
+                                || (kind == Kind::Set && u64::from(k) > hi - lo + 1)
+                                || (lo == hi && k % 2 == 0 && kind != Kind::Set && !misere);
+                            assert_eq!(a.report.source == Source::Trivial, trivial, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+        // Misère: the empty position is won for the player to move.
+        let misere = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count().unwrap();
+        assert_eq!((misere.losing, misere.winning), (0u32.into(), 1u32.into()));
+    }
+
+    #[test]
+    fn a_query_without_heaps_is_refused() {
+        let err = Query::new(Game::Nim).sizes(1u32, 5u32).count().unwrap_err();
+        assert!(matches!(err, Error::MissingHeaps), "{err}");
+        let h = Histogram::from_values(&[0, 1], 0, 1).unwrap();
+        assert!(matches!(Query::from_histogram(h).probability(false), Err(Error::MissingHeaps)));
     }
 }

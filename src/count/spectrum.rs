@@ -11,7 +11,7 @@
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{ToPrimitive, Zero};
 
-use super::engine::Options;
+use super::answer::Options;
 use super::structured::StructuredSpectrum;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
