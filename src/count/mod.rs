@@ -68,6 +68,8 @@
 mod answer;
 mod classes;
 mod coefficients;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod engine;
 mod misere;
 pub(crate) mod modulus;
@@ -82,9 +84,11 @@ mod tally;
 
 pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 pub use coefficients::MAX_STEPS;
+#[cfg(feature = "mpi")]
+pub use distributed::DISTRIBUTED_EXACT_MAX_BITS_LOG2;
 pub use engine::EXACT_MAX_BITS;
 #[cfg(feature = "mpi")]
-pub(crate) use engine::Stages;
+use engine::Stages;
 pub use moore::MOORE_MAX_WORK;
 pub use query::Query;
 

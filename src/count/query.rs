@@ -664,6 +664,10 @@ impl Query<'_> {
         self.misere
     }
 
+    pub(crate) fn asked_counts_only(&self) -> bool {
+        self.counts_only_name().is_some()
+    }
+
     pub(crate) fn asked_backend(&self) -> Backend {
         self.options.backend
     }

@@ -1,4 +1,4 @@
-//! The losing count on every process: each builds its block of the histogram's residues,
+//! The losing count on every process ([`Query::count_distributed`], feature `mpi`): each builds its block of the histogram's residues,
 //! transforms, raises its part of the spectrum to the k-th power and sums it; one gather of the
 //! sums finishes `S = Σ_j Ĥ_j^k`, and `L = S / F` as the single-process engine reads it.
 
@@ -10,11 +10,10 @@ use mpi::traits::Communicator;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::collective::agree;
-use super::plan::Plan;
+use super::modulus::{self, Part, winning};
+use super::{Counts, Kind, Query, Report, Stages};
 use crate::arith::{crt, is_prime};
-use crate::count::modulus::{self, Part, winning};
-use crate::count::{Counts, Kind, Query, Report, Stages};
+use crate::distributed::{Plan, agree};
 use crate::error::{Error, Estimate, Result};
 use crate::fwht::Backend;
 use crate::histogram::Histogram;
@@ -22,42 +21,52 @@ use crate::ring::{Mod32, Mod64, Ring, TwoWord, Wrap64};
 
 /// `log2` of the most bits an exact distributed answer may have: it is read from primes of 62
 /// bits by the Chinese remainder theorem, one distributed transform per prime (67 at most).
-pub const EXACT_MAX_BITS_LOG2: u32 = 12;
+pub const DISTRIBUTED_EXACT_MAX_BITS_LOG2: u32 = 12;
 
-/// The losing, winning and total counts of `query`, computed by every process of `comm`
-/// together; every process returns them. Collective.
-///
-/// Ordered positions in normal play, exactly or modulo any `M` whose odd part is below `2^63`
-/// and whose power of two `2^a` has `a + d <= 128` for the `2^d` slots of the transform. Every
-/// process computes the histogram (and the Grundy values and certificate behind it) on its own:
-/// that costs what it costs one process, needs no message, and keeps the processes independent
-/// until the transform; then each fills only its own block of residues.
-///
-/// - **odd `M′`** (`M = 2^a · M′`): residues modulo `M′`, the sum `S mod M′`, `L = F⁻¹ S`;
-/// - **`2^a`**: `S mod 2^(a+d)` with wrapping arithmetic (64-bit words, or 128-bit ones when
-///   `a + d > 64`), shifted right by `d`; the two parts combine by the Chinese remainder theorem;
-/// - **exact**: `L < N^k + 1` is read from `L mod p` for enough primes `p` near `2^62`.
-///
-/// ```no_run
-/// use nimcount::count::Query;
-/// use nimcount::distributed::{count, mpi};
-/// use nimcount::game::Game;
-///
-/// let universe = mpi::initialize().expect("MPI starts once");
-/// let query = Query::new(Game::parse("subtract:1-1000000")?)
-///     .sizes(1u64, 12_983_567_378_251u64)
-///     .heaps(98_670_634_123u64)
-///     .modulus(1_000_000_007u32);
-/// let counts = count(&universe.world(), &query)?;
-/// assert_eq!(counts.losing, 154_334_921u32.into());
-/// # Ok::<(), nimcount::Error>(())
-/// ```
-pub fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
+impl Query<'_> {
+    /// The losing, winning and total counts of this query, computed by every process of `comm`
+    /// together; every process returns them. Collective (feature `mpi`).
+    ///
+    /// Ordered positions in normal play, exactly or modulo any `M` whose odd part is below `2^63`
+    /// and whose power of two `2^a` has `a + d <= 128` for the `2^d` slots of the transform. Every
+    /// process computes the histogram (and the Grundy values and certificate behind it) on its own:
+    /// that costs what it costs one process, needs no message, and keeps the processes independent
+    /// until the transform; then each fills only its own block of residues.
+    ///
+    /// - **odd `M′`** (`M = 2^a · M′`): residues modulo `M′`, the sum `S mod M′`, `L = F⁻¹ S`;
+    /// - **`2^a`**: `S mod 2^(a+d)` with wrapping arithmetic (64-bit words, or 128-bit ones when
+    ///   `a + d > 64`), shifted right by `d`; the two parts combine by the Chinese remainder theorem;
+    /// - **exact**: `L < N^k + 1` is read from `L mod p` for enough primes `p` near `2^62`.
+    ///
+    /// ```no_run
+    /// use nimcount::count::Query;
+    /// use nimcount::distributed::mpi;
+    /// use nimcount::game::Game;
+    ///
+    /// let universe = mpi::initialize().expect("MPI starts once");
+    /// let query = Query::new(Game::parse("subtract:1-1000000")?)
+    ///     .sizes(1u64, 12_983_567_378_251u64)
+    ///     .heaps(98_670_634_123u64)
+    ///     .modulus(1_000_000_007u32);
+    /// let counts = query.count_distributed(&universe.world())?;
+    /// assert_eq!(counts.losing, 154_334_921u32.into());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn count_distributed<C: Communicator>(&self, comm: &C) -> Result<Counts> {
+        count(comm, self)
+    }
+}
+
+/// [`Query::count_distributed`].
+fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
     if query.asked_kind() != Kind::Ordered {
         return Err(Error::NotDistributed { what: "unordered heaps or distinct sizes (ordered heaps only)" });
     }
     if query.asked_misere() {
         return Err(Error::NotDistributed { what: "misère play (normal play only)" });
+    }
+    if query.asked_counts_only() {
+        return Err(Error::NotDistributed { what: "Moore's Nim-K or staircases (games of heaps only)" });
     }
     let processes = comm.size() as usize;
     if !processes.is_power_of_two() {
@@ -99,7 +108,7 @@ pub fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
         source,
         sizes: n,
         log2_len: histogram.log2_len(),
-        spectrum: crate::count::SpectrumPath::Array,
+        spectrum: super::SpectrumPath::Array,
         distinct_values: None,
         stages: stages.0,
     };
@@ -177,13 +186,13 @@ impl<C: Communicator> Run<'_, C> {
     fn exact(&self, n: &BigUint, stages: &mut Stages) -> Result<(BigUint, BigUint)> {
         // N^k < 2^(k · bits(N − 1) + 1), also for N = 0 and 1.
         let bits = if n.is_zero() { BigUint::one() } else { self.k * (n - 1u8).bits() + 1u8 };
-        let limit = 1u64 << EXACT_MAX_BITS_LOG2;
+        let limit = 1u64 << DISTRIBUTED_EXACT_MAX_BITS_LOG2;
         let bits = match bits.to_u64() {
             Some(b) if b <= limit => b,
             _ => {
                 return Err(Error::AnswerTooLarge {
                     bits: Estimate(bits.to_u128()),
-                    limit_log2: EXACT_MAX_BITS_LOG2,
+                    limit_log2: DISTRIBUTED_EXACT_MAX_BITS_LOG2,
                 });
             }
         };
