@@ -668,6 +668,19 @@ impl Query<'_> {
         self.counts_only_name().is_some()
     }
 
+    /// The counts of a trivial query ([`Query::count`] answers it before any Grundy value).
+    pub(crate) fn trivial_counts(&self) -> Result<Option<Counts>> {
+        self.validate()?;
+        let trivial = self.trivial(self.heaps_asked()?);
+        Ok(trivial.map(|(losing, total, report)| Counts {
+            winning: winning(&total, &losing, self.modulus.as_ref()),
+            losing,
+            total,
+            modulus: self.modulus.clone(),
+            report,
+        }))
+    }
+
     pub(crate) fn asked_backend(&self) -> Backend {
         self.options.backend
     }

@@ -5,11 +5,11 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use super::coefficients::{self, Binomials};
-use super::engine::{Distinct, Engine, Outcome, Stages, halves};
-use super::modulus::Part;
-use super::spectrum::Spectrum;
+use super::{Distinct, Engine, Outcome, Stages, halves};
 use crate::arith::inverse_power_of_two;
+use crate::count::coefficients::{self, Binomials};
+use crate::count::modulus::Part;
+use crate::count::spectrum::Spectrum;
 use crate::error::Result;
 use crate::fwht::Plan;
 use crate::fwht::reference::textbook_with;
@@ -65,7 +65,7 @@ impl Engine<'_> {
                 // Square-and-multiply: at most two multiplications per bit of the exponent.
                 let steps =
                     (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
-                super::engine::check_steps(
+                super::check_steps(
                     "raising the transformed values to the power k modulo this modulus",
                     steps,
                     limit,

@@ -1,8 +1,12 @@
 //! The computation of one query: the moduli it splits into, and the exact counts.
 //!
-//! The evaluation strategies live beside it: [`slots`](super::slots) (transformed residues on
-//! the SIMD kernels), [`classes`](super::classes) (exact transform, one value per class) and
-//! [`probability`](super::probability).
+//! The evaluation strategies are its submodules, the only code that sees its state: [`slots`]
+//! (transformed residues on the SIMD kernels), [`classes`] (exact transform, one value per
+//! class) and [`probability`].
+
+mod classes;
+mod probability;
+mod slots;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -113,16 +117,16 @@ impl Outcome {
 
 /// The state of one query's computation.
 pub(super) struct Engine<'a> {
-    pub histogram: &'a Histogram,
-    pub k: &'a BigUint,
-    pub kind: Kind,
-    pub options: Options,
-    pub progress: &'a dyn Progress,
+    histogram: &'a Histogram,
+    k: &'a BigUint,
+    kind: Kind,
+    options: Options,
+    progress: &'a dyn Progress,
     /// The spectrum, once computed: structured for a structured histogram, else the array's.
-    pub spectrum: Option<Spectrum>,
+    spectrum: Option<Spectrum>,
     /// The number of distinct transformed residues, when they were tallied.
-    pub distinct: Option<usize>,
-    pub stages: Stages,
+    distinct: Option<usize>,
+    stages: Stages,
 }
 
 impl<'a> Engine<'a> {
@@ -352,10 +356,10 @@ impl<'a> Engine<'a> {
 }
 
 /// The distinct exact values `Ĥ` of the classes.
-pub(super) struct Distinct {
-    pub values: Vec<BigInt>,
+struct Distinct {
+    values: Vec<BigInt>,
     /// For each class, the index of its value.
-    pub class_value: Vec<usize>,
+    class_value: Vec<usize>,
 }
 
 impl Distinct {
@@ -380,7 +384,7 @@ impl Distinct {
 }
 
 /// `A = (N + Ĥ)/2` and `B = (N − Ĥ)/2` (exact: `Ĥ ≡ N mod 2` and `|Ĥ| <= N`).
-pub(super) fn halves(n: &BigUint, h: &BigInt) -> (BigUint, BigUint) {
+fn halves(n: &BigUint, h: &BigInt) -> (BigUint, BigUint) {
     let n = BigInt::from(n.clone());
     let a = ((&n + h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
     let b = ((&n - h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
@@ -405,13 +409,13 @@ fn exact_power(h: &BigInt, k: Option<u64>, k_big: &BigUint) -> BigInt {
 /// Steps to raise `values` big integers to powers of `bits` bits: multiplications of `n` words
 /// cost about `n^1.5` word operations in num-bigint (Karatsuba, Toom-3), 4 to a step (measured:
 /// 52 powers of 4.4 million bits in 6.5 s).
-pub(super) fn exact_power_steps(values: usize, bits: u128) -> u128 {
+fn exact_power_steps(values: usize, bits: u128) -> u128 {
     let words = (bits / 64 + 1) as f64;
     (values as f64 * words.powf(1.5) / 4.0).min(1e38) as u128
 }
 
 /// Refuses a computation estimated at more than `limit` steps.
-pub(super) fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
+fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
     if steps > limit {
         return Err(Error::TooMuchWork { what, steps: Estimate(Some(steps)), limit });
     }
@@ -419,7 +423,7 @@ pub(super) fn check_steps(what: &'static str, steps: u128, limit: u128) -> Resul
 }
 
 /// An upper bound on the number of bits of the total count (`None`: beyond 128 bits of bits).
-pub(super) fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> {
+fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> {
     if n.is_zero() || k.is_zero() || (kind == Kind::Ordered && n.is_one()) {
         return Some(1);
     }

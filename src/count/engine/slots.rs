@@ -6,9 +6,9 @@
 
 use num_bigint::BigUint;
 
-use super::engine::{Engine, Outcome};
-use super::modulus::Part;
-use super::tally;
+use super::{Engine, Outcome};
+use crate::count::modulus::Part;
+use crate::count::tally;
 use crate::error::Result;
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
@@ -133,7 +133,7 @@ impl Engine<'_> {
         // until nearly every slot is distinct.
         let (limit, sample_share) =
             if R::VECTORISED_POWER { (data.len() / 16 + 64, Some(16)) } else { (data.len() / 2 + 64, None) };
-        let tallied = (options.method == super::Method::Auto && !with_distribution)
+        let tallied = (options.method == crate::count::Method::Auto && !with_distribution)
             .then(|| {
                 self.stages
                     .time("distinct residues", || tally::tally(&data, limit, sample_share, options.parallel))
