@@ -24,13 +24,15 @@
 //! Without a modulus the counts are exact big integers.
 //!
 //! # Files
-//! [`query`](Query) builds a query and validates it; `source` turns a game and a range into a
-//! histogram; `engine` splits the modulus and computes exact counts; the strategies `slots`
-//! (transformed residues on the SIMD kernels) and `classes` (one value per class of equal
-//! transformed values) evaluate ordered and unordered counts; `probability`, `misere`,
-//! `coefficients` (the unordered recurrences), `residue` (working moduli), `spectrum` (the exact
-//! transform), `structured` (the spectrum of a structured histogram without arrays) and `tally`
-//! (distinct residues) do one thing each.
+//! [`query`](Query) builds a query, validates it and routes it by kind; `source` turns a game
+//! and a range into a histogram; `modulus` is the one path from a modulus to counts (the split,
+//! the CRT join, `winning`); `engine` computes one query's counts, with its strategies as its
+//! submodules: `slots` (transformed residues on the SIMD kernels), `classes` (one value per class
+//! of equal transformed values) and `probability`; `misere`, `coefficients` (the unordered
+//! recurrences), `spectrum` (the exact transform), `structured` (the spectrum of a structured
+//! histogram without arrays), `tally` (distinct residues), `moore` (Moore's Nim-K, digit by
+//! digit) and `distributed` (feature `mpi`) do one thing each. The residue rings are in
+//! [`crate::ring`].
 //!
 //! # Speed
 //! Ordered counts modulo an odd word (and the part `2^(a+d) <= 2^64` of an even one) transform
@@ -97,13 +99,21 @@ mod tests {
     /// modules it names (`super::file` or `crate::count::file`).
     #[test]
     fn the_files_of_count_import_each_other_without_a_cycle() {
+        // Files by module name: `engine/mod.rs` is `engine`, `engine/slots.rs` is `slots`.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/count");
-        let files: BTreeMap<String, String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("mod.rs"))
+        let mut paths: Vec<std::path::PathBuf> = Vec::new();
+        for folder in [dir.to_string(), format!("{dir}/engine")] {
+            paths.extend(std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()));
+        }
+        let files: BTreeMap<String, String> = paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("count/mod.rs"))
             .map(|p| {
-                (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+                let name = match p.ends_with("engine/mod.rs") {
+                    true => "engine".to_string(),
+                    false => p.file_stem().unwrap().to_string_lossy().into_owned(),
+                };
+                (name, std::fs::read_to_string(p).unwrap())
             })
             .collect();
         assert!(files.len() >= 10 && ["engine", "slots", "spectrum"].iter().all(|f| files.contains_key(*f)));
