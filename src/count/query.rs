@@ -324,9 +324,12 @@ impl<'p> Query<'p> {
     /// The answer of a query over a game that needs no Grundy value: no heaps (the empty
     /// position, lost in normal play and won in misère play), or one size and an even number of
     /// heaps (every position has XOR 0; normal play, ordered or multisets), or sets of more
-    /// sizes than there are.
+    /// sizes than there are. A query that asks for a spectrum path takes that path.
     fn trivial(&self, heaps: &BigUint) -> Option<(BigUint, BigUint, Report)> {
         let Input::Game(_) = self.input else { return None };
+        if self.options.spectrum != SpectrumPath::Auto {
+            return None;
+        }
         let (lo, hi) = self.range().ok()?;
         let sizes = hi - lo + 1u32;
         let (losing, total) = if heaps.is_zero() {
@@ -640,7 +643,6 @@ impl<'p> Query<'p> {
                 return refuse(query, "misère play is counted for plain nim heaps only");
             }
         }
-        self.heaps_asked()?;
         Ok(())
     }
 }
