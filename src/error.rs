@@ -186,6 +186,19 @@ pub enum Error {
     #[error("a query over a game needs its heap sizes lo..=hi")]
     MissingSizes,
 
+    /// A counting query without its number of heaps.
+    #[error("a counting query needs its number of heaps k")]
+    MissingHeaps,
+
+    /// Something that a kind of count (Moore's Nim-K, staircases) does not answer.
+    #[error("{query}: {reason}")]
+    NotForQuery {
+        /// The query, e.g. `moore:2` or `nim staircase`.
+        query: String,
+        /// Why not.
+        reason: &'static str,
+    },
+
     /// Heap sizes given to a query over a histogram.
     #[error("heap sizes apply to games, not to a histogram")]
     SizesWithHistogram,

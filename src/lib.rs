@@ -34,6 +34,11 @@ pub mod convolve;
 pub mod elements;
 pub mod game;
 
+// The transform across the processes of an MPI run (blocks moved between processes; the
+// distributed count is a kind of `count::Query` built on it).
+#[cfg(feature = "mpi")]
+pub mod distributed;
+
 pub mod grundy;
 
 pub mod histogram;
@@ -41,9 +46,6 @@ pub mod histogram;
 pub mod count;
 
 pub mod play;
-
-#[cfg(feature = "mpi")]
-pub mod distributed;
 
 #[cfg(test)]
 mod layers;

@@ -264,9 +264,9 @@ fn bad_counts_are_refused() {
     refused(&count(&["--game", "moore:2", "--distinct"]), "only ordered positions");
     refused(&count(&["--game", "moore:2", "--misere"]), "misère");
     refused(&count(&["--game", "moore:2", "--probability"]), "only counts");
-    refused(&count(&["--game", "moore:2", "--max-heap", "100"]), "--max-heap");
+    refused(&count(&["--game", "moore:2", "--max-heap", "100"]), "no Grundy values");
     refused(&count(&["--game", "moore:2", "--staircase"]), "a staircase needs a game of single heaps");
-    refused(&count(&["--game", "nim", "--staircase", "--misere"]), "--misere with --staircase");
+    refused(&count(&["--game", "nim", "--staircase", "--misere"]), "misère play");
     refused(&count(&["--game", "nim", "--staircase", "--unordered"]), "only ordered positions");
     refused(&count(&["--game", "octal:0.07", "--staircase"]), "must take stones");
     refused(&["count", "--game", "moore:2", "--sizes", "9..=3", "--heaps", "3"], "empty range");

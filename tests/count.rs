@@ -621,3 +621,93 @@ fn nim_counts_agree_with_the_formula_for_pairs() {
         assert_eq!(sets.losing, BigUint::zero(), "n = {n}");
     }
 }
+
+/// Every query kind against the answers of nimcount 0.2 (commit e597e62), kept in
+/// `tests/data/count_golden.tsv`: ordered, unordered and distinct counts of games and
+/// histograms, misère Nim, probabilities, Moore's Nim-K and staircases, exact and modulo 1, odd,
+/// even, `2^64` and big moduli, with `k` from 0 to `10^30`.
+mod golden {
+    use nimcount::count::{Kind, Query};
+    use nimcount::game::Game;
+    use nimcount::histogram::Histogram;
+    use num_bigint::BigUint;
+
+    const GOLDEN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/count_golden.tsv"));
+
+    fn big(s: &str) -> BigUint {
+        s.parse().unwrap_or_else(|_| panic!("not a number: {s}"))
+    }
+
+    /// The kind named by the last word of a line's kind (`ordered`, `unordered`, `distinct`).
+    fn kind(name: &str) -> Kind {
+        match name.rsplit('-').next() {
+            Some("ordered") => Kind::Ordered,
+            Some("unordered") => Kind::Multiset,
+            Some("distinct") => Kind::Set,
+            _ => panic!("no kind in {name}"),
+        }
+    }
+
+    /// The query of one line, over a game or a histogram of listed values.
+    fn query(game: &str, lo: &str, hi: &str) -> Query<'static> {
+        match game.strip_prefix("values:") {
+            Some(values) => {
+                let values: Vec<u32> = values.split(',').map(|v| v.parse().unwrap()).collect();
+                Query::from_histogram(Histogram::from_values(&values, 0, values.len() as u64 - 1).unwrap())
+            }
+            None => Query::new(Game::parse(game).unwrap()).sizes(big(lo), big(hi)),
+        }
+    }
+
+    /// The three answers of a line's query, as the file writes them.
+    fn answer(kind_name: &str, game: &str, lo: &str, hi: &str, heaps: &str, modulus: &str) -> [String; 3] {
+        let modulus = (modulus != "-").then(|| big(modulus));
+        let counts = |c: nimcount::count::Counts| [c.losing, c.winning, c.total].map(|x| x.to_string());
+        let misere = kind_name.starts_with("misere");
+        let mut q = match kind_name {
+            "moore" => {
+                let k = game.strip_prefix("moore:").unwrap().parse().unwrap();
+                Query::moore(k).sizes(big(lo), big(hi)).heaps(big(heaps))
+            }
+            "staircase" => query(game, lo, hi).heaps(big(heaps)).staircase(true),
+            _ => query(game, lo, hi).heaps(big(heaps)).kind(kind(kind_name)),
+        };
+        if misere {
+            q = q.misere(true);
+        }
+        if kind_name.contains("probability") {
+            let p = q.probability(false).unwrap();
+            return [format!("{:?}", p.losing), format!("{:?}", p.winning), p.exact.to_string()];
+        }
+        if let Some(m) = modulus {
+            q = q.modulus(m);
+        }
+        counts(q.count().unwrap())
+    }
+
+    #[test]
+    fn every_query_kind_answers_as_before() {
+        let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+        for line in GOLDEN.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 9, "{line}");
+            let got = answer(f[0], f[1], f[2], f[3], f[4], f[5]);
+            if f[0].contains("probability") {
+                // Floating point: the same rounding is expected, allow one part in 10^12.
+                for (g, w) in got[..2].iter().zip(&f[6..8]) {
+                    let (g, w): (f64, f64) = (g.parse().unwrap(), w.parse().unwrap());
+                    assert!((g - w).abs() <= 1e-12 * w.abs().max(1e-300), "{line}: got {g}");
+                }
+                assert_eq!(got[2], f[8], "{line}: exactness");
+            } else {
+                assert_eq!(got, [f[6], f[7], f[8]], "{line}");
+            }
+            *seen.entry(f[0]).or_default() += 1;
+        }
+        // Every kind is there, a hundred times or more (probabilities split by play).
+        for kind in ["ordered", "unordered", "distinct", "misere-ordered", "moore", "staircase"] {
+            assert!(seen.get(kind).is_some_and(|&n| n >= 100), "{kind}: {seen:?}");
+        }
+        assert!(seen.iter().filter(|(k, _)| k.contains("probability")).map(|(_, n)| n).sum::<usize>() >= 300);
+    }
+}

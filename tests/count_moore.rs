@@ -1,13 +1,26 @@
-//! Counts of Moore's Nim-K positions (`Moore::count`, digit by digit) against brute-force
+//! Counts of Moore's Nim-K positions (`Query::moore`, digit by digit) against brute-force
 //! enumeration, against an independent heap-by-heap count over column residues, and, for K = 1,
 //! against the Nim counts of the transform engine.
 
-use nimcount::count::Query;
+use nimcount::count::{Counts, Query, Source};
 use nimcount::game::Game;
-use nimcount::play::Moore;
-use nimcount::progress::Silent;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
+
+/// Moore's Nim-`kk` with `k` heaps in `lo..=hi`, modulo `m` or exactly.
+fn moore_count(
+    kk: u64,
+    (lo, hi): (impl Into<BigUint>, impl Into<BigUint>),
+    k: impl Into<BigUint>,
+    m: Option<&BigUint>,
+    parallel: bool,
+) -> nimcount::Result<Counts> {
+    let query = Query::moore(kk).sizes(lo, hi).heaps(k).parallel(parallel);
+    match m {
+        Some(m) => query.modulus(m.clone()).count(),
+        None => query.count(),
+    }
+}
 
 const LARGEST: u64 = 40;
 
@@ -83,18 +96,19 @@ fn small_ranges_equal_brute_force_enumeration() {
     ] {
         for kk in ks {
             let table = lost_by_extremes(k, kk);
-            let moore = Moore::new(kk).unwrap();
             for (lo, hi) in ranges() {
                 let expected = if k == 0 { 1 } else { brute(&table, lo, hi) };
                 let total = BigUint::from(hi - lo + 1).pow(k as u32);
                 for m in &moduli {
-                    let c = moore.count(lo, hi, k, m.as_ref(), k % 2 == 0, &Silent).unwrap();
+                    let c = moore_count(kk, (lo, hi), k, m.as_ref(), k % 2 == 0).unwrap();
                     let reduce = |x: BigUint| m.as_ref().map_or(x.clone(), |m| x % m);
                     let what = format!("moore:{kk}, {k} heaps in {lo}..={hi}, modulus {m:?}");
                     assert_eq!(c.losing, reduce(expected.into()), "{what}");
                     assert_eq!(c.total, reduce(total.clone()), "{what}");
                     assert_eq!(c.winning, reduce(total.clone() - expected), "{what}");
-                    assert_eq!(c.sizes, BigUint::from(hi - lo + 1));
+                    assert_eq!(c.report.sizes, BigUint::from(hi - lo + 1));
+                    let columns = u64::from(64 - hi.leading_zeros());
+                    assert_eq!(c.report.source, Source::Columns { columns });
                 }
             }
         }
@@ -140,7 +154,7 @@ fn many_heaps_equal_a_count_heap_by_heap() {
         (37, 3, 2, 13, 1_000_000),
         (90, 1, 0, 15, 97),
     ] {
-        let c = Moore::new(kk).unwrap().count(lo, hi, k, Some(&m.into()), true, &Silent).unwrap();
+        let c = moore_count(kk, (lo, hi), k, Some(&m.into()), true).unwrap();
         assert_eq!(
             c.losing,
             by_residues(k, kk + 1, lo, hi, m).into(),
@@ -167,8 +181,7 @@ fn moore_one_counts_nim() {
                 query = query.modulus(m.clone());
             }
             let nim = query.count().unwrap();
-            let moore =
-                Moore::new(1).unwrap().count(lo.clone(), hi.clone(), k, m.as_ref(), false, &Silent).unwrap();
+            let moore = moore_count(1, (lo.clone(), hi.clone()), k, m.as_ref(), false).unwrap();
             let what = format!("{k} heaps in {lo}..={hi}, modulus {m:?}");
             assert_eq!(
                 (moore.losing, moore.winning, moore.total),
@@ -181,8 +194,7 @@ fn moore_one_counts_nim() {
 
 #[test]
 fn edge_cases() {
-    let moore = |k: u64| Moore::new(k).unwrap();
-    let count = |kk: u64, lo: u64, hi: u64, k: u64| moore(kk).count(lo, hi, k, None, true, &Silent);
+    let count = |kk: u64, lo: u64, hi: u64, k: u64| moore_count(kk, (lo, hi), k, None, true);
     // K at least the number of heaps: only all-zero tuples are lost.
     assert_eq!(count(5, 0, 9, 5).unwrap().losing, 1u32.into());
     assert_eq!(count(5, 1, 9, 5).unwrap().losing, BigUint::zero());
@@ -194,19 +206,47 @@ fn edge_cases() {
     // Refusals, before any work.
     let err = count(2, 9, 3, 2).unwrap_err();
     assert!(matches!(err, nimcount::Error::EmptyRange { .. }), "{err}");
-    let err = moore(2).count(0u32, 9u32, 2u32, Some(&BigUint::zero()), true, &Silent).unwrap_err();
+    let err = moore_count(2, (0u32, 9u32), 2u32, Some(&BigUint::zero()), true).unwrap_err();
     assert!(err.to_string().contains("invalid modulus 0"), "{err}");
     let err = count(8, 1, u64::MAX, 100_000).unwrap_err().to_string();
     assert!(err.contains("steps, more than the limit") && err.contains("exactly"), "{err}");
     let huge = nimcount::number::parse("10^30").unwrap();
-    let err = moore(2).count(0u32, 9u32, huge.clone(), Some(&7u32.into()), true, &Silent).unwrap_err();
+    let err = moore_count(2, (0u32, 9u32), huge.clone(), Some(&7u32.into()), true).unwrap_err();
     assert!(err.to_string().contains("more than 10^38 steps"), "{err}");
     // Few operations (sizes 0 and 1 have one column) but tables of 60001² entries: refused.
-    let err = moore(8).count(0u32, 1u32, 60_000u32, Some(&7u32.into()), true, &Silent);
+    let err = moore_count(8, (0u32, 1u32), 60_000u32, Some(&7u32.into()), true);
     let err = err.unwrap_err().to_string();
     assert!(err.contains("memory is available"), "{err}");
     let exact_too_big = count(2, 1, u64::MAX, 10_000_000).unwrap_err().to_string();
     assert!(exact_too_big.contains("2^26 bits"), "{exact_too_big}");
+    // What only counts refuses the rest, before any work: other kinds, misère play, a largest
+    // heap, staircases, distributions, probabilities, K = 0, and a query without heaps.
+    let query = || Query::moore(2).sizes(0u32, 9u32).heaps(3u32);
+    let refused = [
+        query().kind(nimcount::count::Kind::Multiset).count().unwrap_err(),
+        query().kind(nimcount::count::Kind::Set).count().unwrap_err(),
+        query().misere(true).count().unwrap_err(),
+        query().max_heap(100).count().unwrap_err(),
+        query().staircase(true).count().unwrap_err(),
+        query().distribution().unwrap_err(),
+        query().probability(false).unwrap_err(),
+        Query::moore(0).sizes(0u32, 9u32).heaps(3u32).count().unwrap_err(),
+        Query::moore(2).sizes(0u32, 9u32).count().unwrap_err(),
+    ];
+    let needles = [
+        "only ordered",
+        "only ordered",
+        "misère",
+        "no Grundy values",
+        "single heaps",
+        "only counts",
+        "only counts",
+        "K must be at least 1",
+        "number of heaps",
+    ];
+    for (err, needle) in refused.iter().zip(needles) {
+        assert!(err.to_string().contains(needle), "{err}: expected '{needle}'");
+    }
     // The brute-force table is not empty: the checks above compare real numbers.
     let t = lost_by_extremes(3, 2);
     assert!(t.iter().flatten().filter(|&&c| c > 0).count() > 20);

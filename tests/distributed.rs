@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use nimcount::count::Query;
 use nimcount::distributed::mpi::traits::Communicator;
-use nimcount::distributed::{self, Plan, agree, mpi};
+use nimcount::distributed::{Plan, agree, mpi};
 use nimcount::fwht;
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
@@ -188,7 +188,7 @@ impl Checks<'_> {
     }
 
     fn same_count(&mut self, what: &str, query: Query<'_>) {
-        let here = distributed::count(self.world, &query).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let here = query.count_distributed(self.world).unwrap_or_else(|e| panic!("{what}: {e}"));
         let one = query.count().unwrap();
         assert_eq!(
             (&here.losing, &here.winning, &here.total),
@@ -248,7 +248,7 @@ impl Checks<'_> {
             let err = Plan::new(self.world, Wrap32, processes as u64 / 2).unwrap_err();
             assert!(matches!(err, Error::TooManyProcesses { .. }), "{err:?}");
             let h = Histogram::from_values(&[0], 0, 0).unwrap();
-            let err = distributed::count(self.world, &Query::from_histogram(h).heaps(2u32)).unwrap_err();
+            let err = Query::from_histogram(h).heaps(2u32).count_distributed(self.world).unwrap_err();
             assert!(matches!(err, Error::TooManyProcesses { .. }), "{err:?}");
         }
         self.passed += 5;

@@ -5,8 +5,6 @@
 use nimcount::count::{Kind, Query};
 use nimcount::fwht::Plan;
 use nimcount::game::Game;
-use nimcount::play::Moore;
-use nimcount::progress::Silent;
 use nimcount::ring::{Exact64, Float64, Mod32, Mod64, Wrap64};
 
 #[test]
@@ -57,9 +55,12 @@ fn nothing_starts_the_thread_pool_when_told_not_to() {
         .count()
         .unwrap();
     // Moore's Nim-K counts, with every column kind and rows enough for chunks.
-    let moore = Moore::new(2).unwrap();
-    for modulus in [Some(1_000_000_007u64.into()), None] {
-        moore.count(3u32, 1000u32, 60u32, modulus.as_ref(), false, &Silent).unwrap();
+    for modulus in [Some(1_000_000_007u64), None] {
+        let query = Query::moore(2).sizes(3u32, 1000u32).heaps(60u32).parallel(false);
+        match modulus {
+            Some(m) => query.modulus(m).count().unwrap(),
+            None => query.count().unwrap(),
+        };
     }
     assert!(
         rayon::ThreadPoolBuilder::new().num_threads(2).build_global().is_ok(),

@@ -217,6 +217,19 @@ pub fn crt(r1: &BigUint, m1: &BigUint, r2: &BigUint, m2: &BigUint) -> BigUint {
     r1 + m1 * t
 }
 
+/// `2^-d mod m` for an odd `m`: `((m + 1)/2)^d`, since `2 · (m + 1)/2 ≡ 1`.
+///
+/// ```
+/// use nimcount::arith::inverse_power_of_two;
+/// use num_bigint::BigUint;
+/// let m = BigUint::from(1_000_000_007u32);
+/// assert_eq!((inverse_power_of_two(20, &m) << 20u32) % &m, BigUint::from(1u32));
+/// ```
+pub fn inverse_power_of_two(d: u32, m: &BigUint) -> BigUint {
+    debug_assert!(m.bit(0), "2 has no inverse modulo the even {m}");
+    ((m + 1u32) >> 1u32).modpow(&BigUint::from(d), m)
+}
+
 /// Reduces huge exponents without changing any power modulo `m`.
 ///
 /// For every `a` and every `k >= t`, `a^k ≡ a^(t + ((k - t) mod λ(m))) (mod m)`, where `λ` is

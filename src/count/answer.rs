@@ -6,6 +6,7 @@ use std::time::Duration;
 use num_bigint::BigUint;
 
 use crate::grundy::Certificate;
+use crate::simd::Backend;
 
 /// Which positions are counted.
 ///
@@ -112,6 +113,14 @@ pub enum Source {
         /// How many Grundy values were computed.
         values_computed: usize,
     },
+    /// Moore's Nim-K, counted digit by digit over the binary columns of the largest size.
+    Columns {
+        /// The binary columns visited (the length of the largest size).
+        columns: u64,
+    },
+    /// No Grundy value was needed: no heaps, or one size and an even number of heaps (or a set
+    /// of more sizes than there are).
+    Trivial,
 }
 
 /// What a query used and how long each stage took.
@@ -124,7 +133,8 @@ pub struct Report {
     pub sizes: BigUint,
     /// `log2` of the transform length `F` (which may be far beyond `usize`).
     pub log2_len: u32,
-    /// The spectrum evaluated: [`SpectrumPath::Array`] or [`SpectrumPath::Structured`].
+    /// The spectrum evaluated: [`SpectrumPath::Array`] or [`SpectrumPath::Structured`]
+    /// ([`SpectrumPath::Auto`] when none was: Moore's Nim-K and trivial queries).
     pub spectrum: SpectrumPath,
     /// The number of distinct transformed values, when they were grouped.
     pub distinct_values: Option<usize>,
@@ -186,10 +196,13 @@ pub struct Probability {
     pub report: Report,
 }
 
-/// `total − losing`, modulo `modulus` when there is one.
-pub(super) fn winning(total: &BigUint, losing: &BigUint, modulus: Option<&BigUint>) -> BigUint {
-    match modulus {
-        Some(m) => (total + m - losing % m) % m,
-        None => total - losing,
-    }
+/// Options that change how a query is computed, never its answer.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Options {
+    pub method: Method,
+    pub backend: Backend,
+    pub parallel: bool,
+    pub spectrum: SpectrumPath,
+    /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
+    pub work_limit: u128,
 }

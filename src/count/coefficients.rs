@@ -26,10 +26,10 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::residue::Residues;
 use crate::arith::factor_big;
 use crate::error::{Error, Result};
 use crate::memory;
+use crate::ring::Residues;
 
 /// Multisets (`--unordered`) or sets (`--distinct`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +147,7 @@ impl<'r, R: Residues> Binomials<'r, R> {
     fn power(&self, s: usize, e: usize) -> R::Elem {
         match self.powers[s].get(e) {
             Some(p) => p.clone(),
-            None => super::residue::pow_reduced(self.r, self.powers[s][1].clone(), &BigUint::from(e)),
+            None => crate::ring::pow_reduced(self.r, self.powers[s][1].clone(), &BigUint::from(e)),
         }
     }
 
@@ -524,7 +524,7 @@ pub(crate) fn check_work(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::residue::{Big, OddWord, TwoWord};
+    use crate::ring::{Big, OddWord, TwoWord};
 
     /// `C(n, i)` exactly.
     fn binomial(n: &BigInt, i: u64) -> BigInt {

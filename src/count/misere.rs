@@ -5,7 +5,6 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::Kind;
-use crate::error::Result;
 
 /// Misère Nim minus normal-play Nim, in losing positions: only positions whose heaps all have
 /// at most one stone change (lost in misère play exactly when the number of 1-heaps is odd, in
@@ -74,19 +73,4 @@ pub(super) fn correct_count(losing: &BigUint, correction: i64, modulus: Option<&
     }
     .to_biguint()
     .expect("a count is non-negative")
-}
-
-/// The misère probability of losing from the normal-play one: each corrected position weighs
-/// `1 / (number of positions)`.
-pub(super) fn correct_probability(
-    losing: f64,
-    correction: i64,
-    kind: Kind,
-    n: &BigUint,
-    k: &BigUint,
-) -> Result<f64> {
-    if correction == 0 {
-        return Ok(losing);
-    }
-    Ok(losing + correction as f64 * (-super::probability::ln_total(kind, n, k)?).exp())
 }

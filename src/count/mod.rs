@@ -24,13 +24,15 @@
 //! Without a modulus the counts are exact big integers.
 //!
 //! # Files
-//! [`query`](Query) builds a query and validates it; `source` turns a game and a range into a
-//! histogram; `engine` splits the modulus and computes exact counts; the strategies `slots`
-//! (transformed residues on the SIMD kernels) and `classes` (one value per class of equal
-//! transformed values) evaluate ordered and unordered counts; `probability`, `misere`,
-//! `coefficients` (the unordered recurrences), `residue` (working moduli), `spectrum` (the exact
-//! transform), `structured` (the spectrum of a structured histogram without arrays) and `tally`
-//! (distinct residues) do one thing each.
+//! [`query`](Query) builds a query, validates it and routes it by kind; `source` turns a game
+//! and a range into a histogram; `modulus` is the one path from a modulus to counts (the split,
+//! the CRT join, `winning`); `engine` computes one query's counts, with its strategies as its
+//! submodules: `slots` (transformed residues on the SIMD kernels), `classes` (one value per class
+//! of equal transformed values) and `probability`; `misere`, `coefficients` (the unordered
+//! recurrences), `spectrum` (the exact transform), `structured` (the spectrum of a structured
+//! histogram without arrays), `tally` (distinct residues), `moore` (Moore's Nim-K, digit by
+//! digit) and `distributed` (feature `mpi`) do one thing each. The residue rings are in
+//! [`crate::ring`].
 //!
 //! # Speed
 //! Ordered counts modulo an odd word (and the part `2^(a+d) <= 2^64` of an even one) transform
@@ -66,14 +68,14 @@
 //! ```
 
 mod answer;
-mod classes;
 mod coefficients;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod engine;
 mod misere;
-mod probability;
+pub(crate) mod modulus;
+mod moore;
 mod query;
-mod residue;
-mod slots;
 mod source;
 mod spectrum;
 mod structured;
@@ -81,7 +83,85 @@ mod tally;
 
 pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 pub use coefficients::MAX_STEPS;
+#[cfg(feature = "mpi")]
+pub use distributed::DISTRIBUTED_EXACT_MAX_BITS_LOG2;
 pub use engine::EXACT_MAX_BITS;
 #[cfg(feature = "mpi")]
-pub(crate) use engine::Stages;
+use engine::Stages;
+pub use moore::MOORE_MAX_WORK;
 pub use query::Query;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// The files of `count/` import each other one way: no file reaches itself through the
+    /// modules it names (`super::file` or `crate::count::file`).
+    #[test]
+    fn the_files_of_count_import_each_other_without_a_cycle() {
+        // Files by module name: `engine/mod.rs` is `engine`, `engine/slots.rs` is `slots`.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/count");
+        let mut paths: Vec<std::path::PathBuf> = Vec::new();
+        for folder in [dir.to_string(), format!("{dir}/engine")] {
+            paths.extend(std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()));
+        }
+        let files: BTreeMap<String, String> = paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("count/mod.rs"))
+            .map(|p| {
+                let name = match p.ends_with("engine/mod.rs") {
+                    true => "engine".to_string(),
+                    false => p.file_stem().unwrap().to_string_lossy().into_owned(),
+                };
+                (name, std::fs::read_to_string(p).unwrap())
+            })
+            .collect();
+        assert!(files.len() >= 10 && ["engine", "slots", "spectrum"].iter().all(|f| files.contains_key(*f)));
+        let imports: BTreeMap<&str, BTreeSet<&str>> = files
+            .iter()
+            .map(|(name, text)| {
+                // Only the code above the file's tests counts, comments (doc links) aside.
+                let code: String = text
+                    .split("#[cfg(test)]")
+                    .next()
+                    .unwrap()
+                    .lines()
+                    .filter(|line| !line.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let named = files
+                    .keys()
+                    .filter(|other| *other != name)
+                    .filter(|other| {
+                        [format!("super::{other}"), format!("crate::count::{other}")].iter().any(|path| {
+                            code.match_indices(path.as_str()).any(|(at, _)| {
+                                !code[at + path.len()..]
+                                    .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        })
+                    })
+                    .map(String::as_str)
+                    .collect();
+                (name.as_str(), named)
+            })
+            .collect();
+        assert!(imports["query"].contains("engine"), "the scan sees imports: {imports:?}");
+        // Depth-first search for a path back to where it started.
+        fn reaches<'a>(
+            from: &'a str,
+            to: &str,
+            imports: &BTreeMap<&'a str, BTreeSet<&'a str>>,
+            seen: &mut BTreeSet<&'a str>,
+        ) -> bool {
+            imports[from]
+                .iter()
+                .any(|&next| next == to || (seen.insert(next) && reaches(next, to, imports, seen)))
+        }
+        for &file in imports.keys() {
+            assert!(
+                !reaches(file, file, &imports, &mut BTreeSet::new()),
+                "count/{file}.rs imports itself back: {imports:?}"
+            );
+        }
+    }
+}

@@ -4,11 +4,13 @@ use std::borrow::Cow;
 use std::fmt;
 
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
-use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath, winning};
-use super::engine::{self, Engine, Options, Outcome, Stages};
+use super::answer::Options;
+use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
+use super::engine::{self, Engine, Outcome, Stages};
 use super::misere;
+use super::modulus::{self, winning};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::histogram::Histogram;
@@ -20,11 +22,13 @@ use crate::simd::Backend;
 enum Input {
     Game(Game),
     Histogram(Histogram),
+    /// Moore's Nim-K, with `K`.
+    Moore(u64),
 }
 
 /// A counting query, built step by step.
 ///
-/// Defaults: one heap, exact counts, ordered heaps, normal play, the widest SIMD backend of this
+/// The number of heaps must be given ([`heaps`](Query::heaps)). Defaults: exact counts, ordered heaps, normal play, the widest SIMD backend of this
 /// CPU, rayon's thread pool allowed. [`parallel(false)`](Query::parallel) keeps every step on
 /// the calling thread; for a number of threads, run the query inside `ThreadPool::install`.
 ///
@@ -53,10 +57,11 @@ enum Input {
 pub struct Query<'p> {
     input: Input,
     sizes: Option<(BigUint, BigUint)>,
-    heaps: BigUint,
+    heaps: Option<BigUint>,
     modulus: Option<BigUint>,
     kind: Kind,
     misere: bool,
+    staircase: bool,
     max_heap: Option<u64>,
     options: Options,
     progress: &'p dyn Progress,
@@ -71,6 +76,7 @@ impl fmt::Debug for Query<'_> {
             .field("modulus", &self.modulus)
             .field("kind", &self.kind)
             .field("misere", &self.misere)
+            .field("staircase", &self.staircase)
             .field("max_heap", &self.max_heap)
             .field("options", &self.options)
             .finish()
@@ -107,6 +113,28 @@ impl Query<'static> {
         Query::with_input(Input::Game(game))
     }
 
+    /// Moore's Nim-`K` over the heap sizes given with [`sizes`](Query::sizes): a move takes
+    /// stones from up to `K >= 1` heaps ([`crate::play::Moore`]). Ordered heaps in normal play,
+    /// counted digit by digit over the binary columns of the sizes (no Grundy values), exactly
+    /// or modulo any number; refused before any work beyond [`MOORE_MAX_WORK`](super::MOORE_MAX_WORK)
+    /// word operations.
+    ///
+    /// ```
+    /// use nimcount::count::{Query, Source};
+    ///
+    /// // Moore's Nim-2, three heaps of 0..=3: lost when each column holds 0 or 3 ones,
+    /// // that is the three heaps are equal.
+    /// let counts = Query::moore(2).sizes(0u32, 3u32).heaps(3u32).count()?;
+    /// assert_eq!((counts.losing, counts.total), (4u32.into(), 64u32.into()));
+    /// assert_eq!(counts.report.source, Source::Columns { columns: 2 });
+    /// // Only ordered positions in normal play are counted.
+    /// assert!(Query::moore(2).sizes(0u32, 3u32).heaps(3u32).misere(true).count().is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn moore(k: u64) -> Self {
+        Query::with_input(Input::Moore(k))
+    }
+
     /// A query over a histogram of Grundy values.
     pub fn from_histogram(histogram: Histogram) -> Self {
         Query::with_input(Input::Histogram(histogram))
@@ -116,10 +144,11 @@ impl Query<'static> {
         Query {
             input,
             sizes: None,
-            heaps: BigUint::one(),
+            heaps: None,
             modulus: None,
             kind: Kind::Ordered,
             misere: false,
+            staircase: false,
             max_heap: None,
             options: Options {
                 method: Method::Auto,
@@ -140,9 +169,31 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// The number of heaps `k` (any size; `k = 0` counts the empty position, which is lost).
+    /// The number of heaps `k` (any size; `k = 0` counts the empty position, which is lost);
+    /// the number of steps of a [`staircase`](Query::staircase). Required: a query without it
+    /// is refused with [`Error::MissingHeaps`].
     pub fn heaps(mut self, k: impl Into<BigUint>) -> Self {
-        self.heaps = k.into();
+        self.heaps = Some(k.into());
+        self
+    }
+
+    /// Staircases of the game ([`crate::play::Staircase`]): coins on `k` steps (given with
+    /// [`heaps`](Query::heaps)), each step holding a number of coins in the range of
+    /// [`sizes`](Query::sizes), coins moving one step down as the game lets them leave a heap.
+    /// Only the odd steps matter, so the losing count is `N^⌊k/2⌋` times the ordered count of
+    /// `⌈k/2⌉` heaps. Ordered, normal play, games that take stones (not octal games).
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    ///
+    /// // Three steps of 0..=3 coins: steps 1 and 3 must be equal (4 ways), step 2 is free (4 ways).
+    /// let counts = Query::new(Game::Nim).sizes(0u32, 3u32).heaps(3u32).staircase(true).count()?;
+    /// assert_eq!((counts.losing, counts.total), (16u32.into(), 64u32.into()));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn staircase(mut self, staircase: bool) -> Self {
+        self.staircase = staircase;
         self
     }
 
@@ -231,6 +282,7 @@ impl<'p> Query<'p> {
             modulus: self.modulus,
             kind: self.kind,
             misere: self.misere,
+            staircase: self.staircase,
             max_heap: self.max_heap,
             options: self.options,
             progress,
@@ -242,20 +294,140 @@ impl<'p> Query<'p> {
     /// values grow by a power-of-two saltus.
     pub fn histogram(&self) -> Result<(Cow<'_, Histogram>, Source)> {
         self.validate()?;
+        self.counts_only()?;
         self.histogram_timed(&mut Stages::default())
     }
 
     /// Losing, winning and total counts.
     pub fn count(&self) -> Result<Counts> {
-        let (outcome, report) = self.run(false)?;
-        let winning = winning(&outcome.total, &outcome.losing, self.modulus.as_ref());
-        Ok(Counts {
-            losing: outcome.losing,
-            winning,
-            total: outcome.total,
-            modulus: self.modulus.clone(),
-            report,
-        })
+        self.validate()?;
+        let heaps = self.heaps_asked()?;
+        let (losing, total, report) = match &self.input {
+            Input::Moore(moore) => self.moore_counts(*moore, heaps)?,
+            _ if self.staircase => self.staircase_counts(heaps)?,
+            _ => self.counts(heaps)?,
+        };
+        let winning = winning(&total, &losing, self.modulus.as_ref());
+        Ok(Counts { losing, winning, total, modulus: self.modulus.clone(), report })
+    }
+
+    /// The losing count and the total of `heaps` heaps (normal or misère play), answered before
+    /// any Grundy value when the query is trivial.
+    fn counts(&self, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
+        if let Some(trivial) = self.trivial(heaps) {
+            return Ok(trivial);
+        }
+        let (outcome, report) = self.run(heaps, false)?;
+        Ok((outcome.losing, outcome.total, report))
+    }
+
+    /// The answer of a query over a game that needs no Grundy value: no heaps (the empty
+    /// position, lost in normal play and won in misère play), or one size and an even number of
+    /// heaps (every position has XOR 0; normal play, ordered or multisets), or sets of more
+    /// sizes than there are. A query that asks for a spectrum path takes that path.
+    fn trivial(&self, heaps: &BigUint) -> Option<(BigUint, BigUint, Report)> {
+        let Input::Game(_) = self.input else { return None };
+        if self.options.spectrum != SpectrumPath::Auto {
+            return None;
+        }
+        let (lo, hi) = self.range().ok()?;
+        let sizes = hi - lo + 1u32;
+        let (losing, total) = if heaps.is_zero() {
+            (u8::from(!self.misere), 1u8)
+        } else if self.kind == Kind::Set && *heaps > sizes {
+            (0, 0)
+        } else if sizes.is_one() && !heaps.bit(0) && !self.misere {
+            (1, 1)
+        } else {
+            return None;
+        };
+        let reduce = |x: u8| match &self.modulus {
+            Some(m) => BigUint::from(x) % m,
+            None => BigUint::from(x),
+        };
+        let report = Report {
+            source: Source::Trivial,
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: Vec::new(),
+        };
+        Some((reduce(losing), reduce(total), report))
+    }
+
+    /// Moore's Nim-`moore` ([`Query::moore`]), digit by digit.
+    fn moore_counts(&self, moore: u64, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
+        let (lo, hi) = self.range()?;
+        let start = std::time::Instant::now();
+        let (losing, total) = super::moore::count(
+            moore,
+            (lo, hi),
+            heaps,
+            self.modulus.as_ref(),
+            self.options.parallel,
+            self.progress,
+        )?;
+        let report = Report {
+            source: Source::Columns { columns: hi.bits() },
+            sizes: hi - lo + 1u32,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: vec![("columns".into(), start.elapsed())],
+        };
+        Ok((losing, total, report))
+    }
+
+    /// Staircases of `steps` steps ([`Query::staircase`]): the ordered count of the odd steps'
+    /// heaps times `N^⌊steps/2⌋` for the free even steps.
+    fn staircase_counts(&self, steps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
+        let (lo, hi) = self.range()?;
+        let sizes = hi - lo + 1u32;
+        let (odd, even) = ((steps + 1u32) >> 1, steps >> 1);
+        if self.modulus.is_none() {
+            let bits = steps.to_u64().and_then(|s| s.checked_mul(sizes.bits()));
+            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(bits.map(u128::from)),
+                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+                });
+            }
+        }
+        let (losing, total, report) = self.counts(&odd)?;
+        let (losing, total) = match &self.modulus {
+            Some(m) => {
+                let free = sizes.modpow(&even, m);
+                ((losing * &free) % m, (total * &free) % m)
+            }
+            None => {
+                let free = num_traits::pow(sizes, even.to_usize().expect("checked above"));
+                (losing * &free, total * &free)
+            }
+        };
+        Ok((losing, total, report))
+    }
+
+    /// The number of heaps, which every query must give.
+    fn heaps_asked(&self) -> Result<&BigUint> {
+        self.heaps.as_ref().ok_or(Error::MissingHeaps)
+    }
+
+    /// The name of a query that only counts (Moore's Nim-K, staircases), for its refusals.
+    fn counts_only_name(&self) -> Option<String> {
+        match &self.input {
+            Input::Moore(k) => Some(format!("moore:{k}")),
+            Input::Game(game) if self.staircase => Some(format!("{} staircase", game.spec())),
+            _ => None,
+        }
+    }
+
+    /// Refuses the distribution and probabilities of a query that only counts.
+    fn counts_only(&self) -> Result<()> {
+        match self.counts_only_name() {
+            Some(query) => Err(Error::NotForQuery { query, reason: "only counts are available" }),
+            None => Ok(()),
+        }
     }
 
     /// The number of positions for every XOR value (normal play).
@@ -271,10 +443,12 @@ impl<'p> Query<'p> {
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn distribution(&self) -> Result<Distribution> {
+        self.validate()?;
+        self.counts_only()?;
         if self.misere {
             return Err(Error::MisereDistribution);
         }
-        let (outcome, report) = self.run(true)?;
+        let (outcome, report) = self.run(self.heaps_asked()?, true)?;
         let counts = outcome.distribution.expect("asked for");
         let losing = counts[0].clone();
         let winning = winning(&outcome.total, &losing, self.modulus.as_ref());
@@ -304,20 +478,22 @@ impl<'p> Query<'p> {
     /// ```
     pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
         self.validate()?;
+        self.counts_only()?;
+        let heaps = self.heaps_asked()?;
         if self.misere && with_distribution {
             return Err(Error::MisereDistribution);
         }
         // The number of sizes is known before any Grundy value or transform: refuse at once.
         let sizes = match (&self.input, self.range()) {
             (Input::Histogram(h), _) => h.total().clone(),
-            (Input::Game(_), Ok((lo, hi))) => hi - lo + 1u32,
-            (Input::Game(_), Err(e)) => return Err(e),
+            (Input::Game(_) | Input::Moore(_), Ok((lo, hi))) => hi - lo + 1u32,
+            (_, Err(e)) => return Err(e),
         };
         if sizes.is_zero() {
             return Err(Error::EmptyHistogram);
         }
-        if self.kind == Kind::Set && self.heaps > sizes {
-            return Err(Error::NoSets { k: self.heaps.clone(), n: sizes });
+        if self.kind == Kind::Set && *heaps > sizes {
+            return Err(Error::NoSets { k: heaps.clone(), n: sizes });
         }
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
@@ -325,25 +501,24 @@ impl<'p> Query<'p> {
             return Err(Error::EmptyHistogram);
         }
         let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
-        let correction = self.misere_correction()?;
-        let mut engine = self.engine(&histogram, stages);
+        let correction = self.misere_correction(heaps)?;
+        let mut engine = self.engine(&histogram, heaps, stages);
         let (losing, winning, distribution, exact) = engine.probability(with_distribution, correction)?;
         let report = engine.report(source);
         Ok(Probability { losing, winning, distribution, exact, report })
     }
 
-    /// Validates, builds the histogram, and counts (with the distribution when asked).
-    fn run(&self, with_distribution: bool) -> Result<(Outcome, Report)> {
-        self.validate()?;
+    /// Builds the histogram and counts `heaps` heaps (with the distribution when asked).
+    fn run(&self, heaps: &BigUint, with_distribution: bool) -> Result<(Outcome, Report)> {
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
-        let mut engine = self.engine(&histogram, stages);
+        let mut engine = self.engine(&histogram, heaps, stages);
         let mut outcome = match &self.modulus {
             Some(m) => engine.modular(m, with_distribution)?,
             None => engine.exact(with_distribution)?,
         };
-        if let Some(correction) = self.misere_correction()? {
+        if let Some(correction) = self.misere_correction(heaps)? {
             outcome.losing = misere::correct_count(&outcome.losing, correction, self.modulus.as_ref());
         }
         Ok((outcome, engine.report(source)))
@@ -365,23 +540,26 @@ impl<'p> Query<'p> {
     }
 
     /// The engine of this query over `histogram`.
-    fn engine<'a>(&'a self, histogram: &'a Histogram, stages: Stages) -> Engine<'a> {
-        Engine::new(histogram, &self.heaps, self.kind, self.options, self.progress, stages)
+    fn engine<'a>(&'a self, histogram: &'a Histogram, heaps: &'a BigUint, stages: Stages) -> Engine<'a> {
+        Engine::new(histogram, heaps, self.kind, self.options, self.progress, stages)
     }
 
     /// The misère correction of the losing count, for misère queries.
-    fn misere_correction(&self) -> Result<Option<i64>> {
+    fn misere_correction(&self, heaps: &BigUint) -> Result<Option<i64>> {
         if !self.misere {
             return Ok(None);
         }
         let (lo, hi) = self.range()?;
-        Ok(Some(misere::correction(self.kind, &self.heaps, lo, hi)))
+        Ok(Some(misere::correction(self.kind, heaps, lo, hi)))
     }
 
     /// [`histogram`](Self::histogram), timing the period search and the counting.
     fn histogram_timed(&self, stages: &mut Stages) -> Result<(Cow<'_, Histogram>, Source)> {
         match &self.input {
             Input::Histogram(h) => Ok((Cow::Borrowed(h), Source::Histogram)),
+            Input::Moore(k) => {
+                Err(Error::NotForQuery { query: format!("moore:{k}"), reason: "it has no Grundy values" })
+            }
             Input::Game(game) => {
                 let (lo, hi) = self.range()?;
                 let max_heap = self.max_heap;
@@ -409,17 +587,19 @@ impl<'p> Query<'p> {
 
     /// Checks what does not depend on the histogram: every cheap refusal comes before any work.
     fn validate(&self) -> Result<()> {
-        if let Some(m) = &self.modulus
-            && m.is_zero()
-        {
-            return Err(Error::InvalidModulus {
-                modulus: "0".into(),
-                reason: "the modulus must be at least 1",
-            });
-        }
+        modulus::check(self.modulus.as_ref())?;
+        let refuse = |query: String, reason| Err(Error::NotForQuery { query, reason });
         match &self.input {
             Input::Game(game) => {
                 self.range()?;
+                if self.staircase
+                    && let Game::Octal(_) = game
+                {
+                    return Err(Error::NotTakeAway {
+                        game: game.spec(),
+                        why: "is an octal game, whose moves depend on the heap or split it".into(),
+                    });
+                }
                 if self.misere && *game != Game::Nim {
                     return Err(Error::MisereUnsupported { game: game.spec() });
                 }
@@ -428,9 +608,39 @@ impl<'p> Query<'p> {
                 if self.sizes.is_some() {
                     return Err(Error::SizesWithHistogram);
                 }
+                if self.staircase {
+                    return refuse(
+                        "staircase".into(),
+                        "a staircase needs a game and its sizes, not a histogram",
+                    );
+                }
                 if self.misere {
                     return Err(Error::MisereNeedsGame);
                 }
+            }
+            Input::Moore(k) => {
+                if *k == 0 {
+                    return Err(Error::InvalidGame {
+                        spec: "moore:0".into(),
+                        reason: "K must be at least 1: moore:K takes stones from up to K heaps".into(),
+                    });
+                }
+                let query = format!("moore:{k}");
+                if self.staircase {
+                    return refuse(query, "a staircase needs a game of single heaps");
+                }
+                if self.max_heap.is_some() {
+                    return refuse(query, "it computes no Grundy values, so a largest heap does not apply");
+                }
+                self.range()?;
+            }
+        }
+        if let Some(query) = self.counts_only_name() {
+            if self.kind != Kind::Ordered {
+                return refuse(query, "only ordered positions are counted");
+            }
+            if self.misere {
+                return refuse(query, "misère play is counted for plain nim heaps only");
             }
         }
         Ok(())
@@ -440,8 +650,8 @@ impl<'p> Query<'p> {
 /// What the query asks, for the distributed count, which computes it its own way.
 #[cfg(feature = "mpi")]
 impl Query<'_> {
-    pub(crate) fn asked_heaps(&self) -> &BigUint {
-        &self.heaps
+    pub(crate) fn asked_heaps(&self) -> Result<&BigUint> {
+        self.heaps_asked()
     }
 
     pub(crate) fn asked_modulus(&self) -> Option<&BigUint> {
@@ -456,6 +666,23 @@ impl Query<'_> {
         self.misere
     }
 
+    pub(crate) fn asked_counts_only(&self) -> bool {
+        self.counts_only_name().is_some()
+    }
+
+    /// The counts of a trivial query ([`Query::count`] answers it before any Grundy value).
+    pub(crate) fn trivial_counts(&self) -> Result<Option<Counts>> {
+        self.validate()?;
+        let trivial = self.trivial(self.heaps_asked()?);
+        Ok(trivial.map(|(losing, total, report)| Counts {
+            winning: winning(&total, &losing, self.modulus.as_ref()),
+            losing,
+            total,
+            modulus: self.modulus.clone(),
+            report,
+        }))
+    }
+
     pub(crate) fn asked_backend(&self) -> Backend {
         self.options.backend
     }
@@ -466,5 +693,64 @@ impl Query<'_> {
 
     pub(crate) fn asked_progress(&self) -> &dyn Progress {
         self.progress
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trivial_queries_answer_before_any_grundy_value_and_as_the_engine_does() {
+        // The period search of octal:0.06 takes many seconds: none is started.
+        let far = || Query::new(Game::parse("octal:0.06").unwrap()).sizes(1u32, 10u32.pow(6));
+        let none = far().heaps(0u32).count().unwrap();
+        assert_eq!((none.losing, none.total), (1u32.into(), 1u32.into()));
+        assert_eq!((none.report.source, none.report.stages.len()), (Source::Trivial, 0));
+        let one = Query::new(Game::parse("octal:0.06").unwrap()).sizes(10u32.pow(6), 10u32.pow(6));
+        let even = one.heaps(4u32).modulus(3u32).count().unwrap();
+        assert_eq!((even.losing, even.winning, even.total), (1u32.into(), 0u32.into(), 1u32.into()));
+        assert_eq!(even.report.source, Source::Trivial);
+        // The same answers from the engine, over nim's histogram (never trivial).
+        let values: Vec<u32> = (0..=9).collect();
+        for (lo, hi) in [(0u64, 0u64), (1, 1), (3, 3), (0, 4), (2, 9)] {
+            for k in 0u32..=5 {
+                for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+                    for misere in [false, true] {
+                        for modulus in [None, Some(1u32), Some(2), Some(7)] {
+                            let with = |q: Query<'static>| match modulus {
+                                Some(m) => q.modulus(m),
+                                None => q,
+                            };
+                            let game =
+                                with(Query::new(Game::Nim).sizes(lo, hi).heaps(k).kind(kind).misere(misere));
+                            let histogram = Histogram::from_values(&values, lo, hi).unwrap();
+                            let engine = with(Query::from_histogram(histogram).heaps(k).kind(kind));
+                            let (a, b) = (game.count().unwrap(), engine.count().unwrap());
+                            let what = format!("{lo}..={hi}, k = {k}, {kind}, misère {misere}, {modulus:?}");
+                            assert_eq!(a.total, b.total, "{what}");
+                            if !misere {
+                                assert_eq!((a.losing, a.winning), (b.losing, b.winning), "{what}");
+                            }
+                            let trivial = k == 0
+                                || (kind == Kind::Set && u64::from(k) > hi - lo + 1)
+                                || (lo == hi && k % 2 == 0 && kind != Kind::Set && !misere);
+                            assert_eq!(a.report.source == Source::Trivial, trivial, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+        // Misère: the empty position is won for the player to move.
+        let misere = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count().unwrap();
+        assert_eq!((misere.losing, misere.winning), (0u32.into(), 1u32.into()));
+    }
+
+    #[test]
+    fn a_query_without_heaps_is_refused() {
+        let err = Query::new(Game::Nim).sizes(1u32, 5u32).count().unwrap_err();
+        assert!(matches!(err, Error::MissingHeaps), "{err}");
+        let h = Histogram::from_values(&[0, 1], 0, 1).unwrap();
+        assert!(matches!(Query::from_histogram(h).probability(false), Err(Error::MissingHeaps)));
     }
 }

@@ -11,14 +11,14 @@
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{ToPrimitive, Zero};
 
-use super::engine::Options;
-use super::residue::Residues;
+use super::answer::Options;
 use super::structured::StructuredSpectrum;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
 use crate::memory;
 use crate::ring::Exact64;
+use crate::ring::Residues;
 
 /// The classes of equal transformed values, from the array or without it.
 #[derive(Debug, Clone)]

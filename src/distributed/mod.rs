@@ -1,4 +1,5 @@
-//! The transform and the losing count across processes, over MPI (the `mpi` feature).
+//! The transform across processes, over MPI (the `mpi` feature); the losing count across
+//! processes is [`Query::count_distributed`](crate::count::Query::count_distributed), built on it.
 //!
 //! `P = 2^p` processes each hold one contiguous block of `2^n / P` elements of a vector of
 //! `2^n`. The transform is separable: `W_{2^n} = (W_P ⊗ I)(I ⊗ W_{2^n/P})`.
@@ -40,11 +41,9 @@
 //! (the [`mpi`] crate is re-exported) and passes a communicator.
 
 mod collective;
-mod count;
 mod file;
 mod plan;
 
-pub use count::{EXACT_MAX_BITS_LOG2, count};
 pub use file::{elements_in_file, file_elements};
 pub use plan::{Plan, Timings};
 

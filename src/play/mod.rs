@@ -43,7 +43,6 @@
 //! ```
 
 mod moore;
-mod moore_count;
 mod position;
 mod rules;
 mod staircase;
@@ -53,10 +52,9 @@ use std::fmt;
 use num_bigint::BigUint;
 
 pub use moore::{Moore, MooreMoves};
-pub use moore_count::MooreCounts;
 pub use position::{Position, WinningMoves};
 pub use rules::Rules;
-pub use staircase::{Staircase, StaircaseMoves, count_staircase};
+pub use staircase::{Staircase, StaircaseMoves};
 
 /// Who wins a position, from the point of view of the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,14 +11,10 @@
 //! from the even step above when that gives it the value the XOR asks for.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::Zero;
 
 use super::{Change, Move, Rules, Verdict};
-use crate::count::{Counts, EXACT_MAX_BITS, Query};
-use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::progress::Progress;
+use crate::error::Result;
 
 /// A staircase position: `steps[0]` coins on step 1, `steps[1]` on step 2, …
 ///
@@ -164,84 +160,9 @@ impl Iterator for StaircaseMoves<'_> {
     }
 }
 
-/// Counts the staircase positions of `steps` steps, each holding `lo..=hi` coins, that are lost
-/// for the player to move (normal play, steps ordered), modulo `modulus` or exactly.
-///
-/// The even steps do not matter, so the count is `N^⌊steps/2⌋` (`N = hi − lo + 1`) times the
-/// count of ordered positions of `⌈steps/2⌉` heaps of the base game ([`Query`], which also
-/// reports the period used). `max_heap` bounds the period search as in [`Query::max_heap`].
-///
-/// ```
-/// use nimcount::game::Game;
-/// use nimcount::play::count_staircase;
-/// use nimcount::progress::Silent;
-///
-/// // Three steps of 0..=3 coins: steps 1 and 3 must be equal (4 ways), step 2 is free (4 ways).
-/// let counts = count_staircase(&Game::Nim, 0u32, 3u32, 3u32, None, None, &Silent)?;
-/// assert_eq!(counts.losing, 16u32.into());
-/// assert_eq!(counts.total, 64u32.into());
-/// # Ok::<(), nimcount::Error>(())
-/// ```
-pub fn count_staircase(
-    game: &Game,
-    lo: impl Into<BigUint>,
-    hi: impl Into<BigUint>,
-    steps: impl Into<BigUint>,
-    modulus: Option<&BigUint>,
-    max_heap: Option<u64>,
-    progress: &dyn Progress,
-) -> Result<Counts> {
-    if let Game::Octal(_) = game {
-        return Err(Error::NotTakeAway {
-            game: game.spec(),
-            why: "is an octal game, whose moves depend on the heap or split it".into(),
-        });
-    }
-    let (lo, hi, steps) = (lo.into(), hi.into(), steps.into());
-    if lo > hi {
-        return Err(Error::EmptyRange { lo, hi });
-    }
-    let sizes = &hi - &lo + 1u32;
-    let (odd, even) = ((&steps + 1u32) >> 1, &steps >> 1);
-    if modulus.is_none() {
-        let bits = steps.to_u64().and_then(|s| s.checked_mul(sizes.bits()));
-        if bits.is_none_or(|b| b > EXACT_MAX_BITS + 1) {
-            return Err(Error::AnswerTooLarge {
-                bits: crate::error::Estimate(bits.map(u128::from)),
-                limit_log2: EXACT_MAX_BITS.trailing_zeros(),
-            });
-        }
-    }
-    let mut query = Query::new(game.clone()).sizes(lo, hi).heaps(odd).progress(progress);
-    if let Some(m) = modulus {
-        query = query.modulus(m.clone());
-    }
-    if let Some(max_heap) = max_heap {
-        query = query.max_heap(max_heap);
-    }
-    let counts = query.count()?;
-    let (losing, total) = match modulus {
-        Some(m) => {
-            let free = sizes.modpow(&even, m);
-            ((&counts.losing * &free) % m, (&counts.total * &free) % m)
-        }
-        None => {
-            let free = num_traits::pow(sizes, even.to_usize().expect("checked above"));
-            (&counts.losing * &free, &counts.total * &free)
-        }
-    };
-    let winning = match modulus {
-        Some(m) if !m.is_one() => (&total + m - &losing).mod_floor(m),
-        Some(_) => BigUint::zero(),
-        None => &total - &losing,
-    };
-    Ok(Counts { losing, winning, total, modulus: counts.modulus, report: counts.report })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
 
     #[test]
     fn even_steps_answer_moves_from_above() {
@@ -260,21 +181,6 @@ mod tests {
             ["step 2: 4 → 3, step 1 gains 1", "step 3: 3 → 2, step 2 gains 1"],
             "{:?}",
             s.winning_moves().collect::<Vec<_>>()
-        );
-    }
-
-    #[test]
-    fn counts_scale_by_the_even_steps() {
-        let nim = Game::Nim;
-        let exact = count_staircase(&nim, 1u32, 5u32, 4u32, None, None, &Silent).unwrap();
-        // Odd steps 1 and 3 equal (5 ways), steps 2 and 4 free (25 ways).
-        assert_eq!((exact.losing, exact.total), (125u32.into(), 625u32.into()));
-        let m = BigUint::from(7u32);
-        let modular = count_staircase(&nim, 1u32, 5u32, 4u32, Some(&m), None, &Silent).unwrap();
-        assert_eq!((modular.losing, modular.winning, modular.total), (6u32.into(), 3u32.into(), 2u32.into()));
-        assert!(
-            count_staircase(&Game::parse("octal:0.07").unwrap(), 1u32, 5u32, 2u32, None, None, &Silent)
-                .is_err()
         );
     }
 }

@@ -40,6 +40,7 @@ mod any;
 mod exact;
 mod float;
 mod modular;
+mod residue;
 mod wrapping;
 
 use std::fmt;
@@ -50,6 +51,7 @@ pub use any::AnyRing;
 pub use exact::{Exact64, Exact128};
 pub use float::{Float32, Float64};
 pub use modular::{Mod32, Mod64};
+pub(crate) use residue::{Big, Integers, OddWord, Residues, TwoWord, pow_reduced};
 pub use wrapping::{Wrap32, Wrap64};
 
 use crate::arith::square_and_multiply;
@@ -115,6 +117,12 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// `−a`.
     fn neg(&self, a: Self::Elem) -> Self::Elem {
         self.sub(self.zero(), a)
+    }
+
+    /// `Σ a_i · b_i` over the pairs of `a` and `b` (the shorter one's length); rings of words
+    /// may reduce once instead of at every term.
+    fn dot(&self, a: &[Self::Elem], b: &[Self::Elem]) -> Self::Elem {
+        a.iter().zip(b).fold(self.zero(), |sum, (x, y)| self.add(sum, self.mul(x.clone(), y.clone())))
     }
 
     /// `a · b`, or `None` where the product leaves the ring's range (only the exact integer

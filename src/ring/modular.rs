@@ -5,14 +5,14 @@ use std::fmt;
 use num_bigint::BigUint;
 
 use super::{Internal, POW_CHUNK, Ring, portable_transform};
-use crate::arith::{ExponentRule, Montgomery32, Montgomery64, Shoup32, Shoup64, pow_mod};
+use crate::arith::{ExponentRule, Montgomery32, Montgomery64, Shoup32, Shoup64, inverse_power_of_two};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
 
-/// The inverse of `2^log2` modulo an odd `m`: `((m + 1)/2)^log2`.
-fn inverse_power_of_two(m: u64, log2: u32) -> u64 {
-    pow_mod(m / 2 + 1, u64::from(log2), m)
+/// The inverse of `2^log2` modulo an odd word `m` ([`inverse_power_of_two`]).
+fn two_power_inverse_word(m: u64, log2: u32) -> u64 {
+    u64::try_from(inverse_power_of_two(log2, &m.into())).expect("below m")
 }
 
 /// Residues modulo an odd `m < 2^31`, stored as `u32` in `0..m`.
@@ -129,7 +129,7 @@ impl Ring for Mod32 {
     }
     fn divide_by_power_of_two(&self, data: &mut [u32], log2: u32, parallel: bool) -> Result<()> {
         let m = self.modulus();
-        let w = Shoup32::new(inverse_power_of_two(u64::from(m), log2) as u32, m);
+        let w = Shoup32::new(two_power_inverse_word(u64::from(m), log2) as u32, m);
         parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
         Ok(())
     }
@@ -163,7 +163,7 @@ impl Ring for Mod32 {
         _: Internal,
     ) -> Result<bool> {
         let mont = self.mont;
-        let w = inverse_power_of_two(u64::from(mont.modulus()), log2) as u32;
+        let w = two_power_inverse_word(u64::from(mont.modulus()), log2) as u32;
         // w · R² mod m: a Montgomery product with it multiplies by w · R.
         let w_r2 = mont.mul(mont.enter(w), mont.r2());
         let constants = self.constants();
@@ -266,7 +266,7 @@ impl Ring for Mod64 {
     }
     fn divide_by_power_of_two(&self, data: &mut [u64], log2: u32, parallel: bool) -> Result<()> {
         let m = self.modulus();
-        let w = Shoup64::new(inverse_power_of_two(m, log2), m);
+        let w = Shoup64::new(two_power_inverse_word(m, log2), m);
         parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
         Ok(())
     }
@@ -287,7 +287,7 @@ impl Ring for Mod64 {
         _: Internal,
     ) -> Result<bool> {
         let mont = self.mont;
-        let w = mont.enter(mont.enter(inverse_power_of_two(mont.modulus(), log2)));
+        let w = mont.enter(mont.enter(two_power_inverse_word(mont.modulus(), log2)));
         crate::parallel::zip_chunks(a, &b[..a.len()], parallel, PARALLEL_MIN, |a, b| {
             for (x, &y) in a.iter_mut().zip(b) {
                 *x = mont.mul(mont.mul(*x, y), w);

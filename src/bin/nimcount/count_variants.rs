@@ -1,13 +1,14 @@
-//! `nimcount count` for Moore's Nim-K (`--game moore:K`) and staircases (`--staircase`).
+//! `nimcount count` for Moore's Nim-K (`--game moore:K`) and staircases (`--staircase`): the
+//! options go into a [`Query`], which decides what it answers; this prints the answer.
 
 use std::io::Write;
 use std::time::Instant;
 
-use nimcount::count::Source;
+use nimcount::count::{Kind, Query, Source};
 use nimcount::game::Game;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
-use nimcount::play::{Moore, count_staircase};
+use nimcount::play::Moore;
 use serde_json::{Map, Value, json};
 
 use crate::common::{Result, TerminalProgress, parse_sizes, plural, stdout, stdout_error, usage};
@@ -41,24 +42,6 @@ pub fn run(r: &Request) -> Result<()> {
     if r.histogram {
         return refuse("--histogram", "give --game SPEC and --sizes LO..=HI");
     }
-    if r.unordered || r.distinct {
-        return refuse(
-            if r.unordered { "--unordered" } else { "--distinct" },
-            "only ordered positions are counted",
-        );
-    }
-    if r.misere {
-        return refuse(
-            "--misere",
-            "misère play is counted for plain nim heaps only, not for Moore's Nim or staircases",
-        );
-    }
-    if r.distribution || r.probability {
-        return refuse(
-            if r.distribution { "--distribution" } else { "--probability" },
-            "only counts are available",
-        );
-    }
     if r.max_input {
         return refuse("--max-input", "it limits a histogram read from a stream");
     }
@@ -69,52 +52,58 @@ pub fn run(r: &Request) -> Result<()> {
     let (lo, hi) = parse_sizes(r.sizes.unwrap_or_default())?;
     let heaps = number::parse(r.heaps)?;
     let modulus = r.modulus.map(number::parse).transpose()?;
-    if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
-        return Err(usage("modulus 0: the modulus must be at least 1"));
-    }
+    let max_heap = r.max_heap.map(number::parse_u64).transpose()?;
     let progress = TerminalProgress::new();
+    // What the query may ask is the library's to decide: only the options go in.
+    let moore = if Moore::names(spec) { Some(Moore::parse(spec)?) } else { None };
+    let mut query = match &moore {
+        Some(moore) => Query::moore(moore.k()),
+        None => Query::new(Game::parse(spec)?),
+    }
+    .sizes(lo.clone(), hi.clone())
+    .heaps(heaps.clone())
+    .staircase(r.staircase)
+    .kind(match (r.unordered, r.distinct) {
+        (true, _) => Kind::Multiset,
+        (_, true) => Kind::Set,
+        _ => Kind::Ordered,
+    })
+    .misere(r.misere)
+    .progress(&progress);
+    if let Some(m) = &modulus {
+        query = query.modulus(m.clone());
+    }
+    if let Some(max_heap) = max_heap {
+        query = query.max_heap(max_heap);
+    }
+    if r.distribution {
+        query.distribution()?;
+    } else if r.probability {
+        query.probability(false)?;
+    }
+    let c = query.count()?;
     let mut fields = Map::new();
     let mut lines: Vec<(&str, String)> = Vec::new();
-    let (losing, winning, total, sizes);
-    if Moore::names(spec) {
-        let moore = Moore::parse(spec)?;
-        if r.staircase {
-            return refuse(&moore.spec(), "a staircase needs a game of single heaps");
-        }
-        if r.max_heap.is_some() {
-            return refuse("--max-heap", "moore:K computes no Grundy values");
-        }
-        let c = moore.count(lo.clone(), hi.clone(), heaps.clone(), modulus.as_ref(), true, &progress)?;
+    if let Some(moore) = moore {
+        let columns = hi.bits();
         fields.insert("game".into(), json!(moore.spec()));
         fields.insert("heaps".into(), json!(heaps.to_string()));
-        fields.insert("columns".into(), json!(c.columns));
+        fields.insert("columns".into(), json!(columns));
         lines.push((
             "game",
             format!("{} (take from up to {})", moore.spec(), plural(moore.k(), "heap", "heaps")),
         ));
-        lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.sizes, "size", "sizes"))));
+        lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.report.sizes, "size", "sizes"))));
         lines.push(("heaps", format!("{heaps}, ordered, normal play")));
         lines.push((
             "method",
             format!(
-                "digit by digit over {} binary columns: 1s per column modulo {}, heaps still equal to a bound's prefix as state",
-                c.columns,
+                "digit by digit over {columns} binary columns: 1s per column modulo {}, heaps still equal to a bound's prefix as state",
                 BigUint::from(moore.k()) + 1u32
             ),
         ));
-        (losing, winning, total, sizes) = (c.losing, c.winning, c.total, c.sizes);
     } else {
         let game = Game::parse(spec)?;
-        let max_heap = r.max_heap.map(number::parse_u64).transpose()?;
-        let c = count_staircase(
-            &game,
-            lo.clone(),
-            hi.clone(),
-            heaps.clone(),
-            modulus.as_ref(),
-            max_heap,
-            &progress,
-        )?;
         let odd: BigUint = (&heaps + 1u32) >> 1;
         fields.insert("game".into(), json!(game.spec()));
         fields.insert("steps".into(), json!(heaps.to_string()));
@@ -156,8 +145,8 @@ pub fn run(r: &Request) -> Result<()> {
             _ => Value::Null,
         };
         fields.insert("period".into(), period);
-        (losing, winning, total, sizes) = (c.losing, c.winning, c.total, c.report.sizes);
     }
+    let (losing, winning, total, sizes) = (c.losing, c.winning, c.total, c.report.sizes);
     drop(progress);
     let modulus_text = modulus.as_ref().map_or("none (exact)".to_string(), BigUint::to_string);
     lines.insert(3, ("modulus", modulus_text));

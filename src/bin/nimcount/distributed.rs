@@ -236,7 +236,7 @@ mod enabled {
     /// prints (`print` gets the counts and the number of processes).
     pub fn count(query: &Query<'_>, print: impl FnOnce(&Counts, usize) -> Result<()>) -> Result<()> {
         with_mpi(|world| {
-            let counts = nimcount::distributed::count(world, query)?;
+            let counts = query.count_distributed(world)?;
             if world.rank() == 0 {
                 print(&counts, world.size() as usize)?;
             }

@@ -1,8 +1,12 @@
 //! The computation of one query: the moduli it splits into, and the exact counts.
 //!
-//! The evaluation strategies live beside it: [`slots`](super::slots) (transformed residues on
-//! the SIMD kernels), [`classes`](super::classes) (exact transform, one value per class) and
-//! [`probability`](super::probability).
+//! The evaluation strategies are its submodules, the only code that sees its state: [`slots`]
+//! (transformed residues on the SIMD kernels), [`classes`] (exact transform, one value per
+//! class) and [`probability`].
+
+mod classes;
+mod probability;
+mod slots;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -11,32 +15,19 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::answer::{Kind, Method, Report, Source, SpectrumPath};
+use super::answer::{Kind, Method, Options, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered, few_sizes};
-use super::residue::{Big, OddWord, TwoWord};
+use super::modulus::{self, Part};
 use super::spectrum::{ArraySpectrum, Spectrum};
 use super::structured::{self, StructuredSpectrum};
-use crate::arith::crt;
 use crate::error::{Error, Estimate, Result};
 use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
 use crate::progress::Progress;
-use crate::ring::{Mod32, Mod64, Wrap64};
-use crate::simd::Backend;
+use crate::ring::{Big, Mod32, Mod64, OddWord, TwoWord, Wrap64};
 
 /// Exact answers are refused beyond this many bits (about 20 million decimal digits).
 pub const EXACT_MAX_BITS: u64 = 1 << 26;
-
-/// Options that change how a query is computed, never its answer.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Options {
-    pub method: Method,
-    pub backend: Backend,
-    pub parallel: bool,
-    pub spectrum: SpectrumPath,
-    /// The most work steps (see [`super::MAX_STEPS`]) a computation may take.
-    pub work_limit: u128,
-}
 
 /// Word operations per slot that an array spectrum costs at least (residues, transform, tally):
 /// the structured spectrum is taken when its estimate is below this many per slot.
@@ -124,44 +115,18 @@ impl Outcome {
     }
 }
 
-/// One prime-power side of a modulus `M = 2^a · M′`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Part {
-    /// The odd part `M′ > 1`: `L = F⁻¹ · S`.
-    Odd(BigUint),
-    /// The power of two `2^a`, `a >= 1`: `L = (S mod 2^(a+d)) / 2^d`.
-    Two(u64),
-}
-
-impl Part {
-    pub fn modulus(&self) -> BigUint {
-        match self {
-            Part::Odd(m) => m.clone(),
-            Part::Two(a) => BigUint::one() << *a,
-        }
-    }
-
-    /// `L` modulo this part from `S = Σ_j c_j` (modulo `M′`, or modulo `2^(a+d)`).
-    pub fn losing(&self, sum: BigUint, d: u32) -> BigUint {
-        match self {
-            Part::Odd(m) => (sum * inverse_power_of_two(d, m)) % m,
-            Part::Two(a) => low_bits(&sum, a + u64::from(d)) >> d,
-        }
-    }
-}
-
 /// The state of one query's computation.
 pub(super) struct Engine<'a> {
-    pub histogram: &'a Histogram,
-    pub k: &'a BigUint,
-    pub kind: Kind,
-    pub options: Options,
-    pub progress: &'a dyn Progress,
+    histogram: &'a Histogram,
+    k: &'a BigUint,
+    kind: Kind,
+    options: Options,
+    progress: &'a dyn Progress,
     /// The spectrum, once computed: structured for a structured histogram, else the array's.
-    pub spectrum: Option<Spectrum>,
+    spectrum: Option<Spectrum>,
     /// The number of distinct transformed residues, when they were tallied.
-    pub distinct: Option<usize>,
-    pub stages: Stages,
+    distinct: Option<usize>,
+    stages: Stages,
 }
 
 impl<'a> Engine<'a> {
@@ -253,12 +218,10 @@ impl<'a> Engine<'a> {
     }
 
     /// The counts modulo `m >= 1`: modulo its odd part and its power of two, joined by the
-    /// Chinese remainder theorem.
+    /// Chinese remainder theorem ([`modulus::by_parts`]).
     pub fn modular(&mut self, m: &BigUint, with_distribution: bool) -> Result<Outcome> {
-        if m.is_one() {
-            return Ok(Outcome::zero(self.histogram, with_distribution)); // everything is 0 modulo 1
-        }
-        if let Some(outcome) = self.no_sizes(with_distribution) {
+        let slots = if with_distribution { self.histogram.transform_len() } else { 0 };
+        if let Some(outcome) = self.no_sizes(with_distribution).filter(|_| !m.is_one()) {
             return Ok(Outcome {
                 losing: outcome.losing % m,
                 total: outcome.total % m,
@@ -270,41 +233,20 @@ impl<'a> Engine<'a> {
         {
             return Ok(Outcome { losing, total, distribution: None });
         }
-        let twos = m.trailing_zeros().unwrap_or(0);
-        let odd = m >> twos;
-        let mut parts = Vec::new();
-        if !odd.is_one() {
-            parts.push(Part::Odd(odd));
-        }
-        if twos > 0 {
-            parts.push(Part::Two(twos));
-        }
-        let mut combined: Option<(Outcome, BigUint)> = None;
-        for part in parts {
+        let mut joined = modulus::by_parts(m, 2 + slots, |part| {
             let outcome = if self.no_sets() {
                 Outcome::zero(self.histogram, with_distribution)
             } else {
-                self.part(&part, with_distribution)?
+                self.part(part, with_distribution)?
             };
-            let part_modulus = part.modulus();
-            combined = Some(match combined {
-                None => (outcome, part_modulus),
-                Some((previous, previous_modulus)) => {
-                    let join = |a: &BigUint, b: &BigUint| crt(a, &previous_modulus, b, &part_modulus);
-                    let distribution = match (&previous.distribution, &outcome.distribution) {
-                        (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| join(x, y)).collect()),
-                        _ => None,
-                    };
-                    let joined = Outcome {
-                        losing: join(&previous.losing, &outcome.losing),
-                        total: join(&previous.total, &outcome.total),
-                        distribution,
-                    };
-                    (joined, &previous_modulus * &part_modulus)
-                }
-            });
-        }
-        Ok(combined.expect("M > 1 has a part").0)
+            let mut residues = vec![outcome.losing, outcome.total];
+            residues.extend(outcome.distribution.unwrap_or_default());
+            Ok(residues)
+        })?;
+        let distribution = with_distribution.then(|| joined.split_off(2));
+        let total = joined.pop().expect("two counts");
+        let losing = joined.pop().expect("two counts");
+        Ok(Outcome { losing, total, distribution })
     }
 
     /// The counts modulo one part of the modulus, by the cheapest strategy that applies.
@@ -425,10 +367,10 @@ impl<'a> Engine<'a> {
 }
 
 /// The distinct exact values `Ĥ` of the classes.
-pub(super) struct Distinct {
-    pub values: Vec<BigInt>,
+struct Distinct {
+    values: Vec<BigInt>,
     /// For each class, the index of its value.
-    pub class_value: Vec<usize>,
+    class_value: Vec<usize>,
 }
 
 impl Distinct {
@@ -453,7 +395,7 @@ impl Distinct {
 }
 
 /// `A = (N + Ĥ)/2` and `B = (N − Ĥ)/2` (exact: `Ĥ ≡ N mod 2` and `|Ĥ| <= N`).
-pub(super) fn halves(n: &BigUint, h: &BigInt) -> (BigUint, BigUint) {
+fn halves(n: &BigUint, h: &BigInt) -> (BigUint, BigUint) {
     let n = BigInt::from(n.clone());
     let a = ((&n + h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
     let b = ((&n - h) >> 1u32).to_biguint().expect("|Ĥ| <= N");
@@ -478,13 +420,13 @@ fn exact_power(h: &BigInt, k: Option<u64>, k_big: &BigUint) -> BigInt {
 /// Steps to raise `values` big integers to powers of `bits` bits: multiplications of `n` words
 /// cost about `n^1.5` word operations in num-bigint (Karatsuba, Toom-3), 4 to a step (measured:
 /// 52 powers of 4.4 million bits in 6.5 s).
-pub(super) fn exact_power_steps(values: usize, bits: u128) -> u128 {
+fn exact_power_steps(values: usize, bits: u128) -> u128 {
     let words = (bits / 64 + 1) as f64;
     (values as f64 * words.powf(1.5) / 4.0).min(1e38) as u128
 }
 
 /// Refuses a computation estimated at more than `limit` steps.
-pub(super) fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
+fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
     if steps > limit {
         return Err(Error::TooMuchWork { what, steps: Estimate(Some(steps)), limit });
     }
@@ -492,7 +434,7 @@ pub(super) fn check_steps(what: &'static str, steps: u128, limit: u128) -> Resul
 }
 
 /// An upper bound on the number of bits of the total count (`None`: beyond 128 bits of bits).
-pub(super) fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> {
+fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> {
     if n.is_zero() || k.is_zero() || (kind == Kind::Ordered && n.is_one()) {
         return Some(1);
     }
@@ -509,15 +451,4 @@ pub(super) fn answer_bits(kind: Kind, n: &BigUint, k: &BigUint) -> Option<u128> 
             Some(k.min(n.to_u128().unwrap_or(u128::MAX).saturating_sub(k)).checked_mul(n_bits)?.max(1))
         }
     }
-}
-
-/// The low `bits` bits of `x`.
-pub(super) fn low_bits(x: &BigUint, bits: u64) -> BigUint {
-    x % (BigUint::one() << bits)
-}
-
-/// `2^-d mod m` for odd `m`: `((m + 1)/2)^d`.
-pub(super) fn inverse_power_of_two(d: u32, m: &BigUint) -> BigUint {
-    let half = (m + 1u32) >> 1u32;
-    half.modpow(&BigUint::from(d), m)
 }

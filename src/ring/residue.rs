@@ -1,7 +1,9 @@
-//! Residues modulo the engine's working moduli: an odd word (Montgomery form), a power of two up
-//! to `2^128`, or any big integer. Each is a [`Ring`] whose exponent rule holds for every base, so
-//! huge exponents are reduced safely (never with a rule that only holds for prime moduli);
-//! [`Residues`] adds the conversions the engine needs.
+//! Residues modulo the counters' working moduli: an odd word (Montgomery form), a power of two up
+//! to `2^128`, or any big integer, and the integers themselves. Each is a [`Ring`] whose exponent
+//! rule holds for every base, so huge exponents are reduced safely (never with a rule that only
+//! holds for prime moduli); [`Residues`] adds the conversions the counters need. Every count of
+//! the crate (the engine, Moore's Nim-K, the distributed count) computes in these rings and the
+//! word rings of the transform.
 
 use std::fmt;
 
@@ -9,8 +11,8 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::{Mod32, Mod64, Ring, Wrap64};
 use crate::arith::{ExponentRule, Montgomery64, factor_big, inv_mod, square_and_multiply};
-use crate::ring::{Mod32, Mod64, Ring, Wrap64};
 
 /// A ring of residues modulo a fixed `m >= 2`, with conversions from and to integers.
 pub(crate) trait Residues: Ring {
@@ -85,6 +87,22 @@ impl Ring for OddWord {
     /// `(a·R)(b·R)·R⁻¹ = (ab)·R`.
     fn mul(&self, a: u64, b: u64) -> u64 {
         self.mont.mul(a, b)
+    }
+    /// `Σ (a_i R)(b_i R) = R² Σ a_i b_i` summed exactly in 128 bits plus a count of carries
+    /// (fewer than `2^64` terms), reduced modulo `m` once, then `REDC` divides by `R` once:
+    /// `R Σ a_i b_i`, the Montgomery form of the dot product.
+    fn dot(&self, a: &[u64], b: &[u64]) -> u64 {
+        let m = u128::from(self.m());
+        let (mut low, mut carries) = (0u128, 0u64);
+        for (&x, &y) in a.iter().zip(b) {
+            let (sum, over) = low.overflowing_add(u128::from(x) * u128::from(y));
+            low = sum;
+            carries += u64::from(over);
+        }
+        // 2^128 mod m, to fold the carries back in.
+        let wrap = (u128::MAX % m + 1) % m;
+        let sum = (u128::from(carries) * wrap % m + low % m) % m;
+        self.mont.redc(sum)
     }
     fn reduce_exponent(&self, k: &BigUint) -> BigUint {
         self.rule.reduce(k)
@@ -268,6 +286,46 @@ impl Residues for Big {
     }
 }
 
+/// The integers, exactly (for counts without a modulus).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Integers;
+
+impl fmt::Display for Integers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("integers")
+    }
+}
+
+impl Ring for Integers {
+    type Elem = BigInt;
+
+    fn zero(&self) -> BigInt {
+        BigInt::zero()
+    }
+    fn one(&self) -> BigInt {
+        BigInt::one()
+    }
+    fn add(&self, a: BigInt, b: BigInt) -> BigInt {
+        a + b
+    }
+    fn sub(&self, a: BigInt, b: BigInt) -> BigInt {
+        a - b
+    }
+    fn mul(&self, a: BigInt, b: BigInt) -> BigInt {
+        a * b
+    }
+    /// Skips the zero terms, which are most of a sparse table's.
+    fn dot(&self, a: &[BigInt], b: &[BigInt]) -> BigInt {
+        let mut sum = BigInt::zero();
+        for (x, y) in a.iter().zip(b) {
+            if !x.is_zero() && !y.is_zero() {
+                sum += x * y;
+            }
+        }
+        sum
+    }
+}
+
 /// The plain residue rings of the transform, seen as residues of their modulus.
 macro_rules! word_residues {
     ($ring:ty, $t:ty, $modulus:expr) => {
@@ -320,6 +378,10 @@ mod tests {
                 assert_eq!(r.to_biguint(&r.sub(ea.clone(), eb.clone())), (&ba + big_m - &bb) % big_m);
                 assert_eq!(r.to_biguint(&r.mul(ea.clone(), eb.clone())), (&ba * &bb) % big_m);
             }
+            let many: Vec<R::Elem> = values.iter().map(|&v| r.residue_u128(v)).collect();
+            let dot = values.iter().fold(BigUint::zero(), |s, &v| s + BigUint::from(a) * v) % big_m;
+            let repeated = vec![ea.clone(); many.len()];
+            assert_eq!(r.to_biguint(&r.dot(&repeated, &many)), dot, "{a} · values mod {big_m}");
             if let Some(inv) = r.inverse(&ea) {
                 assert_eq!(r.to_biguint(&r.mul(ea.clone(), inv)), BigUint::one() % big_m);
             } else {
@@ -353,5 +415,22 @@ mod tests {
             check(&Mod64::new(m).unwrap(), &m.into());
         }
         check(&Wrap64, &(BigUint::one() << 64));
+    }
+
+    #[test]
+    fn huge_exponents_modulo_2_128_follow_the_exponent_rule() {
+        let k: BigUint = "1000000000000000000000000000000".parse().unwrap();
+        let ring = TwoWord::new(128);
+        for x in [0u128, 1, 2, 3, u128::MAX, 1 << 64, (1 << 100) + 7] {
+            let mut slow = 1u128;
+            let mut base = x;
+            for i in 0..k.bits() {
+                if k.bit(i) {
+                    slow = slow.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+            }
+            assert_eq!(ring.pow(x, &k), slow, "{x}");
+        }
     }
 }

@@ -5,15 +5,17 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use super::coefficients::{self, Binomials};
-use super::engine::{Distinct, Engine, Outcome, Part, Stages, halves, inverse_power_of_two};
-use super::residue::{Residues, pow_reduced};
-use super::spectrum::Spectrum;
+use super::{Distinct, Engine, Outcome, Stages, halves};
+use crate::arith::inverse_power_of_two;
+use crate::count::coefficients::{self, Binomials};
+use crate::count::modulus::Part;
+use crate::count::spectrum::Spectrum;
 use crate::error::Result;
 use crate::fwht::Plan;
 use crate::fwht::reference::textbook_with;
 use crate::parallel;
 use crate::ring::{Mod64, Wrap64};
+use crate::ring::{Residues, pow_reduced};
 
 impl Engine<'_> {
     /// Counts modulo `r`'s modulus (the odd part `M′`, or `2^(a+d)` for the part `2^a`).
@@ -63,7 +65,7 @@ impl Engine<'_> {
                 // Square-and-multiply: at most two multiplications per bit of the exponent.
                 let steps =
                     (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
-                super::engine::check_steps(
+                super::check_steps(
                     "raising the transformed values to the power k modulo this modulus",
                     steps,
                     limit,
@@ -135,7 +137,8 @@ fn inverse_two<R: Residues>(
         let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below 2^64")).collect();
         let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();
         Plan::new(Wrap64, data.len())?.inverse_unnormalized(&mut data)?;
-        return Ok(data.into_iter().map(|x| super::engine::low_bits(&x.into(), bits) >> d).collect());
+        let part = Part::Two(bits - u64::from(d));
+        return Ok(data.into_iter().map(|x| part.losing(x.into(), d)).collect());
     }
     reserve_big(slots.len(), bits)?;
     let m = BigUint::from(1u8) << bits;

@@ -8,10 +8,10 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::answer::Kind;
-use super::coefficients::{self, Unordered};
-use super::engine::{Distinct, Engine};
-use super::spectrum::Spectrum;
+use super::{Distinct, Engine};
+use crate::count::answer::Kind;
+use crate::count::coefficients::{self, Unordered};
+use crate::count::spectrum::Spectrum;
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::parallel;
@@ -32,7 +32,7 @@ impl Engine<'_> {
     /// by an Abel summation over the distinct magnitudes of `Ĥ`, so that nearly equal terms of
     /// opposite signs cancel exactly (a probability of 1e-30 next to terms of 1 survives);
     /// unordered heaps by their recurrences (absolute error about 1e-15).
-    pub(super) fn probability(
+    pub(in crate::count) fn probability(
         &mut self,
         with_distribution: bool,
         correction: Option<i64>,
@@ -49,7 +49,7 @@ impl Engine<'_> {
         if self.exact_is_cheap(distinct.len(), with_distribution) {
             let outcome = self.exact(with_distribution)?;
             let losing = match correction {
-                Some(c) => super::misere::correct_count(&outcome.losing, c, None),
+                Some(c) => crate::count::misere::correct_count(&outcome.losing, c, None),
                 None => outcome.losing,
             };
             let losing_probability = big_ratio(&losing, &outcome.total);
@@ -92,7 +92,7 @@ impl Engine<'_> {
             Some(_) => 1.0 - losing,
         };
         if let Some(c) = correction {
-            let corrected = super::misere::correct_probability(losing, c, self.kind, &n, k)?;
+            let corrected = correct_misere(losing, c, self.kind, &n, k)?;
             winning -= corrected - losing;
             losing = corrected;
         }
@@ -117,7 +117,7 @@ impl Engine<'_> {
     /// of the distribution.
     fn exact_is_cheap(&self, values: usize, with_distribution: bool) -> bool {
         let n = self.histogram.total();
-        let Some(bits) = super::engine::answer_bits(self.kind, n, self.k) else { return false };
+        let Some(bits) = super::answer_bits(self.kind, n, self.k) else { return false };
         let Some(k) = self.k.to_u64() else { return false };
         if bits > 1 << 16 {
             return false;
@@ -125,7 +125,7 @@ impl Engine<'_> {
         let words = bits / 64 + 1;
         let values = values as u128;
         let mut steps = match self.kind {
-            Kind::Ordered => super::engine::exact_power_steps(values as usize, bits).max(values),
+            Kind::Ordered => super::exact_power_steps(values as usize, bits).max(values),
             _ => values * (u128::from(k) + 1) * words,
         };
         if with_distribution {
@@ -258,7 +258,7 @@ pub(super) fn ln_total(kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
     if kind == Kind::Ordered {
         return Ok(big_to_f64(k) * n_float.ln());
     }
-    let k = coefficients::check_work(1, k, 1, "the number of unordered positions", super::MAX_STEPS)?;
+    let k = coefficients::check_work(1, k, 1, "the number of unordered positions", crate::count::MAX_STEPS)?;
     let mut sum = 0.0;
     for i in 1..=k {
         let i = i as f64;
@@ -268,4 +268,13 @@ pub(super) fn ln_total(kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
         };
     }
     Ok(sum)
+}
+
+/// The misère probability of losing from the normal-play one: each corrected position weighs
+/// `1 / (number of positions)`.
+fn correct_misere(losing: f64, correction: i64, kind: Kind, n: &BigUint, k: &BigUint) -> Result<f64> {
+    if correction == 0 {
+        return Ok(losing);
+    }
+    Ok(losing + correction as f64 * (-ln_total(kind, n, k)?).exp())
 }

@@ -6,14 +6,15 @@
 
 use num_bigint::BigUint;
 
-use super::engine::{Engine, Outcome, Part, low_bits};
-use super::residue::Residues;
-use super::tally;
+use super::{Engine, Outcome};
+use crate::count::modulus::Part;
+use crate::count::tally;
 use crate::error::Result;
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
 use crate::memory::LargeBuffer;
 use crate::parallel;
+use crate::ring::Residues;
 use crate::ring::{Mod32, Mod64, Wrap64};
 use crate::simd::PARALLEL_MIN;
 
@@ -132,7 +133,7 @@ impl Engine<'_> {
         // until nearly every slot is distinct.
         let (limit, sample_share) =
             if R::VECTORISED_POWER { (data.len() / 16 + 64, Some(16)) } else { (data.len() / 2 + 64, None) };
-        let tallied = (options.method == super::Method::Auto && !with_distribution)
+        let tallied = (options.method == crate::count::Method::Auto && !with_distribution)
             .then(|| {
                 self.stages
                     .time("distinct residues", || tally::tally(&data, limit, sample_share, options.parallel))
@@ -166,9 +167,9 @@ impl Engine<'_> {
                         plan.inverse(&mut data)?;
                         data.iter().map(|x| ring.to_biguint(x)).collect()
                     }
-                    Part::Two(a) => {
+                    Part::Two(_) => {
                         plan.inverse_unnormalized(&mut data)?;
-                        data.iter().map(|x| low_bits(&ring.to_biguint(x), a + u64::from(d)) >> d).collect()
+                        data.iter().map(|x| part.losing(ring.to_biguint(x), d)).collect()
                     }
                 })
             })?)
