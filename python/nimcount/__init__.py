@@ -211,7 +211,7 @@ class Counts:
     one), or floats with ``probability=True`` (``total`` is then 1.0 and ``exact`` says whether
     they are the exact ratios, correctly rounded). ``sizes`` is the number of heap sizes,
     ``source`` where the Grundy values came from (``"period"``, ``"values"``, ``"histogram"``,
-    ``"digits"`` for Moore's Nim), and ``period`` the proven period used, with its ``theorem``.
+    ``"digits"`` for Moore's Nim, ``"trivial"`` when no Grundy value was needed), and ``period`` the proven period used, with its ``theorem``.
     """
 
     losing: typing.Union[int, float]

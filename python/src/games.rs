@@ -91,7 +91,9 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
         return Err(Refusal::Usage("probability=True is a float: drop modulus=".into()));
     }
     let query = match &r.input {
-        Input::Game { spec, lo, hi } if Moore::names(spec) => return count_moore(r, spec, lo, hi, progress),
+        Input::Game { spec, lo, hi } if Moore::names(spec) => {
+            Query::moore(Moore::parse(spec)?.k()).sizes(lo.clone(), hi.clone())
+        }
         Input::Game { spec, lo, hi } => Query::new(Game::parse(spec)?).sizes(lo.clone(), hi.clone()),
         Input::Histogram(pairs) => {
             if r.max_heap.is_some() {
@@ -124,6 +126,8 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
             ("period", Some(certificate), Some(values_computed))
         }
         Source::Values { values_computed } => ("values", None, Some(values_computed)),
+        Source::Columns { .. } => ("digits", None, None),
+        Source::Trivial => ("trivial", None, None),
         _ => ("histogram", None, None),
     };
     Ok(CountAnswer {
@@ -133,40 +137,6 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
         source,
         certificate,
         values_computed,
-    })
-}
-
-/// Moore's Nim-K: ordered counts, digit by digit.
-fn count_moore(
-    r: &CountRequest,
-    spec: &str,
-    lo: &BigUint,
-    hi: &BigUint,
-    progress: &dyn Progress,
-) -> Result<CountAnswer, Refusal> {
-    let moore = Moore::parse(spec)?;
-    let refused = [
-        (r.unordered, "unordered=True"),
-        (r.distinct, "distinct=True"),
-        (r.misere, "misere=True"),
-        (r.probability, "probability=True"),
-        (r.max_heap.is_some(), "max_heap="),
-        (r.max_work.is_some(), "max_work="),
-    ];
-    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-        return Err(Refusal::Usage(format!(
-            "{option} with {}: Moore's Nim is counted for ordered heaps in normal play, with limits of its own",
-            moore.spec()
-        )));
-    }
-    let c = moore.count(lo.clone(), hi.clone(), r.heaps.clone(), r.modulus.as_ref(), true, progress)?;
-    Ok(CountAnswer {
-        numbers: Numbers::Counts { losing: c.losing, winning: c.winning, total: c.total },
-        sizes: c.sizes,
-        kind: kind_name(Kind::Ordered),
-        source: "digits",
-        certificate: None,
-        values_computed: None,
     })
 }
 
