@@ -3,13 +3,12 @@
 //! heaps' values is non-zero exactly for won positions), for every kind of game. The search
 //! never uses Grundy values.
 
-mod game_tree;
-
 use nimcount::game::{Game, HeapGame};
 use nimcount::grundy::{values, values_of};
 use nimcount::progress::Silent;
 
-use game_tree::GameTree;
+use crate::support::game_tree::GameTree;
+use crate::support::games::TakeOrThirds;
 
 /// Single heaps up to `single`, pairs up to `pair`, triples up to `triple`.
 fn check(game: &dyn HeapGame, grundy: &[u32], single: u64, pair: u64, triple: u64) {
@@ -59,25 +58,6 @@ fn built_in_games_agree_with_the_game_tree() {
         let game = Game::parse(spec).unwrap();
         let grundy = values(&game, 21, &Silent).unwrap();
         check(&game, &grundy, 20, 11, 6);
-    }
-}
-
-/// A game of the user's: take one or two stones, or split a heap whose size is a multiple of
-/// three into three equal heaps (a move that leaves three heaps).
-struct TakeOrThirds;
-
-impl HeapGame for TakeOrThirds {
-    fn options(&self, n: u64, option: &mut dyn FnMut(&[u64])) {
-        for take in 1..=n.min(2) {
-            if take == n { option(&[]) } else { option(&[n - take]) }
-        }
-        if n >= 3 && n.is_multiple_of(3) {
-            option(&[n / 3, n / 3, n / 3]);
-        }
-    }
-
-    fn name(&self) -> String {
-        "take-or-thirds".into()
     }
 }
 

@@ -7,6 +7,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::support::cli::refused;
+
 fn nimcount(args: &[&str]) -> assert_cmd::assert::Assert {
     Command::cargo_bin("nimcount").unwrap().args(args).assert()
 }
@@ -85,15 +87,6 @@ impl Svg {
 /// The files in `dir`.
 fn files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
-}
-
-/// Fails with exit code 2 and one line on standard error, which contains `message`.
-fn refused(args: &[&str], message: &str) {
-    let output = nimcount(args).code(2).get_output().clone();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(stderr.contains(message), "{args:?}: expected '{message}' in {stderr}");
-    assert!(output.stdout.is_empty(), "nothing on standard output: {args:?}");
 }
 
 /// Data and unified caches of CPU 0 as (level, bytes), read the way the system writes them.

@@ -5,9 +5,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn nimcount() -> Command {
-    Command::cargo_bin("nimcount").unwrap()
-}
+use crate::support::cli::{self, nimcount};
 
 fn write(path: &Path, bytes: &[u8]) {
     std::fs::write(path, bytes).unwrap();
@@ -17,10 +15,7 @@ fn write(path: &Path, bytes: &[u8]) {
 /// output file (not even a temporary one).
 fn refused(dir: &Path, args: &[&str], needle: &str) {
     let out = dir.join("refused.out");
-    let assert = nimcount().arg("transform").args(args).arg("--output").arg(&out).assert().code(2);
-    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(stderr.contains(needle), "{stderr:?} should mention {needle:?}");
+    cli::refused(&[&["transform"], args, &["--output", out.to_str().unwrap()]].concat(), needle);
     assert!(!out.exists(), "no output file after an error");
     let leftovers: Vec<_> = std::fs::read_dir(dir)
         .unwrap()

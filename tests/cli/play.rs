@@ -2,16 +2,13 @@
 //! teaching examples, the JSON contract, agreement with the library, and one-line errors with
 //! exit code 2 for every bad input.
 
-use assert_cmd::Command;
 use nimcount::game::Game;
 use nimcount::play::{Moore, Position, Rules, Staircase};
 use nimcount::progress::Silent;
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-fn nimcount() -> Command {
-    Command::cargo_bin("nimcount").unwrap()
-}
+use crate::support::cli::{nimcount, refused};
 
 fn text(args: &[&str]) -> String {
     let output = nimcount().args(args).output().unwrap();
@@ -36,18 +33,6 @@ fn field(out: &str, label: &str) -> String {
         .find(|l| l.split_whitespace().next() == Some(label))
         .unwrap_or_else(|| panic!("{label}: {out}"));
     line[label.len()..].trim().to_string()
-}
-
-/// A command that must fail: exit code 2, one line on stderr naming the problem, no stdout.
-fn refused(args: &[&str], needle: &str) {
-    let output = nimcount().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
 }
 
 #[test]

@@ -1,15 +1,14 @@
 //! The convolution theorem against the O(n²) XOR convolution, XOR powers against repeated
 //! convolution, and ring powers against independent big-integer arithmetic.
 
-mod common;
-
-use common::{Rng, TestRing};
 use nimcount::Error;
 use nimcount::convolve::{pow_each, xor_convolve, xor_power};
 use nimcount::fwht::reference;
 use nimcount::ring::{Exact64, Exact128, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
+
+use crate::support::common::{Rng, TestRing};
 
 /// `xor_convolve` equals the definition, and `xor_power(a, k)` equals `k` convolutions, for
 /// random and adversarial inputs.

@@ -13,76 +13,10 @@ use nimcount::progress::Silent;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+use crate::support::game_tree::GameTree;
+use crate::support::games::TakeOrThirds;
+
 const LARGEST: u64 = 12;
-
-/// Win or loss of multisets of heaps by exhaustive search. A position is a count of heaps of
-/// each size `1..=LARGEST`, packed 6 bits a size.
-struct HeapTree {
-    /// `options[n]`: the distinct options of one heap of `n`, each its sorted non-empty heaps.
-    options: Vec<Vec<Vec<u64>>>,
-    misere: bool,
-    won: HashMap<u128, bool>,
-}
-
-impl HeapTree {
-    fn new(game: &dyn HeapGame, misere: bool) -> Self {
-        let options = (0..=LARGEST).map(|n| distinct_options(game, n)).collect();
-        HeapTree { options, misere, won: HashMap::new() }
-    }
-
-    fn key(counts: &[u8]) -> u128 {
-        counts.iter().skip(1).enumerate().map(|(i, &c)| u128::from(c) << (6 * i)).sum()
-    }
-
-    fn is_won(&mut self, counts: &mut [u8; LARGEST as usize + 1]) -> bool {
-        let key = Self::key(counts);
-        if let Some(&won) = self.won.get(&key) {
-            return won;
-        }
-        // No heap left: lost in normal play, won in misère play (the opponent took the last).
-        let mut won = key == 0 && self.misere;
-        'heaps: for n in 1..=LARGEST as usize {
-            if counts[n] == 0 {
-                continue;
-            }
-            for o in 0..self.options[n].len() {
-                counts[n] -= 1;
-                for i in 0..self.options[n][o].len() {
-                    counts[self.options[n][o][i] as usize] += 1;
-                }
-                let next_won = self.is_won(counts);
-                for i in 0..self.options[n][o].len() {
-                    counts[self.options[n][o][i] as usize] -= 1;
-                }
-                counts[n] += 1;
-                if !next_won {
-                    won = true;
-                    break 'heaps;
-                }
-            }
-        }
-        self.won.insert(key, won);
-        won
-    }
-
-    fn is_won_heaps(&mut self, heaps: &[u64]) -> bool {
-        let mut counts = [0u8; LARGEST as usize + 1];
-        for &h in heaps.iter().filter(|&&h| h > 0) {
-            counts[h as usize] += 1;
-        }
-        self.is_won(&mut counts)
-    }
-}
-
-fn distinct_options(game: &dyn HeapGame, n: u64) -> Vec<Vec<u64>> {
-    let mut all = BTreeSet::new();
-    game.options(n, &mut |left| {
-        let mut heaps: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
-        heaps.sort_unstable();
-        all.insert(heaps);
-    });
-    all.into_iter().collect()
-}
 
 /// Every ordered position of up to `heaps` heaps of `0..=largest`.
 fn positions(heaps: usize, largest: u64) -> Vec<Vec<u64>> {
@@ -117,7 +51,7 @@ fn single(m: &Move) -> (usize, Vec<u64>) {
 
 /// Checks every position of up to 4 heaps of a heap game, normal play or misère Nim.
 fn check_heap_game(game: &dyn HeapGame, rules: &Rules, misere: bool) -> (usize, usize) {
-    let mut tree = HeapTree::new(game, misere);
+    let mut tree = if misere { GameTree::misere(game) } else { GameTree::new(game) };
     let (mut lost, mut moves_checked) = (0, 0);
     for heaps in positions(4, LARGEST) {
         let position = if misere {
@@ -125,7 +59,7 @@ fn check_heap_game(game: &dyn HeapGame, rules: &Rules, misere: bool) -> (usize, 
         } else {
             Position::new(rules, heaps.clone()).unwrap()
         };
-        let won = tree.is_won_heaps(&heaps);
+        let won = tree.is_won(&heaps);
         let name = game.name();
         assert_eq!(position.verdict(), Verdict::lost_if(!won), "{name}: {heaps:?}");
         lost += usize::from(!won);
@@ -134,12 +68,12 @@ fn check_heap_game(game: &dyn HeapGame, rules: &Rules, misere: bool) -> (usize, 
         assert_eq!(distinct.len(), listed.len(), "{name}: {heaps:?}: a move listed twice");
         let mut expected = BTreeSet::new();
         for (i, &h) in heaps.iter().enumerate() {
-            for option in &tree.options[h as usize].clone() {
+            for option in tree.options(h) {
                 let mut next: Vec<u64> = heaps.clone();
                 next.remove(i);
-                next.extend(option);
-                if !tree.is_won_heaps(&next) {
-                    expected.insert((i, option.clone()));
+                next.extend(&option);
+                if !tree.is_won(&next) {
+                    expected.insert((i, option));
                 }
             }
         }
@@ -171,24 +105,6 @@ fn heap_games_agree_with_the_game_tree() {
 fn misere_nim_agrees_with_the_game_tree() {
     let (lost, moves) = check_heap_game(&Game::Nim, &Rules::nim(), true);
     assert!(lost > 100 && moves > 10_000, "{lost} lost positions, {moves} moves");
-}
-
-/// Take one or two stones, or split a multiple of three into three equal heaps.
-struct TakeOrThirds;
-
-impl HeapGame for TakeOrThirds {
-    fn options(&self, n: u64, option: &mut dyn FnMut(&[u64])) {
-        for take in 1..=n.min(2) {
-            if take == n { option(&[]) } else { option(&[n - take]) }
-        }
-        if n >= 3 && n.is_multiple_of(3) {
-            option(&[n / 3, n / 3, n / 3]);
-        }
-    }
-
-    fn name(&self) -> String {
-        "take-or-thirds".into()
-    }
 }
 
 #[test]

@@ -11,31 +11,15 @@ use nimcount::grundy::values_of;
 use nimcount::progress::Silent;
 use num_bigint::BigUint;
 
+use crate::support::count_support;
+
 /// Lost positions of `k` heaps of `lo..=hi` stones, as ordered tuples, multisets and sets, by
 /// enumerating the tuples with values from the plain mex (itself checked against a game-tree
-/// search in `grundy_brute.rs`).
+/// search in `grundy_brute`).
 fn enumerate(g: &[u32], lo: usize, hi: usize, k: usize) -> [u64; 3] {
-    let mut counts = [0u64; 3];
-    let mut tuple = vec![lo; k];
-    loop {
-        if tuple.iter().fold(0, |x, &h| x ^ g[h]) == 0 {
-            counts[0] += 1;
-            counts[1] += u64::from(tuple.windows(2).all(|w| w[0] <= w[1]));
-            counts[2] += u64::from(tuple.windows(2).all(|w| w[0] < w[1]));
-        }
-        let mut at = k;
-        loop {
-            if at == 0 {
-                return counts;
-            }
-            at -= 1;
-            tuple[at] += 1;
-            if tuple[at] <= hi {
-                break;
-            }
-            tuple[at] = lo;
-        }
-    }
+    count_support::lost_by_shape(lo as u64, hi as u64, k, |heaps| {
+        heaps.iter().fold(0, |x, &h| x ^ g[h as usize]) == 0
+    })
 }
 
 #[test]

@@ -1,18 +1,14 @@
 //! `nimcount count` as scripts use it: the JSON contract, the readable summary, and one-line
 //! errors with exit code 2 for every bad input.
 
-mod count_support;
-
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use nimcount::game::Game;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn nimcount() -> Command {
-    Command::cargo_bin("nimcount").unwrap()
-}
+use crate::support::cli::{self, nimcount};
+use crate::support::count_support;
 
 /// Runs `nimcount count ARGS --json` and parses its one JSON object.
 fn json(args: &[&str]) -> Value {
@@ -23,17 +19,9 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Runs a query that must fail: exit code 2, one line on stderr naming the problem, nothing on
-/// stdout.
+/// Runs `nimcount count ARGS`, which must be refused (see `cli::refused`).
 fn refused(args: &[&str], needle: &str) {
-    let output = nimcount().arg("count").args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
+    cli::refused(&[&["count"], args].concat(), needle);
 }
 
 /// A histogram file of the Grundy values `g` over `lo..=hi`.

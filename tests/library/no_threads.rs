@@ -1,14 +1,33 @@
 //! `parallel(false)` means no rayon call at all: after plans and queries of every kind told not to
-//! use threads, rayon's global pool has not been started, so it can still be configured. (A test
-//! binary of its own: any other test could start the pool.)
+//! use threads, rayon's global pool has not been started, so it can still be configured. (In a
+//! process of its own: any other test could start the pool.)
 
 use nimcount::count::{Kind, Query};
 use nimcount::fwht::Plan;
 use nimcount::game::Game;
 use nimcount::ring::{Exact64, Float64, Mod32, Mod64, Wrap64};
 
+/// Set in the process that runs the test alone.
+const ALONE: &str = "NIMCOUNT_TEST_ALONE";
+
+/// Runs the test `name` of this binary again in a new process, as its only test, and checks
+/// that it ran and passed.
+fn in_a_process_of_its_own(name: &str) {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--test-threads=1"])
+        .env(ALONE, "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{name}:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("test result: ok. 1 passed"), "{name} did not run:\n{stdout}");
+}
+
 #[test]
 fn nothing_starts_the_thread_pool_when_told_not_to() {
+    if std::env::var_os(ALONE).is_none() {
+        return in_a_process_of_its_own("no_threads::nothing_starts_the_thread_pool_when_told_not_to");
+    }
     // Transforms above the parallel threshold, inverses (division), powers, convolutions and the
     // overflow check of exact rings.
     let n = 1 << 18;

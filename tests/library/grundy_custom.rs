@@ -3,12 +3,10 @@
 //! beyond their certificates, declarations that contradict the options refused, and games
 //! that declare nothing counted over ranges that fit.
 
-mod game_tree;
 #[allow(dead_code)]
-#[path = "../examples/prime_moves.rs"]
+#[path = "../../examples/prime_moves.rs"]
 mod prime_moves;
 
-use game_tree::GameTree;
 use nimcount::Error;
 use nimcount::count::{Kind, Query};
 use nimcount::game::{Game, HeapGame, Structure};
@@ -17,38 +15,14 @@ use nimcount::progress::Silent;
 use num_bigint::BigUint;
 use prime_moves::{PrimeMoves, SmallPrimes};
 
+use crate::support::count_support;
+use crate::support::game_tree::GameTree;
+
 /// Lost positions of `k` heaps of `lo..=hi` stones (ordered tuples, multisets, sets), by
 /// enumeration and game-tree search.
 fn brute(game: &dyn HeapGame, lo: u64, hi: u64, k: usize) -> [u64; 3] {
     let mut tree = GameTree::new(game);
-    let mut counts = [0u64; 3];
-    let sizes: Vec<u64> = (lo..=hi).collect();
-    let mut tuple = vec![0usize; k];
-    loop {
-        let mut heaps: Vec<u64> = tuple.iter().map(|&i| sizes[i]).collect();
-        let nondecreasing = tuple.windows(2).all(|w| w[0] <= w[1]);
-        let increasing = tuple.windows(2).all(|w| w[0] < w[1]);
-        heaps.retain(|&h| h > 0);
-        heaps.sort_unstable();
-        if !tree.is_won(&heaps) {
-            counts[0] += 1;
-            counts[1] += u64::from(nondecreasing);
-            counts[2] += u64::from(increasing);
-        }
-        // Next tuple, odometer style.
-        let mut at = k;
-        loop {
-            if at == 0 {
-                return counts;
-            }
-            at -= 1;
-            tuple[at] += 1;
-            if tuple[at] < sizes.len() {
-                break;
-            }
-            tuple[at] = 0;
-        }
-    }
+    count_support::lost_by_shape(lo, hi, k, |heaps| !tree.is_won(heaps))
 }
 
 fn counted(game: Game, lo: u64, hi: u64, k: u64) -> [u64; 3] {

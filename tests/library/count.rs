@@ -1,10 +1,5 @@
 //! The counting engine against brute-force enumeration and independent computations.
 
-mod common;
-mod count_support;
-
-use common::Rng;
-use count_support::{Shape, brute_distribution, brute_misere_nim, dp_distribution};
 use nimcount::Error;
 use nimcount::count::{Counts, Kind, Method, Query, Source};
 use nimcount::game::Game;
@@ -12,6 +7,9 @@ use nimcount::grundy::{Certificate, Theorem};
 use nimcount::histogram::Histogram;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+
+use crate::support::common::Rng;
+use crate::support::count_support::{self, Shape, brute_distribution, brute_misere_nim, dp_distribution};
 
 /// Moduli of every kind: 1, small and word-sized primes, odd composites (3·5, 3², 3^60),
 /// even numbers, powers of two up to 2^100·3, odd numbers beyond 2^63, a prime too large to

@@ -2,16 +2,13 @@
 //! computations (a digit DP over the bits of the heap sizes), and the published values of
 //! Project Euler 409.
 
-use assert_cmd::Command;
 use nimcount::count::{Kind, Query, SpectrumPath};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
 use serde_json::Value;
 
-fn nimcount() -> Command {
-    Command::cargo_bin("nimcount").unwrap()
-}
+use crate::support::cli::{self, nimcount};
 
 /// Runs `nimcount count ARGS --json` and parses its one JSON object.
 fn json(args: &[&str]) -> Value {
@@ -24,15 +21,9 @@ fn field(v: &Value, name: &str) -> BigUint {
     v[name].as_str().unwrap_or_else(|| panic!("{name} in {v}")).parse().unwrap()
 }
 
-/// A query that must fail: exit code 2, one line on stderr containing `needle`, no stdout.
+/// Runs `nimcount count ARGS`, which must be refused (see `cli::refused`).
 fn refused(args: &[&str], needle: &str) {
-    let output = nimcount().arg("count").args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: expected '{needle}' in {stderr}");
+    cli::refused(&[&["count"], args].concat(), needle);
 }
 
 fn factorial(n: u64) -> BigUint {

@@ -1,12 +1,11 @@
 //! The transform against its definition, on every ring, backend and length 2^0 … 2^12, and the
 //! fast paths against each other on larger lengths.
 
-mod common;
-
-use common::{Rng, TestRing, available_backends, vectors};
 use nimcount::Error;
 use nimcount::fwht::{Backend, Plan, reference};
 use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
+
+use crate::support::common::{Rng, TestRing, available_backends, vectors};
 
 const MAX_NAIVE_LOG2: u32 = 12;
 

@@ -126,6 +126,24 @@ pub fn positions(count: usize, k: usize, shape: Shape, visit: &mut dyn FnMut(&[u
     go(count, k, shape, 0, &mut Vec::new(), visit);
 }
 
+/// The positions of `k` heaps with sizes in `lo..=hi` for which `lost` holds, counted as ordered
+/// tuples, multisets (non-decreasing tuples) and sets (increasing tuples).
+pub fn lost_by_shape(lo: u64, hi: u64, k: usize, mut lost: impl FnMut(&[u64]) -> bool) -> [u64; 3] {
+    let count = if lo <= hi { (hi - lo + 1) as usize } else { 0 };
+    let mut counts = [0u64; 3];
+    let mut heaps = Vec::with_capacity(k);
+    positions(count, k, Shape::Ordered, &mut |tuple| {
+        heaps.clear();
+        heaps.extend(tuple.iter().map(|&i| lo + i as u64));
+        if lost(&heaps) {
+            counts[0] += 1;
+            counts[1] += u64::from(heaps.is_sorted());
+            counts[2] += u64::from(heaps.windows(2).all(|w| w[0] < w[1]));
+        }
+    });
+    counts
+}
+
 /// Brute force: the number of positions for every XOR value, over heap sizes `lo..=hi` with
 /// Grundy values `g`.
 pub fn brute_distribution(g: &[u32], lo: usize, hi: usize, k: usize, shape: Shape) -> BTreeMap<u32, u64> {

@@ -1,0 +1,13 @@
+//! The `nimcount` binary from the outside, one module a command (`count`, `grundy`, `play`,
+//! `plot`, `transform` and `bench`) and a table of hostile inputs. One test binary: run one
+//! module with `cargo test --test cli count::`.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod count;
+mod grundy;
+mod hostile;
+mod play;
+mod plot;
+mod transform;
