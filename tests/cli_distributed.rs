@@ -235,7 +235,7 @@ fn one_process_that_cannot_allocate_fails_everywhere() {
     let args =
         ["bench", "--distributed", "--ring", "u32", "--modulus", "998244353", "--log2", "29", "--runs", "1"];
     let out = mpirun_groups(&[(1, limited), (1, &[])], &args);
-    failed_everywhere(&out, 2, "memory for a block of 2^28 elements");
+    failed_everywhere(&out, 2, "a block of 2^28 elements needs 1.00 GiB");
 }
 
 /// The distributed transform writes through the one writer of output files: a replaced file
