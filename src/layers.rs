@@ -12,11 +12,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The import circles of today that are being taken apart: each entry names the modules of one
-/// circle. A circle found must lie inside an entry, and an entry that no longer is a circle must
-/// be removed (the check fails until it is).
-const KNOWN_CIRCLES: &[(&[&str], &str)] = &[];
-
 /// A module: its crate (`lib`, or a binary's name) and its path from that crate's root.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Module {
@@ -454,11 +449,10 @@ fn check(files: &[(String, String)]) -> Findings {
     let floor = |name: &str| {
         if name.starts_with("bin/") { Some(usize::MAX) } else { floors.get(name).copied() }
     };
-    let known = |a: &str, b: &str| KNOWN_CIRCLES.iter().any(|(c, _)| c.contains(&a) && c.contains(&b));
     for (a, targets) in &graphs[&lib_root] {
         for b in targets {
             match (floor(a), floor(b)) {
-                (Some(fa), Some(fb)) if fb >= fa && !known(a, b) => findings
+                (Some(fa), Some(fb)) if fb >= fa => findings
                     .layer_errors
                     .push(format!("{a} imports {b}, which lib.rs puts on the same floor or above")),
                 (None, _) => findings.layer_errors.push(format!("{a} is missing from the floors of lib.rs")),
@@ -557,23 +551,8 @@ fn the_import_graph_of_src_has_no_circle_and_respects_the_layers() {
     read_tree(&src, &src, &mut files);
     assert!(files.len() > 50 && files.iter().any(|(rel, _)| rel == "lib.rs"), "the tree was read");
     let findings = check(&files);
-    let mut problems = Vec::new();
-    for circle in &findings.circles {
-        let known = KNOWN_CIRCLES.iter().find(|(c, _)| circle.0.iter().all(|m| c.contains(&m.as_str())));
-        match known {
-            Some((_, why)) => eprintln!("known circle ({why}), being taken apart: {}", describe(circle)),
-            None => problems.push(format!("import circle {}", describe(circle))),
-        }
-    }
-    for (members, why) in KNOWN_CIRCLES {
-        let still = findings
-            .circles
-            .iter()
-            .any(|(c, _)| c.iter().filter(|m| members.contains(&m.as_str())).count() > 1);
-        if !still {
-            problems.push(format!("{why} is no longer a circle: remove it from KNOWN_CIRCLES"));
-        }
-    }
+    let mut problems: Vec<String> =
+        findings.circles.iter().map(|circle| format!("import circle {}", describe(circle))).collect();
     problems.extend(findings.layer_errors.iter().cloned());
     assert!(problems.is_empty(), "the import graph of src/:\n{}", problems.join("\n"));
 }

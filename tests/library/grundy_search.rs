@@ -9,7 +9,7 @@ use nimcount::progress::Silent;
 #[test]
 fn a_time_limit_stops_at_the_same_heap_every_time() {
     let officers = Game::parse("octal:0.6").unwrap();
-    let run = || Search::new().limit(Limit::Seconds(0.3)).run(&officers).unwrap();
+    let run = || Search::new().limit(Limit::Seconds(0.15)).run(&officers).unwrap();
     let (a, b) = (run(), run());
     assert!(a.certificate.is_none() && a.checked_upto > 5000, "{}", a.checked_upto);
     assert_eq!(a.checked_upto, b.checked_upto);
