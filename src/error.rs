@@ -213,7 +213,11 @@ pub enum Error {
     },
 
     /// Misère play asked for a game whose misère theory nimcount does not know.
-    #[error("misère play is supported for nim only, not for {}", quote(game))]
+    #[error(
+        "misère positions are counted for nim only, not for {}: its misère outcome depends on more than \
+         the Grundy values",
+        quote(game)
+    )]
     MisereUnsupported {
         /// The game.
         game: String,

@@ -112,6 +112,25 @@ impl Engine<'_> {
         Ok((losing, winning, distribution, false))
     }
 
+    /// The pointwise value of every class as a probability ratio, in floating point: `(Ĥ/N)^k`
+    /// (ordered), or the unordered coefficient over the number of multisets or sets.
+    pub(super) fn float_class_values(&mut self, keep_slots: bool) -> Result<Vec<f64>> {
+        let (n, k, kind) = (self.histogram.total().clone(), self.k, self.unordered());
+        let (parallel, limit) = (self.parallel(), self.options.work_limit);
+        let distinct = Distinct::of(self.spectrum(keep_slots)?);
+        let per_value: Vec<f64> = match kind {
+            None => distinct.values.iter().map(|h| power_ratio(h, &n, k)).collect(),
+            Some(unordered) => {
+                let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability", limit)?;
+                let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+                parallel::map(&distinct.values, parallel, |h| {
+                    coefficients::ratio(unordered, big_to_f64(&n), ratio(h, &n), k)
+                })
+            }
+        };
+        Ok(distinct.class_value.iter().map(|&i| per_value[i]).collect())
+    }
+
     /// Whether the exact counts cost at most [`EXACT_STEPS`]: the powers (or coefficient
     /// recurrences) of `values` distinct values at the answer's size, and the inverse transform
     /// of the distribution.
@@ -186,7 +205,7 @@ fn ordered_sum(distinct: &Distinct, spectrum: &Spectrum, n: &BigUint, k: &BigUin
 /// `a / b` as a float, for big integers of any size, correctly rounded while it is a normal
 /// float (a quotient of 66 bits with a sticky bit for the remainder, rounded once to 53 bits,
 /// then scaled by a power of two).
-fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
+pub(super) fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
     if a.is_zero() {
         return 0.0;
     }
