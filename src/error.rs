@@ -248,6 +248,19 @@ pub enum Error {
         n: BigUint,
     },
 
+    /// A misère position whose search would visit more positions than allowed.
+    #[error(
+        "the misère search of this position would visit up to {positions} positions, more than the limit \
+         of {limit}; misère play is known in closed form only for nim and for positions whose heaps (and \
+         every smaller heap of their games) have Grundy values 0 and 1"
+    )]
+    MisereTooLarge {
+        /// The bound on the positions reachable.
+        positions: Estimate,
+        /// The limit.
+        limit: u64,
+    },
+
     /// A computation refused before it starts because of its estimated number of steps.
     #[error("{what} needs {steps} steps, more than the limit of {limit}")]
     TooMuchWork {
