@@ -268,7 +268,10 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// Misère play (Nim only): the player who takes the last stone loses.
+    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] only
+    /// (misère Nim's rule); any other game, a histogram or a sum of games is refused
+    /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
+    /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
         self.misere = misere;
         self
