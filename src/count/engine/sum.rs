@@ -16,7 +16,7 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
 use super::classes::outcome;
-use super::probability::big_ratio;
+use super::probability::{big_ratio, float_distribution};
 use super::{
     ClassCount, Classes, EXACT_MAX_BITS, Engine, Outcome, Stages, answer_bits, classes_by_ring,
     exact_outcome, join_parts, reserve_exact_distribution,
@@ -24,8 +24,7 @@ use super::{
 use crate::count::answer::{Report, Source, SpectrumPath};
 use crate::count::modulus::Part;
 use crate::error::{Error, Estimate, Result};
-use crate::fwht::Plan;
-use crate::ring::{Float64, Residues};
+use crate::ring::Residues;
 
 /// The components of a sum of games, over histograms of one transform length.
 pub(in crate::count) struct Sum<'a> {
@@ -207,11 +206,8 @@ impl<'a> Sum<'a> {
         let losing: f64 = products.iter().zip(&joint.multiplicity).map(|(p, &m)| p * m as f64 * scale).sum();
         let losing = losing.clamp(0.0, 1.0);
         let distribution = if with_distribution {
-            let mut data: Vec<f64> = joint.slot_class.iter().map(|&c| products[c as usize]).collect();
-            Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;
-            let mut data: Vec<f64> = data.into_iter().map(|p| p.clamp(0.0, 1.0)).collect();
-            data[0] = losing;
-            Some(data)
+            let data = joint.slot_class.iter().map(|&c| products[c as usize]).collect();
+            Some(float_distribution(data, parallel, losing)?)
         } else {
             None
         };
