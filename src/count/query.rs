@@ -764,6 +764,9 @@ impl<'p> Query<'p> {
                 if self.misere {
                     return refuse(query(), "misère play is counted for plain nim heaps only");
                 }
+                if self.options.spectrum == SpectrumPath::Structured {
+                    return refuse(query(), "its components are counted over arrays of values");
+                }
                 for c in components {
                     if c.lo > c.hi {
                         return Err(Error::EmptyRange { lo: c.lo.clone(), hi: c.hi.clone() });

@@ -200,9 +200,22 @@ impl<'g> MisereSearch<'g> {
         }
     }
 
-    /// Whether the position of these heaps `(game, size)` is lost for the player to move in
-    /// misère play; refused when its positions reachable may be more than the limit left.
-    pub fn is_lost(&mut self, heaps: &[Heap]) -> Result<bool> {
+    /// Whether the position of these heaps `(game, size)` (the game's index in the search's
+    /// games) is lost for the player to move in misère play; refused when its positions
+    /// reachable may be more than the limit.
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// use nimcount::play::MisereSearch;
+    /// // Kayles (octal:0.77): a row of 1 is lost in misère play (you must take the last pin);
+    /// // rows of 1 and 2 are won (take both pins of the row of 2).
+    /// let kayles = Game::parse("octal:0.77")?;
+    /// let mut search = MisereSearch::new(vec![&kayles], 1000);
+    /// assert!(search.is_lost(&[(0, 1)])?);
+    /// assert!(!search.is_lost(&[(0, 1), (0, 2)])?);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn is_lost(&mut self, heaps: &[(usize, u64)]) -> Result<bool> {
         let position = self.normal_form(heaps.iter().copied());
         self.check_estimate(&position)?;
         self.lost(position)

@@ -318,6 +318,7 @@ mod parts {
         refused(&["--part", "nim", "1..=3", "2", "--staircase"], "cannot be used with");
         refused(&["--part", "nim", "5..=3", "2"], "--part nim 5..=3: empty range");
         refused(&["--part", "chess", "1..=3", "2"], "unknown game 'chess'");
+        refused(&["--part", "nim", "1..=3", "2", "--spectrum", "structured"], "counted over arrays");
         refused(&["--part", "nim", "1..=3", "-2"], "");
         refused(
             &["--part", "nim", "1..=3", "2", "--distinct", "--probability", "--part", "nim", "1..=2", "3"],
