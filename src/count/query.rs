@@ -629,7 +629,16 @@ impl<'p> Query<'p> {
                 &mut stages,
             )?;
             let histogram = match histogram.is_structured() {
-                true => stages.time("array of the histogram", || histogram.to_array())?,
+                true => {
+                    stages.time("array of the histogram", || histogram.to_array()).map_err(|e| match e {
+                        Error::OutOfMemory { what, needed, available } => Error::OutOfMemory {
+                            what: format!("{what} (each part of a sum of games is counted over an array)"),
+                            needed,
+                            available,
+                        },
+                        other => other,
+                    })?
+                }
                 false => histogram,
             };
             histograms.push(histogram);

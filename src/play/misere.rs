@@ -96,8 +96,16 @@ impl MiserePosition {
             let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect());
             return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Nim, moves });
         }
-        if let Some(values) = grundy.as_ref().filter(|_| heaps.iter().zip(&rules).all(|(h, r)| binary(r, h)))
-        {
+        // Binary when the largest heap of each game is (every smaller heap then is too).
+        let mut largest: Vec<(&Rules, &BigUint)> = Vec::new();
+        for (h, r) in heaps.iter().zip(&rules) {
+            match largest.iter_mut().find(|(s, _)| std::ptr::eq(*s, *r)) {
+                Some((_, top)) => *top = (*top).max(h),
+                None => largest.push((r, h)),
+            }
+        }
+        let all_binary = largest.iter().all(|(r, h)| binary(r, h));
+        if let Some(values) = grundy.as_ref().filter(|_| all_binary) {
             let xor = values.iter().fold(BigUint::zero(), |x, g| x ^ g);
             let verdict = Verdict::lost_if(!xor.is_zero());
             let mut moves = Vec::new();
