@@ -213,7 +213,11 @@ pub enum Error {
     },
 
     /// Misère play asked for a game whose misère theory nimcount does not know.
-    #[error("misère play is supported for nim only, not for {}", quote(game))]
+    #[error(
+        "misère positions are counted for nim only, not for {}: its misère outcome depends on more than \
+         the Grundy values",
+        quote(game)
+    )]
     MisereUnsupported {
         /// The game.
         game: String,
@@ -242,6 +246,19 @@ pub enum Error {
         k: BigUint,
         /// The number of heap sizes.
         n: BigUint,
+    },
+
+    /// A misère position whose search would visit more positions than allowed.
+    #[error(
+        "the misère search of this position would visit up to {positions} positions, more than the limit \
+         of {limit}; misère play is known in closed form only for nim and for positions whose heaps (and \
+         every smaller heap of their games) have Grundy values 0 and 1"
+    )]
+    MisereTooLarge {
+        /// The bound on the positions reachable.
+        positions: Estimate,
+        /// The limit.
+        limit: u64,
     },
 
     /// A computation refused before it starts because of its estimated number of steps.

@@ -263,6 +263,7 @@ def count(
     probability=False,
     max_work=None,
     max_heap=None,
+    parts=None,
 ):
     """Counts the positions of ``heaps`` heaps that are lost for the player to move.
 
@@ -290,7 +291,7 @@ def count(
     distinct : bool, default False
         Sets of distinct heap sizes.
     misere : bool, default False
-        Misère play (nim only): whoever takes the last stone loses.
+        Misère play, counted for nim only: whoever takes the last stone loses.
     probability : bool, default False
         The probabilities that the player to move loses and wins, sizes drawn with the
         histogram's weights (floats).
@@ -298,6 +299,10 @@ def count(
         The most steps (about 25 ns each) a count may take; by default about ten seconds.
     max_heap : int, optional
         The most Grundy values computed, ``G(0) ... G(max_heap - 1)``.
+    parts : list of (str, sizes, int), optional
+        Instead of a game: a sum of different games, ``[(game, sizes, heaps), ...]``; each part
+        has ``heaps`` heaps of ``game`` with sizes in ``sizes`` (``unordered``/``distinct``
+        apply within each part), lost when the XOR over all the heaps is 0. Normal play.
 
     Returns
     -------
@@ -325,7 +330,21 @@ def count(
     6
     >>> nimcount.count(histogram={0: 3, 1: 1}, heaps=2, probability=True).losing
     0.625
+    >>> nimcount.count(parts=[("nim", (0, 3), 1), ("subtract:1,2", (0, 5), 1)]).losing
+    6
     """
+    if parts is not None:
+        if game is not None or sizes is not None or heaps is not None or histogram is not None:
+            raise ValueError("parts= gives the games, sizes and heaps: drop game, sizes, heaps and histogram=")
+        native_parts = [(spec, *_sizes(part_sizes), k) for spec, part_sizes, k in parts]
+        answer = _native.count(
+            None, None, None, None, None, modulus, unordered, distinct, misere, probability, max_work, max_heap,
+            native_parts,
+        )
+        answer.pop("certificate")
+        answer["period"] = None
+        answer["theorem"] = None
+        return Counts(**answer)
     if heaps is None:
         raise ValueError("heaps= is required: the number of heaps")
     if histogram is not None and sizes is not None:
@@ -439,7 +458,8 @@ def play(game, heaps, *, misere=False, max_heap=None):
     heaps : iterable of int
         The heap sizes, of any size.
     misere : bool, default False
-        Misère play (nim only).
+        Misère play, any game: nim by its rule, heaps of values 0 and 1 by their closed form,
+        other positions by a search of every position reachable (refused beyond 10^6).
     max_heap : int, optional
         The most Grundy values computed for a game without a proven period.
 

@@ -4,12 +4,12 @@
 //! `#[pyfunction]`s only convert arguments and answers.
 
 use nimcount::Error;
-use nimcount::count::{Kind, Query, Source};
+use nimcount::count::{Component, Kind, Query, Source};
 use nimcount::game::Game;
 use nimcount::grundy::{Certificate, Limit, PeriodSearch, Search};
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
-use nimcount::play::{Moore, Move, Position, Rules, Verdict};
+use nimcount::play::{MISERE_MAX_POSITIONS, MiserePosition, Moore, Move, Position, Rules, Verdict};
 use nimcount::progress::Progress;
 use num_traits::ToPrimitive;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
@@ -46,8 +46,14 @@ impl Refusal {
 
 /// What is counted: a game over a range of heap sizes, or a histogram of Grundy values.
 enum Input {
-    Game { spec: String, lo: BigUint, hi: BigUint },
+    Game {
+        spec: String,
+        lo: BigUint,
+        hi: BigUint,
+    },
     Histogram(Vec<(u64, BigUint)>),
+    /// A sum of different games: `(game, lo, hi, heaps)` per part.
+    Sum(Vec<(String, BigUint, BigUint, BigUint)>),
 }
 
 /// A counting question, as the Python function takes it.
@@ -103,8 +109,24 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
             }
             Query::from_histogram(Histogram::from_counts(pairs.iter().cloned())?)
         }
+        Input::Sum(parts) => {
+            let mut components = Vec::with_capacity(parts.len());
+            for (spec, lo, hi, heaps) in parts {
+                if Moore::names(spec) {
+                    return Err(Refusal::Usage(format!(
+                        "{spec} moves on several heaps at once: not a part of a sum"
+                    )));
+                }
+                components.push(Component::new(Game::parse(spec)?, lo.clone(), hi.clone(), heaps.clone()));
+            }
+            Query::sum(components)
+        }
     };
-    let mut query = query.heaps(r.heaps.clone()).kind(kind).misere(r.misere).progress(progress);
+    let query = match r.input {
+        Input::Sum(_) => query,
+        _ => query.heaps(r.heaps.clone()),
+    };
+    let mut query = query.kind(kind).misere(r.misere).progress(progress);
     if let Some(m) = &r.modulus {
         query = query.modulus(m.clone());
     }
@@ -128,6 +150,7 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
         Source::Values { values_computed } => ("values", None, Some(values_computed)),
         Source::Columns { .. } => ("digits", None, None),
         Source::Trivial => ("trivial", None, None),
+        Source::Sum { .. } => ("sum", None, None),
         _ => ("histogram", None, None),
     };
     Ok(CountAnswer {
@@ -212,12 +235,18 @@ fn play_position(
         return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
     }
     let game = Game::parse(spec)?;
-    if misere && game != Game::Nim {
-        return Err(Error::MisereUnsupported { game: game.spec() }.into());
-    }
     let largest = heaps.iter().max().cloned().unwrap_or_default();
     let rules =
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
+    if misere && game != Game::Nim {
+        let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
+        let moves = listed(position.winning_moves().iter().take(MAX_MOVES + 1).cloned().collect())?;
+        return Ok(Played {
+            verdict: position.verdict(),
+            grundy: position.grundy().map(<[_]>::to_vec),
+            moves,
+        });
+    }
     let position = if misere { Position::misere_nim(heaps) } else { Position::new(&rules, heaps)? };
     let moves = listed(position.winning_moves().take(MAX_MOVES + 1).collect())?;
     Ok(Played { verdict: position.verdict(), grundy: Some(position.grundy().to_vec()), moves })
@@ -264,17 +293,20 @@ fn certificate_dict<'py>(py: Python<'py>, c: &Certificate) -> PyResult<Bound<'py
     Ok(d)
 }
 
+/// One part of a sum of games as the Python wrapper passes it: game, lo, hi, heaps.
+type PartArg<'py> = (String, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>);
+
 /// `count(game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability,
 /// max_work, max_heap)` as a dict of the answer.
 #[pyfunction]
-#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap))]
+#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap, parts=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn count<'py>(
     py: Python<'py>,
     game: Option<String>,
     lo: Option<Bound<'py, PyAny>>,
     hi: Option<Bound<'py, PyAny>>,
-    heaps: Bound<'py, PyAny>,
+    heaps: Option<Bound<'py, PyAny>>,
     histogram: Option<Bound<'py, PyAny>>,
     modulus: Option<Bound<'py, PyAny>>,
     unordered: bool,
@@ -283,8 +315,23 @@ pub fn count<'py>(
     probability: bool,
     max_work: Option<Bound<'py, PyAny>>,
     max_heap: Option<Bound<'py, PyAny>>,
+    parts: Option<Vec<PartArg<'py>>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let input = match (game, histogram, lo, hi) {
+        (None, None, None, None) if parts.is_some() => {
+            let mut sum = Vec::new();
+            for (spec, lo, hi, k) in parts.unwrap_or_default() {
+                let lo = biguint(&lo, "the smallest heap size")?;
+                let hi = biguint(&hi, "the largest heap size")?;
+                sum.push((spec, lo, hi, biguint(&k, "heaps")?));
+            }
+            Input::Sum(sum)
+        }
+        _ if parts.is_some() => {
+            return Err(value_error(
+                "parts= gives the games, sizes and heaps: drop game, sizes and histogram=",
+            ));
+        }
         (Some(_), Some(_), _, _) => return Err(value_error("give a game or histogram=, not both")),
         (Some(spec), None, Some(lo), Some(hi)) => Input::Game {
             spec,
@@ -312,9 +359,17 @@ pub fn count<'py>(
         },
         None => None,
     };
+    let heaps = match (&input, heaps) {
+        (Input::Sum(parts), None) => parts.iter().map(|p| &p.3).sum(),
+        (Input::Sum(_), Some(_)) => {
+            return Err(value_error("parts= gives the heaps of each part: drop heaps="));
+        }
+        (_, Some(heaps)) => biguint(&heaps, "heaps")?,
+        (_, None) => return Err(value_error("heaps= is required: the number of heaps")),
+    };
     let request = CountRequest {
         input,
-        heaps: biguint(&heaps, "heaps")?,
+        heaps,
         modulus: modulus.map(|m| biguint(&m, "modulus")).transpose()?,
         unordered,
         distinct,

@@ -158,14 +158,14 @@ def test_errors():
     raises("choose one", lambda: nimcount.count("nim", (1, 3), 3, unordered=True, distinct=True))
     raises("modulus=0", lambda: nimcount.count("nim", (1, 3), 3, modulus=0))
     raises("drop modulus=", lambda: nimcount.count("nim", (1, 3), 3, modulus=5, probability=True))
-    raises("misère play is supported for nim only", lambda: nimcount.count("subtract:1,2", (1, 3), 3, misere=True))
+    raises("misère positions are counted for nim only", lambda: nimcount.count("subtract:1,2", (1, 3), 3, misere=True))
     raises("at least 0", lambda: nimcount.count("nim", (-1, 3), 3))
     raises("must be an int", lambda: nimcount.count("nim", (1.5, 3), 3), TypeError)
     raises("moore:2: only ordered positions are counted", lambda: nimcount.count("moore:2", (1, 3), 3, unordered=True))
     raises("max_work=0", lambda: nimcount.count("nim", (1, 3), 3, max_work=0))
     raises("1-d", lambda: nimcount.count(histogram=np.ones((2, 2), np.uint64), heaps=2))
     raises("negative", lambda: nimcount.count(histogram=np.array([1, -1]), heaps=2))
-    raises("misère play is supported for nim only", lambda: nimcount.play("subtract:1,2", [3], misere=True))
+    raises("misère search of this position", lambda: nimcount.play("octal:0.77", [60, 60], misere=True))
     raises("no Grundy values", lambda: nimcount.grundy("moore:2", 3))
 
 
@@ -201,3 +201,19 @@ def test_the_docstring_examples_run():
 
     failures, tried = doctest.testmod(nimcount, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried >= 20 and failures == 0
+
+
+def test_sums_of_different_games():
+    # One Nim heap of 0..=3 and one heap of subtract:1,2 (values n mod 3) of 0..=5.
+    c = nimcount.count(parts=[("nim", (0, 3), 1), ("subtract:1,2", range(0, 6), 1)])
+    assert (c.losing, c.total, c.source) == (6, 24, "sum")
+    one = nimcount.count("octal:0.77", (1, 100), 3, modulus=10**9 + 7)
+    assert nimcount.count(parts=[("octal:0.77", (1, 100), 3)], modulus=10**9 + 7).losing == one.losing
+    with pytest.raises(ValueError, match="drop game"):
+        nimcount.count("nim", parts=[("nim", (0, 3), 1)])
+
+
+def test_misere_play_of_any_game():
+    # Dawson's Kayles (octal:0.07): a heap of 1 has no move, so 1 alone is won in misère play.
+    assert nimcount.play("octal:0.07", [1], misere=True).verdict == "won"
+    assert nimcount.play("subtract:2", [3], misere=True).verdict == "lost"

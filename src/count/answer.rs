@@ -121,6 +121,12 @@ pub enum Source {
     /// No Grundy value was needed: no heaps, or one size and an even number of heaps (or a set
     /// of more sizes than there are).
     Trivial,
+    /// A sum of different games ([`Query::sum`](super::Query::sum)): where each component's
+    /// histogram came from, in order.
+    Sum {
+        /// The sources of the components.
+        components: Vec<Source>,
+    },
 }
 
 /// What a query used and how long each stage took.
@@ -129,7 +135,7 @@ pub enum Source {
 pub struct Report {
     /// Where the histogram came from.
     pub source: Source,
-    /// The number of heap sizes `N`.
+    /// The number of heap sizes `N` (of a sum of games: of all its components together).
     pub sizes: BigUint,
     /// `log2` of the transform length `F` (which may be far beyond `usize`).
     pub log2_len: u32,

@@ -89,7 +89,7 @@ pub use engine::EXACT_MAX_BITS;
 #[cfg(feature = "mpi")]
 use engine::Stages;
 pub use moore::MOORE_MAX_WORK;
-pub use query::Query;
+pub use query::{Component, Query};
 
 #[cfg(test)]
 mod tests {

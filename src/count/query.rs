@@ -8,7 +8,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::Options;
 use super::answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
-use super::engine::{self, Engine, Outcome, Stages};
+use super::engine::{self, Engine, Outcome, Stages, Sum};
 use super::misere;
 use super::modulus::{self, winning};
 use crate::error::{Error, Result};
@@ -24,6 +24,34 @@ enum Input {
     Histogram(Histogram),
     /// Moore's Nim-K, with `K`.
     Moore(u64),
+    /// A sum of different games, one histogram per component.
+    Sum(Vec<Component>),
+}
+
+/// One component of a sum of games ([`Query::sum`]): `heaps` heaps of `game`, each of a size
+/// in `lo..=hi`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Component {
+    /// The game of these heaps.
+    pub game: Game,
+    /// The smallest heap size.
+    pub lo: BigUint,
+    /// The largest heap size.
+    pub hi: BigUint,
+    /// The number of heaps.
+    pub heaps: BigUint,
+}
+
+impl Component {
+    /// `heaps` heaps of `game`, each of a size in `lo..=hi`.
+    pub fn new(
+        game: Game,
+        lo: impl Into<BigUint>,
+        hi: impl Into<BigUint>,
+        heaps: impl Into<BigUint>,
+    ) -> Self {
+        Component { game, lo: lo.into(), hi: hi.into(), heaps: heaps.into() }
+    }
 }
 
 /// A counting query, built step by step.
@@ -135,6 +163,31 @@ impl Query<'static> {
         Query::with_input(Input::Moore(k))
     }
 
+    /// A sum of different games: positions made of the heaps of every component (ordered within
+    /// each component, or multisets or sets within each with [`kind`](Query::kind)), lost when
+    /// the XOR of all the heaps' Grundy values is 0. The transforms of the components' histograms
+    /// multiply slot by slot. Counts (exact or modulo anything), the distribution and
+    /// probabilities, as for one game; normal play only. The heaps are given per component,
+    /// not with [`heaps`](Query::heaps), and no [`sizes`](Query::sizes) apply.
+    ///
+    /// ```
+    /// use nimcount::count::{Component, Query};
+    /// use nimcount::game::Game;
+    ///
+    /// // One Nim heap of 0..=3 and one heap of subtract:1,2 (values n mod 3) of 0..=5: lost
+    /// // when the Nim heap equals the other heap's value (0, 1 or 2, twice each): 6 of 24.
+    /// let parts = [
+    ///     Component::new(Game::Nim, 0u32, 3u32, 1u32),
+    ///     Component::new(Game::parse("subtract:1,2")?, 0u32, 5u32, 1u32),
+    /// ];
+    /// let counts = Query::sum(parts).count()?;
+    /// assert_eq!((counts.losing, counts.total), (6u32.into(), 24u32.into()));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn sum(components: impl IntoIterator<Item = Component>) -> Self {
+        Query::with_input(Input::Sum(components.into_iter().collect()))
+    }
+
     /// A query over a histogram of Grundy values.
     pub fn from_histogram(histogram: Histogram) -> Self {
         Query::with_input(Input::Histogram(histogram))
@@ -215,7 +268,10 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// Misère play (Nim only): the player who takes the last stone loses.
+    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] only
+    /// (misère Nim's rule); any other game, a histogram or a sum of games is refused
+    /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
+    /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
         self.misere = misere;
         self
@@ -294,6 +350,12 @@ impl<'p> Query<'p> {
     /// values grow by a power-of-two saltus.
     pub fn histogram(&self) -> Result<(Cow<'_, Histogram>, Source)> {
         self.validate()?;
+        if let Input::Sum(_) = self.input {
+            return Err(Error::NotForQuery {
+                query: "a sum of games".into(),
+                reason: "each component has a histogram of its own",
+            });
+        }
         self.counts_only()?;
         self.histogram_timed(&mut Stages::default())
     }
@@ -301,6 +363,12 @@ impl<'p> Query<'p> {
     /// Losing, winning and total counts.
     pub fn count(&self) -> Result<Counts> {
         self.validate()?;
+        if let Input::Sum(components) = &self.input {
+            let (outcome, report) = self.sum_run(components, false)?;
+            let winning = winning(&outcome.total, &outcome.losing, self.modulus.as_ref());
+            let (losing, total, modulus) = (outcome.losing, outcome.total, self.modulus.clone());
+            return Ok(Counts { losing, winning, total, modulus, report });
+        }
         let heaps = self.heaps_asked()?;
         let (losing, total, report) = match &self.input {
             Input::Moore(moore) => self.moore_counts(*moore, heaps)?,
@@ -448,7 +516,10 @@ impl<'p> Query<'p> {
         if self.misere {
             return Err(Error::MisereDistribution);
         }
-        let (outcome, report) = self.run(self.heaps_asked()?, true)?;
+        let (outcome, report) = match &self.input {
+            Input::Sum(components) => self.sum_run(components, true)?,
+            _ => self.run(self.heaps_asked()?, true)?,
+        };
         let counts = outcome.distribution.expect("asked for");
         let losing = counts[0].clone();
         let winning = winning(&outcome.total, &losing, self.modulus.as_ref());
@@ -479,6 +550,13 @@ impl<'p> Query<'p> {
     pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
         self.validate()?;
         self.counts_only()?;
+        if let Input::Sum(components) = &self.input {
+            let (histograms, sources, stages) = self.sum_histograms(components)?;
+            let mut sum = Sum::new(self.sum_engines(components, &histograms), stages);
+            let (losing, winning, distribution, exact) = sum.probability(with_distribution)?;
+            let report = sum.report(sources);
+            return Ok(Probability { losing, winning, distribution, exact, report });
+        }
         let heaps = self.heaps_asked()?;
         if self.misere && with_distribution {
             return Err(Error::MisereDistribution);
@@ -486,7 +564,7 @@ impl<'p> Query<'p> {
         // The number of sizes is known before any Grundy value or transform: refuse at once.
         let sizes = match (&self.input, self.range()) {
             (Input::Histogram(h), _) => h.total().clone(),
-            (Input::Game(_) | Input::Moore(_), Ok((lo, hi))) => hi - lo + 1u32,
+            (Input::Game(_) | Input::Moore(_) | Input::Sum(_), Ok((lo, hi))) => hi - lo + 1u32,
             (_, Err(e)) => return Err(e),
         };
         if sizes.is_zero() {
@@ -522,6 +600,65 @@ impl<'p> Query<'p> {
             outcome.losing = misere::correct_count(&outcome.losing, correction, self.modulus.as_ref());
         }
         Ok((outcome, engine.report(source)))
+    }
+
+    /// Counts a sum of games (with the distribution when asked).
+    fn sum_run(&self, components: &[Component], with_distribution: bool) -> Result<(Outcome, Report)> {
+        let (histograms, sources, stages) = self.sum_histograms(components)?;
+        let mut sum = Sum::new(self.sum_engines(components, &histograms), stages);
+        let outcome = match &self.modulus {
+            Some(m) => sum.modular(m, with_distribution)?,
+            None => sum.exact(with_distribution)?,
+        };
+        Ok((outcome, sum.report(sources)))
+    }
+
+    /// The histograms of the components of a sum, as arrays of one transform length, and their
+    /// sources.
+    fn sum_histograms(&self, components: &[Component]) -> Result<(Vec<Histogram>, Vec<Source>, Stages)> {
+        let mut stages = Stages::default();
+        let (mut histograms, mut sources) = (Vec::new(), Vec::new());
+        for c in components {
+            let (histogram, source) = super::source::game_histogram(
+                &c.game,
+                &c.lo,
+                &c.hi,
+                self.max_heap,
+                self.options.parallel,
+                self.progress,
+                &mut stages,
+            )?;
+            let histogram = match histogram.is_structured() {
+                true => {
+                    stages.time("array of the histogram", || histogram.to_array()).map_err(|e| match e {
+                        Error::OutOfMemory { what, needed, available } => Error::OutOfMemory {
+                            what: format!("{what} (each part of a sum of games is counted over an array)"),
+                            needed,
+                            available,
+                        },
+                        other => other,
+                    })?
+                }
+                false => histogram,
+            };
+            histograms.push(histogram);
+            sources.push(source);
+        }
+        let log2 = histograms.iter().map(Histogram::log2_len).max().unwrap_or(0);
+        let histograms = histograms.into_iter().map(|h| h.widened(log2)).collect();
+        Ok((histograms, sources, stages))
+    }
+
+    /// One engine per component of a sum, over its histogram.
+    fn sum_engines<'a>(
+        &'a self,
+        components: &'a [Component],
+        histograms: &'a [Histogram],
+    ) -> Vec<Engine<'a>> {
+        let engine = |(c, h): (&'a Component, &'a Histogram)| {
+            Engine::new(h, &c.heaps, self.kind, self.options, self.progress, Stages::default())
+        };
+        components.iter().zip(histograms).map(engine).collect()
     }
 
     /// The histogram in the shape the engine evaluates (see [`engine::prepare`]).
@@ -560,6 +697,10 @@ impl<'p> Query<'p> {
             Input::Moore(k) => {
                 Err(Error::NotForQuery { query: format!("moore:{k}"), reason: "it has no Grundy values" })
             }
+            Input::Sum(_) => Err(Error::NotForQuery {
+                query: "a sum of games".into(),
+                reason: "each component has a histogram of its own",
+            }),
             Input::Game(game) => {
                 let (lo, hi) = self.range()?;
                 let max_heap = self.max_heap;
@@ -616,6 +757,29 @@ impl<'p> Query<'p> {
                 }
                 if self.misere {
                     return Err(Error::MisereNeedsGame);
+                }
+            }
+            Input::Sum(components) => {
+                let query = || "a sum of games".to_string();
+                if components.is_empty() {
+                    return refuse(query(), "it needs at least one component");
+                }
+                if self.sizes.is_some() || self.heaps.is_some() {
+                    return refuse(query(), "the sizes and the number of heaps are given per component");
+                }
+                if self.staircase {
+                    return refuse(query(), "a staircase needs one game");
+                }
+                if self.misere {
+                    return refuse(query(), "misère play is counted for plain nim heaps only");
+                }
+                if self.options.spectrum == SpectrumPath::Structured {
+                    return refuse(query(), "its components are counted over arrays of values");
+                }
+                for c in components {
+                    if c.lo > c.hi {
+                        return Err(Error::EmptyRange { lo: c.lo.clone(), hi: c.hi.clone() });
+                    }
                 }
             }
             Input::Moore(k) => {

@@ -1,9 +1,10 @@
 //! Histogram files: one `value count` pair a line, or `lo..=hi count` for a range of values.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
+use num_traits::{ToPrimitive, Zero};
 
 use super::{Histogram, MAX_LOG2_LEN, log2_len_for};
 use crate::error::{Error, Result};
@@ -170,6 +171,68 @@ impl Histogram {
             return Err(malformed(later.3, reason));
         }
         Histogram::from_intervals(all.into_iter().map(|(lo, hi, count, _)| (lo, hi, count)))
+    }
+
+    /// The counts as runs `(lo, hi, count)`: every value in `lo..=hi` has `count`, the runs
+    /// increasing and disjoint, zero counts left out, neighbouring runs with different counts.
+    /// These are the lines of a file [`read`](Histogram::read) reads back (`lo..=hi count`, or
+    /// `value count` when `lo = hi`). A structured histogram of intervals gives its intervals
+    /// (values of any size); one of power-of-two progressions is first made an array
+    /// ([`to_array`](Histogram::to_array), which may not fit).
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// // G(n) = n mod 3 over 1..=7: values 1, 2, 0, 1, 2, 0, 1.
+    /// let h = Histogram::from_values(&[0, 1, 2, 0, 1, 2, 0, 1], 1, 7)?;
+    /// let runs: Vec<String> = h.runs()?.iter().map(|(lo, hi, c)| format!("{lo}..={hi} {c}")).collect();
+    /// assert_eq!(runs, ["0..=0 2", "1..=1 3", "2..=2 2"]);
+    /// let nim = Histogram::from_intervals([(1u8.into(), 100u8.into(), 1u8.into())])?;
+    /// assert_eq!(nim.runs()?, [(1u8.into(), 100u8.into(), 1u8.into())]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn runs(&self) -> Result<Vec<(BigUint, BigUint, BigUint)>> {
+        let mut runs: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
+        let mut push = |lo: BigUint, hi: BigUint, count: BigUint| match runs.last_mut() {
+            Some((_, last, c)) if *c == count && *last == &lo - 1u32 => *last = hi,
+            _ if count.is_zero() => {}
+            _ => runs.push((lo, hi, count)),
+        };
+        match self.progressions() {
+            Some((0, progressions)) => {
+                // A sweep over the interval ends: +weight where one starts, −weight after it ends.
+                let mut changes: BTreeMap<BigUint, (BigUint, BigUint)> = BTreeMap::new();
+                for p in progressions {
+                    changes.entry(p.lo.clone()).or_default().0 += &p.weight;
+                    changes.entry(&p.hi + 1u32).or_default().1 += &p.weight;
+                }
+                let mut count = BigUint::zero();
+                let mut at: Option<BigUint> = None;
+                for (value, (up, down)) in changes {
+                    if let Some(start) = at.take() {
+                        push(start, &value - 1u32, count.clone());
+                    }
+                    count = count + up - down;
+                    at = Some(value);
+                }
+            }
+            Some(_) => return self.to_array()?.runs(),
+            None => {
+                let mut counts = vec![BigUint::zero(); self.transform_len()];
+                for term in self.terms() {
+                    let mut own = vec![0u64; counts.len()];
+                    term.for_each(|g, c| own[g] += u64::from(c));
+                    for (total, c) in counts.iter_mut().zip(own) {
+                        if c != 0 {
+                            *total += term.weight() * c;
+                        }
+                    }
+                }
+                for (g, count) in counts.into_iter().enumerate() {
+                    push(BigUint::from(g), BigUint::from(g), count);
+                }
+            }
+        }
+        Ok(runs)
     }
 }
 

@@ -246,6 +246,22 @@ impl Histogram {
         Ok(Histogram::assemble(terms, log2_len))
     }
 
+    /// The same counts over a transform of `2^log2_len` slots, when that is more than its own:
+    /// histograms of the components of a sum of games share one transform length. Arrays only
+    /// (a structured histogram is first made one with [`to_array`](Self::to_array)).
+    pub(crate) fn widened(mut self, log2_len: u32) -> Self {
+        debug_assert!(self.structured.is_none(), "arrays only");
+        if log2_len > self.log2_len {
+            self.log2_len = log2_len;
+            for term in &mut self.terms {
+                if let Counts::Dense(counts) = &mut term.counts {
+                    counts.resize(1 << log2_len, 0);
+                }
+            }
+        }
+        self
+    }
+
     /// Drops empty terms and computes the total.
     fn assemble(terms: Vec<Term>, log2_len: u32) -> Self {
         let mut total = BigUint::zero();

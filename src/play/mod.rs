@@ -9,7 +9,10 @@
 //!   is `G(n) ⊕ xor`. The heaps' options and values come from [`Rules`]: Nim (any size), a
 //!   built-in game (any size when a proven period allows it), or your own
 //!   [`HeapGame`](crate::game::HeapGame) with the values of [`crate::grundy::values_of`].
-//!   Misère Nim (whoever takes the last stone loses) is [`Position::misere_nim`].
+//!   Misère Nim (whoever takes the last stone loses) is [`Position::misere_nim`]. A position
+//!   whose heaps belong to different games is [`Position::mixed`].
+//! - [`MiserePosition`]: misère play of any heap games (mixed ones too): Nim's rule, a closed
+//!   form for heaps whose values are 0 and 1, or a memoised search with a limit.
 //! - [`Moore`]: Moore's Nim-K, where a move takes stones from up to `K` heaps at once; not a
 //!   sum of heaps, so it has no Grundy values of heaps. A position is lost exactly when in every
 //!   binary column the number of 1s is a multiple of `K + 1`.
@@ -42,6 +45,7 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
+mod misere;
 mod moore;
 mod position;
 mod rules;
@@ -51,6 +55,7 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
+pub use misere::{MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch};
 pub use moore::{Moore, MooreMoves};
 pub use position::{Position, WinningMoves};
 pub use rules::Rules;

@@ -34,6 +34,8 @@ use crate::error::Result;
 #[derive(Debug)]
 pub struct Position<'r> {
     rules: &'r Rules<'r>,
+    /// The rules of each heap (all `rules` unless the position mixes games).
+    heap_rules: Vec<&'r Rules<'r>>,
     heaps: Vec<BigUint>,
     grundy: Vec<BigUint>,
     xor: BigUint,
@@ -46,9 +48,36 @@ impl<'r> Position<'r> {
     /// Fails when a heap has no known Grundy value under the rules.
     pub fn new<T: Into<BigUint>>(rules: &'r Rules<'r>, heaps: impl IntoIterator<Item = T>) -> Result<Self> {
         let heaps: Vec<BigUint> = heaps.into_iter().map(Into::into).collect();
-        let grundy = heaps.iter().map(|h| rules.value_or_error(h)).collect::<Result<Vec<_>>>()?;
+        Position::mixed(rules, heaps.into_iter().map(|h| (rules, h)))
+    }
+
+    /// A position whose heaps belong to different games, each heap with its rules (normal
+    /// play): a sum of games, lost exactly when the XOR of every heap's value in its own game
+    /// is 0; a winning move takes one heap to an option of its own game. `rules` are those of
+    /// the position as a whole ([`rules`](Position::rules)), for an empty one.
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// use nimcount::play::{Position, Rules, Verdict};
+    /// use nimcount::progress::Silent;
+    ///
+    /// // A Kayles row of 4 (octal:0.77, value 1) and a Nim heap of 1: XOR 0, lost.
+    /// let kayles = Rules::for_game(&Game::parse("octal:0.77")?, &4u32.into(), None, &Silent)?;
+    /// let nim = Rules::nim();
+    /// let position = Position::mixed(&nim, [(&kayles, 4u32), (&nim, 1)])?;
+    /// assert_eq!(position.verdict(), Verdict::Lost);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn mixed<T: Into<BigUint>>(
+        rules: &'r Rules<'r>,
+        heaps: impl IntoIterator<Item = (&'r Rules<'r>, T)>,
+    ) -> Result<Self> {
+        let (heap_rules, heaps): (Vec<&'r Rules<'r>>, Vec<BigUint>) =
+            heaps.into_iter().map(|(r, h)| (r, h.into())).unzip();
+        let grundy =
+            heaps.iter().zip(&heap_rules).map(|(h, r)| r.value_or_error(h)).collect::<Result<Vec<_>>>()?;
         let xor = grundy.iter().fold(BigUint::zero(), |x, g| x ^ g);
-        Ok(Position { rules, heaps, grundy, xor, misere: false })
+        Ok(Position { rules, heap_rules, heaps, grundy, xor, misere: false })
     }
 }
 
@@ -82,9 +111,15 @@ impl Position<'_> {
         self.misere
     }
 
-    /// The rules the position is played by.
+    /// The rules the position is played by (of the whole position: see
+    /// [`heap_rules`](Position::heap_rules) for a position that mixes games).
     pub fn rules(&self) -> &Rules<'_> {
         self.rules
+    }
+
+    /// The rules of heap `i`.
+    pub fn heap_rules(&self, i: usize) -> &Rules<'_> {
+        self.heap_rules[i]
     }
 
     /// Heaps of two stones or more.
@@ -124,7 +159,7 @@ impl Position<'_> {
             };
         }
         let target = &self.grundy[i] ^ &self.xor;
-        self.rules
+        self.heap_rules[i]
             .options_with_value(n, &target)
             .into_iter()
             .map(|to| Move::single(i, n.clone(), to))

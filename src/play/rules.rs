@@ -173,6 +173,16 @@ impl<'g> Rules<'g> {
             || matches!(&self.source, Source::Builtin(b) if b.game == Game::Nim)
     }
 
+    /// The moves of one heap, as a game (for searches that need every option).
+    pub(super) fn heap_game(&self) -> &dyn HeapGame {
+        static NIM_GAME: Game = Game::Nim;
+        match &self.source {
+            Source::Nim => &NIM_GAME,
+            Source::Custom { game, .. } => *game,
+            Source::Builtin(b) => &b.game,
+        }
+    }
+
     /// The smallest heap that has no known value, or `None` when every heap has one.
     pub fn limit(&self) -> Option<u64> {
         match &self.source {

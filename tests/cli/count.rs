@@ -243,3 +243,86 @@ fn unordered_heaps_over_few_sizes_for_any_k() {
     assert_eq!(count("5..=5", "--unordered", Some("2^64")), owned("1", "1"));
     assert_eq!(count("5..=6", "--distinct", Some("10^9+7")), owned("0", "0"));
 }
+
+/// `count --part GAME LO..=HI K`: sums of different games.
+mod parts {
+    use serde_json::Value;
+
+    use crate::support::cli::{self, nimcount};
+
+    fn json(args: &[&str]) -> Value {
+        let output = nimcount().arg("count").args(args).arg("--json").output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_str(&String::from_utf8(output.stdout).unwrap()).unwrap()
+    }
+
+    fn counts(v: &Value) -> (String, String, String) {
+        let s = |k: &str| v[k].as_str().unwrap().to_string();
+        (s("losing"), s("winning"), s("total"))
+    }
+
+    #[test]
+    fn one_part_counts_as_one_game() {
+        for (game, sizes, k) in
+            [("octal:0.77", "1..=1000", "3"), ("nim", "0..=100", "4"), ("subtract:1,2", "5..=50", "2")]
+        {
+            for extra in
+                [&[][..], &["--modulus", "10^9+7"], &["--unordered"], &["--distinct", "--modulus", "2^64"]]
+            {
+                let part = json(&[&["--part", game, sizes, k][..], extra].concat());
+                let one = json(&[&["--game", game, "--sizes", sizes, "--heaps", k][..], extra].concat());
+                assert_eq!(counts(&part), counts(&one), "{game} {sizes} {k} {extra:?}");
+            }
+        }
+        // Two parts of one game: the positions of one game, heaps split in two groups.
+        let two = json(&["--part", "nim", "1..=3", "1", "--part", "nim", "1..=3", "1", "--distribution"]);
+        let one = json(&["--game", "nim", "--sizes", "1..=3", "--heaps", "2", "--distribution"]);
+        assert_eq!((counts(&two), &two["distribution"]), (counts(&one), &one["distribution"]));
+        let p = json(&["--part", "nim", "1..=3", "1", "--part", "nim", "1..=3", "1", "--probability"]);
+        assert!((p["losing"].as_f64().unwrap() - 3.0 / 9.0).abs() < 1e-15, "{p}");
+    }
+
+    #[test]
+    fn kayles_rows_and_nim_heaps_equal_their_enumeration() {
+        // Two Kayles rows of 1..=30 and one Nim heap of 0..=7, ordered: lost when the Nim heap
+        // equals the XOR of the rows' values.
+        let g = nimcount::grundy::values(
+            &nimcount::game::Game::parse("octal:0.77").unwrap(),
+            31,
+            &nimcount::progress::Silent,
+        )
+        .unwrap();
+        let mut losing = 0u64;
+        for a in 1..=30 {
+            for b in 1..=30 {
+                losing += u64::from(g[a] ^ g[b] <= 7);
+            }
+        }
+        let v = json(&["--part", "octal:0.77", "1..=30", "2", "--part", "nim", "0..=7", "1"]);
+        assert_eq!(counts(&v), (losing.to_string(), (7200 - losing).to_string(), "7200".to_string()));
+        assert_eq!(v["parts"][0]["game"], "octal:0.77");
+        assert_eq!(v["parts"][1]["heaps"], "1");
+        assert_eq!(v["heaps"], "3");
+        let m =
+            json(&["--part", "octal:0.77", "1..=30", "2", "--part", "nim", "0..=7", "1", "--modulus", "7"]);
+        assert_eq!(m["losing"], (losing % 7).to_string());
+    }
+
+    #[test]
+    fn parts_refuse_what_does_not_apply() {
+        let refused = |args: &[&str], needle: &str| cli::refused(&[&["count"], args].concat(), needle);
+        refused(&["--part", "nim", "1..=3", "2", "--misere"], "--misere counts plain nim heaps only");
+        refused(&["--part", "nim", "1..=3"], "3 values required");
+        refused(&["--part", "nim", "1..=3", "2", "--heaps", "2"], "cannot be used with");
+        refused(&["--part", "nim", "1..=3", "2", "--game", "nim"], "cannot be used with");
+        refused(&["--part", "nim", "1..=3", "2", "--staircase"], "cannot be used with");
+        refused(&["--part", "nim", "5..=3", "2"], "--part nim 5..=3: empty range");
+        refused(&["--part", "chess", "1..=3", "2"], "unknown game 'chess'");
+        refused(&["--part", "nim", "1..=3", "2", "--spectrum", "structured"], "counted over arrays");
+        refused(&["--part", "nim", "1..=3", "-2"], "");
+        refused(
+            &["--part", "nim", "1..=3", "2", "--distinct", "--probability", "--part", "nim", "1..=2", "3"],
+            "no set of 3",
+        );
+    }
+}

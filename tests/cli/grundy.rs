@@ -191,3 +191,66 @@ fn the_time_limit_of_the_period_search() {
     let v = json(&["--game", "octal:0.6", "--max-heap", "100"]);
     assert!(v["max_seconds"].is_null() && v["stopped_by_clock"] == false, "{v}");
 }
+
+/// `grundy --sizes LO..=HI --histogram`: the histogram `count --histogram` reads.
+mod histogram {
+    use assert_cmd::Command;
+
+    fn run(args: &[&str], stdin: &str) -> String {
+        let output = Command::cargo_bin("nimcount").unwrap().args(args).write_stdin(stdin).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    #[test]
+    fn piped_into_count_it_counts_as_the_game_does() {
+        for game in ["nim", "subtract:1-3", "octal:0.77", "octal:0.07", "allbut:1,2", "squares"] {
+            let histogram = run(&["grundy", "--game", game, "--sizes", "1..=10^5", "--histogram"], "");
+            assert!(histogram.starts_with(&format!("# {game}, heap sizes 1..=100000")), "{histogram}");
+            for extra in [&["--heaps", "3"][..], &["--heaps", "2", "--unordered", "--modulus", "2^64"]] {
+                let piped = run(&[&["count", "--histogram", "-", "--json"][..], extra].concat(), &histogram);
+                let direct = run(
+                    &[&["count", "--game", game, "--sizes", "1..=10^5", "--json"][..], extra].concat(),
+                    "",
+                );
+                let field = |text: &str, key: &str| {
+                    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+                    v[key].as_str().unwrap().to_string()
+                };
+                for key in ["losing", "total"] {
+                    assert_eq!(field(&piped, key), field(&direct, key), "{game} {extra:?} {key}");
+                }
+            }
+        }
+        // Runs of one count are value ranges: nim over 1..=10^5 is one line.
+        let nim = run(&["grundy", "--game", "nim", "--sizes", "1..=10^5", "--histogram"], "");
+        assert_eq!(nim.lines().nth(1), Some("1..=100000 1"));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.txt");
+        let out = run(
+            &[
+                "grundy",
+                "--game",
+                "subtract:1,2",
+                "--sizes",
+                "0..=10",
+                "--histogram",
+                "--output",
+                path.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(out.is_empty());
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(written.lines().skip(1).collect::<Vec<_>>(), ["0..=1 4", "2 3"]);
+        crate::support::cli::refused(&["grundy", "--game", "nim", "--histogram"], "--sizes");
+        crate::support::cli::refused(
+            &["grundy", "--game", "nim", "--sizes", "1..=5", "--histogram", "--first", "3"],
+            "cannot be used",
+        );
+        crate::support::cli::refused(
+            &["grundy", "--game", "nim", "--sizes", "5..=1", "--histogram"],
+            "empty range",
+        );
+    }
+}

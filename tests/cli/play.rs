@@ -186,9 +186,12 @@ fn bad_input_is_one_line_and_exit_code_2() {
     );
     refused(&["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"], "squares is never periodic");
     refused(
-        &["play", "--game", "subtract:1,2", "--misere", "3"],
-        "misère play is known exactly for nim only",
+        &["play", "--game", "octal:0.77", "--misere", "60", "60"],
+        "misère search of this position would visit",
     );
+    refused(&["play", "kayles:x"], "GAME:HEAP");
+    refused(&["play", "--staircase", "nim:3", "4"], "--staircase needs one game");
+    refused(&["play", "moore:2:3", "4"], "does not mix with other games");
     refused(&["play", "--game", "moore:2", "--misere", "3"], "misère play is known exactly for nim only");
     refused(&["play", "--game", "octal:0.07", "--staircase", "3", "4"], "must take stones");
     refused(&["play", "--game", "moore:2", "--staircase", "3", "4"], "--staircase");
@@ -263,4 +266,72 @@ fn bad_counts_are_refused() {
         &["count", "--game", "moore:8", "--sizes", "1..=2^64", "--heaps", "10^5"],
         "steps, more than the limit",
     );
+}
+
+/// Heaps of different games (`GAME:HEAP`), and misère play of any game.
+mod mixed {
+    use nimcount::game::Game;
+    use nimcount::play::{MiserePosition, Position, Rules};
+    use nimcount::progress::Silent;
+    use serde_json::Value;
+
+    use crate::support::cli::nimcount;
+
+    fn json(args: &[&str]) -> Value {
+        let output = nimcount().arg("play").args(args).arg("--json").output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_str(&String::from_utf8(output.stdout).unwrap()).unwrap()
+    }
+
+    fn rules(spec: &str, largest: u32) -> Rules<'static> {
+        Rules::for_game(&Game::parse(spec).unwrap(), &largest.into(), None, &Silent).unwrap()
+    }
+
+    #[test]
+    fn each_heap_is_judged_in_its_own_game() {
+        let (kayles, subtract) = (rules("octal:0.77", 40), rules("subtract:1,2", 40));
+        let nim = Rules::nim();
+        for (a, b, c) in [(5u32, 3u32, 7u32), (4, 1, 0), (40, 9, 13), (12, 0, 2)] {
+            let position = Position::mixed(&kayles, [(&kayles, a), (&nim, b), (&subtract, c)]).unwrap();
+            let v = json(&[
+                &format!("octal:0.77:{a}"),
+                &format!("nim:{b}"),
+                &format!("subtract:1,2:{c}"),
+                "--all",
+            ]);
+            assert_eq!(v["verdict"], position.verdict().as_str(), "{a} {b} {c}");
+            assert_eq!(v["games"], serde_json::json!(["octal:0.77", "nim", "subtract:1,2"]));
+            let grundy: Vec<String> = position.grundy().iter().map(|g| g.to_string()).collect();
+            assert_eq!(v["grundy"], serde_json::json!(grundy));
+            assert_eq!(v["moves"].as_array().unwrap().len(), position.winning_moves().count());
+        }
+        // Heaps without a game are heaps of --game.
+        let v = json(&["--game", "octal:0.77", "5", "nim:3"]);
+        assert_eq!(v["games"], serde_json::json!(["octal:0.77", "nim"]));
+        // One game alone reads as before.
+        assert_eq!(json(&["3", "4", "5"])["game"], "nim");
+    }
+
+    #[test]
+    fn misere_play_of_any_game_follows_the_library() {
+        let dawson = rules("octal:0.07", 9);
+        for heaps in [vec![5u32, 4, 3], vec![9], vec![2, 2], vec![1, 1, 1]] {
+            let position = MiserePosition::new(heaps.iter().map(|&h| (&dawson, h)), 1_000_000).unwrap();
+            let args: Vec<String> = heaps.iter().map(u32::to_string).collect();
+            let args: Vec<&str> = ["--game", "octal:0.07", "--misere", "--all"]
+                .into_iter()
+                .chain(args.iter().map(String::as_str))
+                .collect();
+            let v = json(&args);
+            assert_eq!(
+                (v["play"].as_str(), v["verdict"].as_str()),
+                (Some("misère"), Some(position.verdict().as_str())),
+                "{heaps:?}"
+            );
+            assert_eq!(v["moves"].as_array().unwrap().len(), position.winning_moves().len(), "{heaps:?}");
+        }
+        // Mixed misère: a Kayles row of 5 (value 4) and a Nim heap of 3.
+        let v = json(&["--misere", "octal:0.77:5", "nim:3"]);
+        assert_eq!(v["verdict"], "won");
+    }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use nimcount::count::{Kind, Query, Report, Source, SpectrumPath};
+use nimcount::count::{Component, Kind, Query, Report, Source, SpectrumPath};
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
@@ -22,7 +22,12 @@ Examples:\n  \
 nimcount count --game subtract:1-1000000 --sizes 1..=12983567378251 --heaps 98670634123 --modulus 10^9+7\n  \
 nimcount count --histogram values.txt --heaps 3 --probability\n  \
 nimcount count --game moore:8 --sizes 1..=10^18 --heaps 200 --modulus 10^9+7\n  \
-nimcount count --game subtract:1-2 --staircase --sizes 0..=100 --heaps 7\n\n\
+nimcount count --game subtract:1-2 --staircase --sizes 0..=100 --heaps 7\n  \
+nimcount count --part octal:0.77 1..=1000 3 --part nim 1..=50 2 --modulus 10^9+7\n\n\
+--part GAME LO..=HI K (repeatable) counts sums of different games: K heaps of GAME with sizes\n\
+in LO..=HI for each part (ordered within each part; --unordered and --distinct apply within\n\
+each part), lost when the XOR of all the heaps' Grundy values is 0. The transforms of the\n\
+parts multiply slot by slot; moduli, --distribution and --probability work as for one game.\n\n\
 moore:K (take from up to K heaps) counts ordered heaps digit by digit over the bits of HI,\n\
 about k^3 (K+2) / 6 operations per bit for k heaps. A count estimated above 4*10^9 word\n\
 operations is refused before computing (exact counts and moduli above 2^64 cost more per\n\
@@ -41,18 +46,38 @@ transformed value, within --max-work (Project Euler 409, --sizes 1..=2^n-1 --hea
 --distinct, has two values: n up to 10^8 within the default 4*10^8 steps).")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
-    #[arg(long, value_name = "SPEC", required_unless_present = "histogram", conflicts_with = "histogram")]
+    #[arg(
+        long,
+        value_name = "SPEC",
+        required_unless_present_any = ["histogram", "part"],
+        conflicts_with_all = ["histogram", "part"]
+    )]
     game: Option<String>,
     /// A histogram of Grundy values instead of a game: lines `value count` (`#` comments; - for
     /// standard input).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "part")]
     histogram: Option<PathBuf>,
+    /// One part of a sum of different games: K heaps of GAME, sizes in LO..=HI (repeatable).
+    #[arg(
+        long,
+        num_args = 3,
+        value_names = ["GAME", "LO..=HI", "K"],
+        action = clap::ArgAction::Append,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["staircase", "distributed", "sizes", "heaps", "max_input"]
+    )]
+    part: Vec<String>,
     /// The heap sizes, every one in LO..=HI (with --game).
-    #[arg(long, value_name = "LO..=HI", required_unless_present = "histogram", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "LO..=HI",
+        required_unless_present_any = ["histogram", "part"],
+        allow_hyphen_values = true
+    )]
     sizes: Option<String>,
     /// The number of heaps.
-    #[arg(long, value_name = "K", allow_hyphen_values = true)]
-    heaps: String,
+    #[arg(long, value_name = "K", required_unless_present = "part", allow_hyphen_values = true)]
+    heaps: Option<String>,
     /// Count modulo M (exact counts when absent).
     #[arg(long, value_name = "M", conflicts_with = "probability", allow_hyphen_values = true)]
     modulus: Option<String>,
@@ -62,7 +87,9 @@ pub struct Args {
     /// Distinct heap sizes: count sets.
     #[arg(long)]
     distinct: bool,
-    /// Misère play (nim only): whoever takes the last stone loses.
+    /// Misère play, counted for nim only (its rule: lost when some heap has two stones or more
+    /// and the XOR is 0, or when every heap has at most one stone and an odd number have one):
+    /// whoever takes the last stone loses. `play --misere` judges one position of any game.
     #[arg(long)]
     misere: bool,
     /// Also print the count for every XOR value of the Grundy values.
@@ -116,7 +143,7 @@ pub fn run(args: Args) -> Result<()> {
             game: args.game.as_deref(),
             histogram: args.histogram.is_some(),
             sizes: args.sizes.as_deref(),
-            heaps: &args.heaps,
+            heaps: args.heaps.as_deref().unwrap_or_default(),
             modulus: args.modulus.as_deref(),
             unordered: args.unordered,
             distinct: args.distinct,
@@ -134,13 +161,16 @@ pub fn run(args: Args) -> Result<()> {
     let start = Instant::now();
     let progress = TerminalProgress::lines(args.verbose);
     // Every check that needs no computation first.
-    let heaps = number::parse(&args.heaps)?;
+    if !args.part.is_empty() {
+        return sum(&args, &progress, start);
+    }
+    let heaps = number::parse(args.heaps.as_deref().unwrap_or_default())?;
     let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
     if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(usage("--modulus 0: the modulus must be at least 1"));
     }
-    let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
-    let max_work = args.max_work.as_deref().map(parse_max_work).transpose()?;
+    args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    args.max_work.as_deref().map(parse_max_work).transpose()?;
     if args.histogram.is_none() && args.max_input.is_some() {
         return Err(usage("--max-input limits a histogram read from a stream; it needs --histogram"));
     }
@@ -149,11 +179,7 @@ pub fn run(args: Args) -> Result<()> {
             "--max-heap bounds the Grundy values of --game; a histogram has no Grundy values to compute",
         ));
     }
-    let kind = match (args.unordered, args.distinct) {
-        (true, _) => Kind::Multiset,
-        (_, true) => Kind::Set,
-        _ => Kind::Ordered,
-    };
+    let kind = kind_of(&args);
     let (query, input) = match (&args.game, &args.histogram) {
         (Some(spec), _) => {
             let (lo, hi) = parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
@@ -172,30 +198,12 @@ pub fn run(args: Args) -> Result<()> {
             (Query::from_histogram(histogram), input)
         }
         (None, None) => {
-            return Err(usage("give --game SPEC --sizes LO..=HI, or --histogram FILE"));
+            return Err(usage(
+                "give --game SPEC --sizes LO..=HI, --histogram FILE, or --part GAME LO..=HI K",
+            ));
         }
     };
-    let spectrum = match args.spectrum.as_str() {
-        "array" => SpectrumPath::Array,
-        "structured" => SpectrumPath::Structured,
-        _ => SpectrumPath::Auto,
-    };
-    let mut query = query
-        .heaps(heaps.clone())
-        .kind(kind)
-        .spectrum(spectrum)
-        .misere(args.misere)
-        .backend(common::backend(None)?)?
-        .progress(&progress);
-    if let Some(m) = &modulus {
-        query = query.modulus(m.clone());
-    }
-    if let Some(max_heap) = max_heap {
-        query = query.max_heap(max_heap);
-    }
-    if let Some(steps) = max_work {
-        query = query.max_work(steps);
-    }
+    let query = configure(query.heaps(heaps.clone()), &args, &progress)?;
     let mut summary = Summary {
         input,
         heaps,
@@ -212,6 +220,93 @@ pub fn run(args: Args) -> Result<()> {
             summary.print_count(c, args.json, args.verbose, start.elapsed())
         });
     }
+    answer(&query, &summary, &args, &progress, start)
+}
+
+/// Every option of `args` that applies to any query: kind, spectrum, misère play, modulus,
+/// the largest heap, the work limit, the backend, progress.
+fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgress) -> Result<Query<'p>> {
+    let spectrum = match args.spectrum.as_str() {
+        "array" => SpectrumPath::Array,
+        "structured" => SpectrumPath::Structured,
+        _ => SpectrumPath::Auto,
+    };
+    let mut query = query
+        .kind(kind_of(args))
+        .spectrum(spectrum)
+        .misere(args.misere)
+        .backend(common::backend(None)?)?
+        .progress(progress);
+    if let Some(m) = args.modulus.as_deref().map(number::parse).transpose()? {
+        query = query.modulus(m);
+    }
+    if let Some(max_heap) = args.max_heap.as_deref().map(number::parse_u64).transpose()? {
+        query = query.max_heap(max_heap);
+    }
+    if let Some(steps) = args.max_work.as_deref().map(parse_max_work).transpose()? {
+        query = query.max_work(steps);
+    }
+    Ok(query)
+}
+
+fn kind_of(args: &Args) -> Kind {
+    match (args.unordered, args.distinct) {
+        (true, _) => Kind::Multiset,
+        (_, true) => Kind::Set,
+        _ => Kind::Ordered,
+    }
+}
+
+/// `--part GAME LO..=HI K …`: a sum of different games.
+fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
+    let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
+    if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
+        return Err(usage("--modulus 0: the modulus must be at least 1"));
+    }
+    if args.misere {
+        return Err(usage(
+            "--misere counts plain nim heaps only; a sum of different games is counted in normal play \
+             (play --misere judges one position of any games)",
+        ));
+    }
+    let mut parts = Vec::new();
+    let mut components = Vec::new();
+    for part in args.part.chunks(3) {
+        let [spec, sizes, heaps] = part else { return Err(usage("--part takes GAME LO..=HI K")) };
+        let game = Game::parse(spec)?;
+        let (lo, hi) = parse_sizes(sizes).map_err(|e| match e {
+            common::Failure::Usage(reason) => usage(format!(
+                "--part {} {}",
+                nimcount::error::quote(spec),
+                reason.trim_start_matches("--sizes ")
+            )),
+            other => other,
+        })?;
+        let k = number::parse(heaps)?;
+        parts.push(Part { spec: game.spec(), lo: lo.clone(), hi: hi.clone(), heaps: k.clone() });
+        components.push(Component::new(game, lo, hi, k));
+    }
+    let query = configure(Query::sum(components), args, progress)?;
+    let summary = Summary {
+        heaps: parts.iter().map(|p| &p.heaps).sum(),
+        input: Input::Sum { parts },
+        kind: kind_of(args),
+        misere: false,
+        modulus,
+        probability: args.probability,
+        processes: None,
+    };
+    answer(&query, &summary, args, progress, start)
+}
+
+/// Runs the query and prints its answer: the probabilities, the distribution, or the counts.
+fn answer(
+    query: &Query<'_>,
+    summary: &Summary,
+    args: &Args,
+    progress: &TerminalProgress,
+    start: Instant,
+) -> Result<()> {
     if args.probability {
         let p = query.probability(args.distribution).map_err(work_failure)?;
         progress.finish();
@@ -288,6 +383,15 @@ pub fn probability_text(p: f64) -> String {
 enum Input {
     Game { spec: String, lo: BigUint, hi: BigUint },
     Histogram { path: String, read: Duration },
+    Sum { parts: Vec<Part> },
+}
+
+/// One part of a sum of games, as given.
+struct Part {
+    spec: String,
+    lo: BigUint,
+    hi: BigUint,
+    heaps: BigUint,
 }
 
 /// The query as given, for printing.
@@ -307,7 +411,7 @@ impl Summary {
     fn stages(&self, report: &Report) -> Vec<(String, Duration)> {
         let read = match &self.input {
             Input::Histogram { read, .. } => Some(("read histogram".to_string(), *read)),
-            Input::Game { .. } => None,
+            Input::Game { .. } | Input::Sum { .. } => None,
         };
         read.into_iter().chain(report.stages.iter().cloned()).collect()
     }
@@ -327,6 +431,25 @@ impl Summary {
             Input::Histogram { path, .. } => {
                 fields.insert("histogram".into(), json!(path));
             }
+            Input::Sum { parts } => {
+                let sources = match &report.source {
+                    Source::Sum { components } => components.iter().map(source_json).collect(),
+                    _ => vec![Value::Null; parts.len()],
+                };
+                let parts: Vec<Value> = parts
+                    .iter()
+                    .zip(sources)
+                    .map(|(p, period)| {
+                        json!({
+                            "game": p.spec,
+                            "sizes": { "lo": decimal(&p.lo), "hi": decimal(&p.hi) },
+                            "heaps": p.heaps.to_string(),
+                            "period": period,
+                        })
+                    })
+                    .collect();
+                fields.insert("parts".into(), Value::Array(parts));
+            }
         }
         fields.insert("heaps".into(), json!(self.heaps.to_string()));
         fields.insert("kind".into(), json!(self.kind.to_string()));
@@ -339,16 +462,7 @@ impl Summary {
         fields.insert("transform_log2".into(), json!(report.log2_len));
         fields.insert("spectrum".into(), json!(report.spectrum.to_string()));
         fields.insert("distinct_values".into(), json!(report.distinct_values));
-        let period = match &report.source {
-            Source::Period { certificate, .. } => json!({
-                "preperiod": certificate.preperiod,
-                "period": certificate.period,
-                "saltus": certificate.saltus,
-                "theorem": certificate.theorem.to_string(),
-            }),
-            _ => Value::Null,
-        };
-        fields.insert("period".into(), period);
+        fields.insert("period".into(), source_json(&report.source));
         if let Some(p) = self.processes {
             fields.insert("processes".into(), json!(p));
         }
@@ -464,8 +578,30 @@ impl Summary {
             }
             Input::Histogram { path, .. } => lines
                 .push(("histogram", format!("{path} ({})", plural(shown(&report.sizes), "size", "sizes")))),
+            Input::Sum { parts } => {
+                let sources = match &report.source {
+                    Source::Sum { components } => components.iter().map(source_text).collect(),
+                    _ => vec![None; parts.len()],
+                };
+                for (p, source) in parts.iter().zip(sources) {
+                    let n = &p.hi - &p.lo + 1u32;
+                    let mut text = format!(
+                        "{}, sizes {}..={} ({}), {}",
+                        p.spec,
+                        shown(&p.lo),
+                        shown(&p.hi),
+                        plural(shown(&n), "size", "sizes"),
+                        plural(&p.heaps, "heap", "heaps")
+                    );
+                    if let Some((grundy, _)) = source {
+                        text += &format!("; grundy {grundy}");
+                    }
+                    lines.push(("part", text));
+                }
+            }
         }
-        lines.push(("heaps", format!("{}, {}, {} play", self.heaps, self.kind, self.play())));
+        let within = if matches!(self.input, Input::Sum { .. }) { " within each part" } else { "" };
+        lines.push(("heaps", format!("{}, {}{within}, {} play", self.heaps, self.kind, self.play())));
         let modulus = match &self.modulus {
             Some(m) => m.to_string(),
             None if exact == Some(true) => {
@@ -475,22 +611,11 @@ impl Summary {
             None => "none (exact)".to_string(),
         };
         lines.push(("modulus", modulus));
-        match &report.source {
-            Source::Period { certificate: c, values_computed } => {
-                lines.push((
-                    "grundy",
-                    format!(
-                        "preperiod {}, period {}, saltus {}; values computed: {values_computed}",
-                        c.preperiod, c.period, c.saltus
-                    ),
-                ));
-                lines.push(("theorem", c.theorem.to_string()));
+        if let Some((grundy, theorem)) = source_text(&report.source) {
+            lines.push(("grundy", grundy));
+            if let Some(theorem) = theorem {
+                lines.push(("theorem", theorem));
             }
-            Source::Values { values_computed } => lines.push((
-                "grundy",
-                format!("computed directly (no period needed; values computed: {values_computed})"),
-            )),
-            _ => {}
         }
         let distinct = report.distinct_values.map_or(String::new(), |n| {
             format!(": {}", plural(n, "distinct transformed value", "distinct transformed values"))
@@ -516,6 +641,36 @@ impl Summary {
             writeln!(out, "{label:<10} {value}").map_err(stdout_error)?;
         }
         Ok(())
+    }
+}
+
+/// Where the Grundy values came from, as JSON: the period, or null.
+fn source_json(source: &Source) -> Value {
+    match source {
+        Source::Period { certificate, .. } => json!({
+            "preperiod": certificate.preperiod,
+            "period": certificate.period,
+            "saltus": certificate.saltus,
+            "theorem": certificate.theorem.to_string(),
+        }),
+        _ => Value::Null,
+    }
+}
+
+/// Where the Grundy values came from, as text, and the theorem of a period.
+fn source_text(source: &Source) -> Option<(String, Option<String>)> {
+    match source {
+        Source::Period { certificate: c, values_computed } => Some((
+            format!(
+                "preperiod {}, period {}, saltus {}; values computed: {values_computed}",
+                c.preperiod, c.period, c.saltus
+            ),
+            Some(c.theorem.to_string()),
+        )),
+        Source::Values { values_computed } => {
+            Some((format!("computed directly (no period needed; values computed: {values_computed})"), None))
+        }
+        _ => None,
     }
 }
 

@@ -9,7 +9,10 @@ use nimcount::grundy::{
 };
 use serde_json::{Value, json};
 
+use nimcount::count::Query;
+
 use crate::common::{self, Result, TerminalProgress};
+use crate::output::Output;
 
 /// Arguments of `nimcount grundy`.
 #[derive(Debug, clap::Args)]
@@ -21,6 +24,11 @@ Without --first, --period is implied. Periods are proven, never guessed: the out
 theorem. \"No period found\" (null in JSON) is an answer, with exit code 0, with a larger
 --max-heap to try and its estimated time. Nim and one-interval subtraction sets (subtract:a-b)
 have closed forms: they answer for any move size, whatever the limit.
+
+--sizes LO..=HI --histogram prints how many heap sizes in LO..=HI have each Grundy value, in the
+format `count --histogram` reads (`value count`, or `lo..=hi count` for a run of values with one
+count; the values found as `count` finds them), so that values computed once are counted many
+times: nimcount grundy --game octal:0.77 --sizes 1..=10^5 --histogram | nimcount count --histogram - --heaps 3
 
 --plot FILE.svg draws G(0) … G(N-1) (N from --first, else the values the period search computed)
 with the proven period over them, and prints the period instead of the values.")]
@@ -64,6 +72,19 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
 
+    /// With --histogram: the heap sizes, every one in LO..=HI.
+    #[arg(long, value_name = "LO..=HI", requires = "histogram", allow_hyphen_values = true)]
+    sizes: Option<String>,
+
+    /// Print the histogram of the Grundy values over --sizes, in the format `count --histogram`
+    /// reads.
+    #[arg(long, requires = "sizes", conflicts_with_all = ["first", "period", "plot", "json", "no_closed_form", "threads"])]
+    histogram: bool,
+
+    /// Write the histogram to FILE instead of standard output (whole or not at all).
+    #[arg(long, value_name = "FILE", requires = "histogram")]
+    output: Option<PathBuf>,
+
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -90,6 +111,9 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_with(args: Args) -> Result<()> {
+    if args.histogram {
+        return histogram(&args);
+    }
     let first = args.first.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
     let max_seconds = match args.max_seconds.as_deref().map(nimcount::number::parse_u64).transpose()? {
@@ -165,6 +189,39 @@ fn run_with(args: Args) -> Result<()> {
         }
     }
     out.flush().map_err(common::stdout_error)
+}
+
+/// `--sizes LO..=HI --histogram`: the histogram as `count` builds it, written as runs of values.
+fn histogram(args: &Args) -> Result<()> {
+    let (lo, hi) = common::parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
+    let game = Game::parse(&args.game)?;
+    let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
+    if args.max_seconds.is_some() {
+        return Err(common::usage(
+            "--max-seconds bounds the period search of --period and --first; --histogram finds the values as \
+             `count` does (--max-heap N computes at most N values)",
+        ));
+    }
+    let path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let output = Output::resolve(&path)?;
+    let progress = TerminalProgress::lines(args.verbose);
+    let mut query = Query::new(game.clone()).sizes(lo.clone(), hi.clone()).progress(&progress);
+    if let Some(max_heap) = max_heap {
+        query = query.max_heap(max_heap);
+    }
+    let (histogram, _) = query.histogram().map_err(crate::count::work_failure)?;
+    let runs = histogram.runs()?;
+    drop(progress);
+    output.write(|out| {
+        let io = |e| common::Failure::Library(nimcount::Error::io(&path, e));
+        writeln!(out, "# {}, heap sizes {lo}..={hi}: Grundy value (or lo..=hi) and count", game.spec())
+            .map_err(io)?;
+        for (lo, hi, count) in &runs {
+            if lo == hi { writeln!(out, "{lo} {count}") } else { writeln!(out, "{lo}..={hi} {count}") }
+                .map_err(io)?;
+        }
+        Ok(())
+    })
 }
 
 /// The refusal of `--first count` whose estimated time is beyond `max_seconds`, naming the

@@ -5,7 +5,9 @@ use std::io::Write;
 use nimcount::game::Game;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
-use nimcount::play::{Moore, Move, Position, Rules, Staircase, Verdict};
+use nimcount::play::{
+    MISERE_MAX_POSITIONS, MiserePosition, MisereRule, Moore, Move, Position, Rules, Staircase, Verdict,
+};
 use serde_json::{Map, Value, json};
 
 use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
@@ -22,8 +24,16 @@ and octal games without splitting moves once their period is proven; the values 
 largest heap computed directly when that takes at most about a minute (refused beforehand with
 the estimate otherwise; --max-heap N computes up to N values instead).
 Heaps are numbered from 1 in the text, from 0 in JSON.
+A heap written GAME:HEAP belongs to GAME, the others to --game: a sum of different games,
+judged by the XOR of each heap's value in its own game (octal:0.77:5 is a heap of 5 of
+octal:0.77; the heap follows the last colon).
+--misere judges any games: nim by its rule; positions whose heaps (and every smaller heap of
+their games) have Grundy values 0 and 1 by the closed form (lost when the XOR is 1); others by a
+search of every position reachable, refused beforehand when that may pass 1000000 positions.
 Examples:
   nimcount play 3 4 5
+  nimcount play octal:0.77:5 nim:3 subtract:1,2:7
+  nimcount play --game octal:0.07 --misere 5 4 3
   nimcount play --game moore:2 1 2 3 3
   nimcount play --misere 1 1 1
   nimcount play --game subtract:1-2 --staircase 4 1 3 --all")]
@@ -31,10 +41,11 @@ pub struct Args {
     /// The game: nim, subtract:1,3,4, allbut:1,2, octal:0.07, squares, moore:K (take from up to K heaps).
     #[arg(long, value_name = "SPEC", default_value = "nim")]
     game: String,
-    /// The heaps (with --staircase: the coins on steps 1, 2, …).
+    /// The heaps (with --staircase: the coins on steps 1, 2, …); GAME:HEAP for a heap of
+    /// another game than --game.
     #[arg(value_name = "HEAP", required = true, allow_negative_numbers = true)]
     heaps: Vec<String>,
-    /// Misère play (nim only): whoever takes the last stone loses.
+    /// Misère play, any games: whoever makes the last move loses.
     #[arg(long)]
     misere: bool,
     /// Staircase: the heaps are steps 1, 2, …; a move takes coins one step down (step 0 collects
@@ -57,6 +68,8 @@ struct Report {
     /// The game's specification, and how the text output describes it.
     spec: String,
     game: String,
+    /// The game of each heap, when they differ.
+    games: Option<Vec<String>>,
     all: bool,
     play: &'static str,
     staircase: bool,
@@ -73,7 +86,12 @@ struct Report {
 
 /// Runs `nimcount play`.
 pub fn run(args: Args) -> Result<()> {
-    let heaps = args.heaps.iter().map(|h| number::parse(h)).collect::<nimcount::Result<Vec<BigUint>>>()?;
+    let tagged = args.heaps.iter().map(|h| heap_of(h)).collect::<Result<Vec<(Option<&str>, BigUint)>>>()?;
+    if tagged.iter().any(|(game, _)| game.is_some()) {
+        let report = mixed(&args, tagged)?;
+        return if args.json { print_json(&report) } else { print_text(&report) };
+    }
+    let heaps: Vec<BigUint> = tagged.into_iter().map(|(_, h)| h).collect();
     if args.staircase && args.misere {
         return Err(usage(
             "--staircase with --misere: misère staircases have no theory here; drop one of them",
@@ -83,11 +101,6 @@ pub fn run(args: Args) -> Result<()> {
         moore(&args, heaps)?
     } else {
         let game = Game::parse(&args.game)?;
-        if args.misere && game != Game::Nim {
-            return Err(usage(format!(
-                "misère play is known exactly for nim only; refusing to guess for {game}"
-            )));
-        }
         if game == Game::Nim && args.max_heap.is_some() {
             return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
         }
@@ -176,6 +189,7 @@ fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
             if moore.k() == 1 { "" } else { "s" }
         ),
         all: args.all,
+        games: None,
         play: "normal",
         staircase: false,
         heaps,
@@ -188,7 +202,123 @@ fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
     })
 }
 
+/// A heap as given: `HEAP` (of --game) or `GAME:HEAP`, the heap after the last colon.
+fn heap_of(text: &str) -> Result<(Option<&str>, BigUint)> {
+    match number::parse(text) {
+        Ok(heap) => Ok((None, heap)),
+        Err(err) => match text.rsplit_once(':') {
+            Some((game, heap)) if !game.is_empty() => match number::parse(heap) {
+                Ok(heap) => Ok((Some(game), heap)),
+                Err(_) => Err(usage(format!(
+                    "heap '{}': a number of stones, or GAME:HEAP such as octal:0.77:5 (the heap after the last colon)",
+                    nimcount::error::quote(text)
+                ))),
+            },
+            _ => Err(err.into()),
+        },
+    }
+}
+
+/// Heaps of different games (`GAME:HEAP`, the others of --game): one position, normal or misère.
+fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
+    if args.staircase {
+        return Err(usage("--staircase needs one game; GAME:HEAP heaps mix games"));
+    }
+    let mut specs: Vec<String> = Vec::new();
+    let mut games: Vec<Game> = Vec::new();
+    let mut largest: Vec<BigUint> = Vec::new();
+    let mut of_heap: Vec<usize> = Vec::with_capacity(tagged.len());
+    for (spec, heap) in &tagged {
+        let spec = spec.unwrap_or(&args.game);
+        if Moore::names(spec) {
+            return Err(usage(format!(
+                "{spec} takes from several heaps at once: it does not mix with other games"
+            )));
+        }
+        let game = Game::parse(spec)?;
+        let index = games.iter().position(|g| *g == game).unwrap_or_else(|| {
+            specs.push(game.spec());
+            games.push(game);
+            largest.push(BigUint::default());
+            games.len() - 1
+        });
+        largest[index] = largest[index].clone().max(heap.clone());
+        of_heap.push(index);
+    }
+    let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    let progress = TerminalProgress::new();
+    let rules = games
+        .iter()
+        .zip(&largest)
+        .map(|(game, largest)| Rules::for_game(game, largest, max_heap, &progress))
+        .collect::<nimcount::Result<Vec<Rules>>>()?;
+    drop(progress);
+    let pairs = || of_heap.iter().zip(&tagged).map(|(&g, (_, h))| (&rules[g], h.clone()));
+    let heap_specs: Vec<String> = of_heap.iter().map(|&g| specs[g].clone()).collect();
+    let mut report = if args.misere {
+        misere(args, specs.join(" + "), pairs())?
+    } else {
+        let position = Position::mixed(&rules[of_heap[0]], pairs())?;
+        Report {
+            spec: specs.join(" + "),
+            all: args.all,
+            game: format!("a sum of games: {} (normal play)", specs.join(", ")),
+            games: None,
+            play: "normal",
+            staircase: false,
+            grundy: Some(position.grundy().to_vec()),
+            xor: Some(position.xor().clone()),
+            moves: collect(position.winning_moves(), args.all)?,
+            heaps: position.heaps().to_vec(),
+            notes: Vec::new(),
+            columns: None,
+            verdict: position.verdict(),
+        }
+    };
+    report.games = Some(heap_specs);
+    Ok(report)
+}
+
+/// A misère position of any games (not all Nim heaps: those keep their report of misère Nim).
+fn misere<'r>(
+    args: &Args,
+    spec: String,
+    heaps: impl Iterator<Item = (&'r Rules<'r>, BigUint)>,
+) -> Result<Report> {
+    let position = MiserePosition::new(heaps, MISERE_MAX_POSITIONS)?;
+    let rule = match position.rule() {
+        MisereRule::Nim => "misère nim: lost when some heap has two stones or more and the XOR is 0, or when \
+                           every heap has at most one stone and their number is odd"
+            .to_string(),
+        MisereRule::Binary => "every heap, and every smaller heap of its game, has Grundy value 0 or 1: lost when \
+                               the XOR is 1 (an odd number of value-1 heaps); every move of a won position wins"
+            .to_string(),
+        MisereRule::Search { positions } => format!(
+            "no closed form applies: a search of the {positions} positions reachable (sorted multisets of heaps)"
+        ),
+    };
+    let xor = position.grundy().map(|g| g.iter().fold(BigUint::default(), |x, v| x ^ v));
+    Ok(Report {
+        game: format!("{} (misère play: whoever makes the last move loses)", spec.replace(" + ", ", ")),
+        spec,
+        all: args.all,
+        games: None,
+        play: "misère",
+        staircase: false,
+        grundy: position.grundy().map(<[BigUint]>::to_vec),
+        xor,
+        heaps: position.heaps().to_vec(),
+        notes: vec![("rule", rule)],
+        columns: None,
+        verdict: position.verdict(),
+        moves: collect(position.winning_moves().iter().cloned(), args.all)?,
+    })
+}
+
 fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Result<Report> {
+    if args.misere && *game != Game::Nim {
+        return misere(args, game.spec(), heaps.into_iter().map(|h| (rules, h)));
+    }
     let position = if args.misere { Position::misere_nim(heaps) } else { Position::new(rules, heaps)? };
     let mut notes = Vec::new();
     if args.misere {
@@ -208,6 +338,7 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
     Ok(Report {
         spec: game.spec(),
         all: args.all,
+        games: None,
         game: format!(
             "{game} ({})",
             if args.misere { "misère play: whoever takes the last stone loses" } else { "normal play" }
@@ -231,6 +362,7 @@ fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Re
     Ok(Report {
         spec: game.spec(),
         all: args.all,
+        games: None,
         game: format!(
             "{game} staircase (steps 1 … {n}; coins move one step down, step 0 collects them; only odd steps count)"
         ),
@@ -255,6 +387,9 @@ fn print_text(r: &Report) -> Result<()> {
     let mut line = |label: &str, value: &str| writeln!(out, "{label:<10} {value}").map_err(stdout_error);
     line("game", &r.game)?;
     line(if r.staircase { "steps" } else { "heaps" }, &joined(&r.heaps))?;
+    if let Some(games) = &r.games {
+        line("games", &games.join(" "))?;
+    }
     if let Some(g) = &r.grundy {
         line("grundy", &joined(g))?;
     }
@@ -299,6 +434,9 @@ fn print_json(r: &Report) -> Result<()> {
         .collect();
     let mut fields = Map::new();
     fields.insert("game".into(), json!(r.spec));
+    if let Some(games) = &r.games {
+        fields.insert("games".into(), json!(games));
+    }
     fields.insert("play".into(), json!(r.play));
     fields.insert("staircase".into(), json!(r.staircase));
     fields.insert("heaps".into(), strings(&r.heaps));

@@ -5,11 +5,10 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use super::{Distinct, Engine, Outcome, Stages, halves};
+use super::{Classes, Distinct, Engine, Outcome, Stages, halves};
 use crate::arith::inverse_power_of_two;
 use crate::count::coefficients::{self, Binomials};
 use crate::count::modulus::Part;
-use crate::count::spectrum::Spectrum;
 use crate::error::Result;
 use crate::fwht::Plan;
 use crate::fwht::reference::textbook_with;
@@ -27,37 +26,18 @@ impl Engine<'_> {
     ) -> Result<Outcome> {
         let values = self.class_values(r, with_distribution)?;
         let spectrum = self.spectrum.as_ref().expect("computed by class_values");
-        let d = self.log2();
-        let mut sum = r.zero();
-        for (c, value) in values.iter().enumerate() {
-            sum = r.add(sum, r.mul(value.clone(), spectrum.multiplicity_residue(r, c)));
-        }
-        let losing = part.losing(r.to_biguint(&sum), d);
-        let total = r.to_biguint(&values[spectrum.zero_class()]) % part.modulus();
-        let distribution = if with_distribution {
-            let bits = match part {
-                Part::Odd(_) => None,
-                Part::Two(a) => Some(a + u64::from(d)),
-            };
-            let inverse = || match (part, bits) {
-                (Part::Odd(m), _) => inverse_odd(r, m, &values, spectrum, d),
-                (_, Some(bits)) => inverse_two(r, bits, &values, spectrum, d),
-                _ => unreachable!("a power-of-two part has bits"),
-            };
-            Some(self.stages.time("inverse transform", inverse)?)
-        } else {
-            None
-        };
-        Ok(Outcome { losing, total, distribution })
+        let d = self.histogram.log2_len();
+        outcome(r, part, &values, spectrum, d, with_distribution, &mut self.stages)
     }
 
-    /// The pointwise value of every class modulo `r`'s modulus.
-    fn class_values<R: Residues>(&mut self, r: &R, with_distribution: bool) -> Result<Vec<R::Elem>> {
+    /// The pointwise value of every class modulo `r`'s modulus (`Ĥ^k`, or the unordered
+    /// coefficient); the spectrum keeps its slots' classes when `keep_slots`.
+    pub(super) fn class_values<R: Residues>(&mut self, r: &R, keep_slots: bool) -> Result<Vec<R::Elem>> {
         let k = self.k;
         let kind = self.unordered();
         let n = self.histogram.total().clone();
         let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
-        let spectrum = self.spectrum(with_distribution)?;
+        let spectrum = self.spectrum(keep_slots)?;
         let mut stages = Stages::default();
         let values = match kind {
             None => {
@@ -101,15 +81,45 @@ impl Engine<'_> {
     }
 }
 
+/// Counts modulo `r`'s modulus (the odd part `M′`, or `2^(a+d)` for the part `2^a`) from the
+/// pointwise value of every class: `S = Σ_c m_c · value_c` gives the losing count
+/// ([`Part::losing`]), slot 0 the total, the inverse transform the distribution.
+pub(super) fn outcome<R: Residues, C: Classes>(
+    r: &R,
+    part: &Part,
+    values: &[R::Elem],
+    classes: &C,
+    d: u32,
+    with_distribution: bool,
+    stages: &mut Stages,
+) -> Result<Outcome> {
+    let mut sum = r.zero();
+    for (c, value) in values.iter().enumerate() {
+        sum = r.add(sum, r.mul(value.clone(), classes.multiplicity_residue(r, c)));
+    }
+    let losing = part.losing(r.to_biguint(&sum), d);
+    let total = r.to_biguint(&values[classes.zero_class()]) % part.modulus();
+    let distribution = if with_distribution {
+        let slots = classes.slot_class().expect("kept for the distribution");
+        let inverse = || match part {
+            Part::Odd(m) => inverse_odd(r, m, values, slots, d),
+            Part::Two(a) => inverse_two(r, a + u64::from(d), values, slots, d),
+        };
+        Some(stages.time("inverse transform", inverse)?)
+    } else {
+        None
+    };
+    Ok(Outcome { losing, total, distribution })
+}
+
 /// The normalised inverse transform of the per-slot values modulo an odd `m`.
 fn inverse_odd<R: Residues>(
     r: &R,
     m: &BigUint,
     values: &[R::Elem],
-    spectrum: &Spectrum,
+    slots: &[u32],
     d: u32,
 ) -> Result<Vec<BigUint>> {
-    let slots = spectrum.slot_class().expect("kept for the distribution");
     if let Some(m) = m.to_u64().filter(|&m| m < 1 << 63) {
         let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below m")).collect();
         let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();
@@ -129,10 +139,9 @@ fn inverse_two<R: Residues>(
     r: &R,
     bits: u64,
     values: &[R::Elem],
-    spectrum: &Spectrum,
+    slots: &[u32],
     d: u32,
 ) -> Result<Vec<BigUint>> {
-    let slots = spectrum.slot_class().expect("kept for the distribution");
     if bits <= 64 {
         let plain: Vec<u64> = values.iter().map(|v| r.to_biguint(v).to_u64().expect("below 2^64")).collect();
         let mut data: Vec<u64> = slots.iter().map(|&c| plain[c as usize]).collect();

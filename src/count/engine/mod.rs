@@ -2,11 +2,15 @@
 //!
 //! The evaluation strategies are its submodules, the only code that sees its state: [`slots`]
 //! (transformed residues on the SIMD kernels), [`classes`] (exact transform, one value per
-//! class) and [`probability`].
+//! class) and [`probability`]; [`sum`] multiplies the class values of several components (a
+//! sum of different games) slot by slot.
 
 mod classes;
 mod probability;
 mod slots;
+mod sum;
+
+pub(super) use sum::Sum;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -24,6 +28,7 @@ use crate::error::{Error, Estimate, Result};
 use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
 use crate::progress::Progress;
+use crate::ring::Residues;
 use crate::ring::{Big, Mod32, Mod64, OddWord, TwoWord, Wrap64};
 
 /// Exact answers are refused beyond this many bits (about 20 million decimal digits).
@@ -233,20 +238,10 @@ impl<'a> Engine<'a> {
         {
             return Ok(Outcome { losing, total, distribution: None });
         }
-        let mut joined = modulus::by_parts(m, 2 + slots, |part| {
-            let outcome = if self.no_sets() {
-                Outcome::zero(self.histogram, with_distribution)
-            } else {
-                self.part(part, with_distribution)?
-            };
-            let mut residues = vec![outcome.losing, outcome.total];
-            residues.extend(outcome.distribution.unwrap_or_default());
-            Ok(residues)
-        })?;
-        let distribution = with_distribution.then(|| joined.split_off(2));
-        let total = joined.pop().expect("two counts");
-        let losing = joined.pop().expect("two counts");
-        Ok(Outcome { losing, total, distribution })
+        join_parts(m, slots, |part| match self.no_sets() {
+            true => Ok(Outcome::zero(self.histogram, with_distribution)),
+            false => self.part(part, with_distribution),
+        })
     }
 
     /// The counts modulo one part of the modulus, by the cheapest strategy that applies.
@@ -259,19 +254,10 @@ impl<'a> Engine<'a> {
             Part::Odd(m) => match m.to_u64() {
                 Some(m) if slots && m < 1 << 31 => self.slots(Mod32::new(m as u32)?, part, with_distribution),
                 Some(m) if slots && m < 1 << 63 => self.slots(Mod64::new(m)?, part, with_distribution),
-                Some(m) if m < 1 << 63 => self.classes(&OddWord::new(m), part, with_distribution),
-                _ => self.classes(&Big::new(m.clone()), part, with_distribution),
+                _ => classes_by_ring(self, part, d, with_distribution),
             },
-            Part::Two(a) => {
-                let bits = a + d;
-                if slots && bits <= 64 {
-                    self.slots(Wrap64, part, with_distribution)
-                } else if bits <= 128 {
-                    self.classes(&TwoWord::new(bits as u32), part, with_distribution)
-                } else {
-                    self.classes(&Big::new(BigUint::one() << bits), part, with_distribution)
-                }
-            }
+            Part::Two(a) if slots && a + d <= 64 => self.slots(Wrap64, part, with_distribution),
+            Part::Two(_) => classes_by_ring(self, part, d, with_distribution),
         }
     }
 
@@ -279,8 +265,6 @@ impl<'a> Engine<'a> {
     pub fn exact(&mut self, with_distribution: bool) -> Result<Outcome> {
         let n = self.histogram.total().clone();
         let k = self.k;
-        let d = self.log2();
-        let parallel = self.parallel();
         if self.no_sets() {
             return Ok(Outcome::zero(self.histogram, with_distribution));
         }
@@ -301,15 +285,23 @@ impl<'a> Engine<'a> {
             return Ok(Outcome { losing, total, distribution: None });
         }
         if with_distribution {
-            // Every XOR value's count has up to `bits` bits (twice that while transforming).
-            let words = (bits / 64 + 2) * 2 * self.histogram.transform_len() as u128;
-            let bytes = crate::memory::bytes_for::<u64>(|| "the exact distribution".into(), words)?;
-            crate::memory::ensure_fits(|| "the exact distribution".into(), bytes)?;
+            reserve_exact_distribution(bits, self.histogram.transform_len())?;
         }
+        let values = self.exact_class_values(with_distribution, bits)?;
+        let spectrum = self.spectrum.as_ref().expect("computed with the values");
+        exact_outcome(&values, spectrum, self.log2(), with_distribution, &mut self.stages)
+    }
+
+    /// The exact pointwise value of every class (`Ĥ^k`, or the unordered coefficient), each
+    /// distinct transformed value evaluated once; `bits` bounds the answer's size.
+    fn exact_class_values(&mut self, keep_slots: bool, bits: u128) -> Result<Vec<BigInt>> {
+        let n = self.histogram.total().clone();
+        let k = self.k;
+        let parallel = self.parallel();
         let unordered = self.unordered();
         let progress = self.progress;
         let limit = self.options.work_limit;
-        let spectrum = self.spectrum(with_distribution)?;
+        let spectrum = self.spectrum(keep_slots)?;
         let distinct = Distinct::of(spectrum);
         let mut stages = Stages::default();
         let per_value: Vec<BigInt> = match unordered {
@@ -342,28 +334,127 @@ impl<'a> Engine<'a> {
                 })
             }
         };
-        let mut sum = BigInt::zero();
-        for (c, &i) in distinct.class_value.iter().enumerate() {
-            sum += &per_value[i] * BigInt::from(spectrum.multiplicity(c));
-        }
-        let (losing, rest) = sum.div_rem(&(BigInt::one() << d));
-        debug_assert!(rest.is_zero(), "Σ_j c_j is F times the losing count");
-        let total = per_value[distinct.class_value[spectrum.zero_class()]].clone();
-        let distribution = if with_distribution {
-            let slots = spectrum.slot_class().expect("kept");
-            let mut data: Vec<BigInt> =
-                slots.iter().map(|&c| per_value[distinct.class_value[c as usize]].clone()).collect();
-            stages.time("inverse transform", || {
-                crate::fwht::reference::textbook_with(&mut data, |a, b| (a + b, a - b));
-            });
-            Some(data.into_iter().map(|x| (x >> d).to_biguint().expect("a count is non-negative")).collect())
-        } else {
-            None
-        };
         self.stages.0.extend(stages.0);
-        let to_count = |x: BigInt| x.to_biguint().expect("a count is non-negative");
-        Ok(Outcome { losing: to_count(losing), total: to_count(total), distribution })
+        Ok(distinct.class_value.iter().map(|&i| per_value[i].clone()).collect())
     }
+}
+
+/// Classes of slots with one pointwise value each: the classes of one spectrum, or the joint
+/// classes of the components of a sum.
+pub(super) trait Classes {
+    /// How many slots class `c` has.
+    fn multiplicity(&self, c: usize) -> BigUint;
+    /// How many slots class `c` has, modulo `r`'s modulus.
+    fn multiplicity_residue<R: Residues>(&self, r: &R, c: usize) -> R::Elem;
+    /// The class of slot 0.
+    fn zero_class(&self) -> usize;
+    /// The class of every slot, when kept.
+    fn slot_class(&self) -> Option<&[u32]>;
+}
+
+impl Classes for Spectrum {
+    fn multiplicity(&self, c: usize) -> BigUint {
+        Spectrum::multiplicity(self, c)
+    }
+    fn multiplicity_residue<R: Residues>(&self, r: &R, c: usize) -> R::Elem {
+        Spectrum::multiplicity_residue(self, r, c)
+    }
+    fn zero_class(&self) -> usize {
+        Spectrum::zero_class(self)
+    }
+    fn slot_class(&self) -> Option<&[u32]> {
+        Spectrum::slot_class(self)
+    }
+}
+
+/// Counts modulo one part of a modulus through the classes, in a ring of one's choice
+/// ([`classes_by_ring`] chooses).
+pub(super) trait ClassCount {
+    fn count_in<R: Residues>(&mut self, r: &R, part: &Part, with_distribution: bool) -> Result<Outcome>;
+}
+
+impl ClassCount for Engine<'_> {
+    fn count_in<R: Residues>(&mut self, r: &R, part: &Part, with_distribution: bool) -> Result<Outcome> {
+        self.classes(r, part, with_distribution)
+    }
+}
+
+/// Counts modulo `part` through classes, in the ring that suits it: an odd word or a big odd
+/// modulus, `2^(a+d)` in two words or as a big integer (`d`: log2 of the transform length).
+pub(super) fn classes_by_ring(
+    counter: &mut impl ClassCount,
+    part: &Part,
+    d: u64,
+    with_distribution: bool,
+) -> Result<Outcome> {
+    match part {
+        Part::Odd(m) => match m.to_u64() {
+            Some(m) if m < 1 << 63 => counter.count_in(&OddWord::new(m), part, with_distribution),
+            _ => counter.count_in(&Big::new(m.clone()), part, with_distribution),
+        },
+        Part::Two(a) => match a + d {
+            bits if bits <= 128 => counter.count_in(&TwoWord::new(bits as u32), part, with_distribution),
+            bits => counter.count_in(&Big::new(BigUint::one() << bits), part, with_distribution),
+        },
+    }
+}
+
+/// The counts modulo `m >= 1` from the counts modulo each of its parts ([`modulus::by_parts`]);
+/// `slots` distribution entries when the distribution is asked for (0 otherwise).
+pub(super) fn join_parts(
+    m: &BigUint,
+    slots: usize,
+    mut part: impl FnMut(&Part) -> Result<Outcome>,
+) -> Result<Outcome> {
+    let with_distribution = slots > 0;
+    let mut joined = modulus::by_parts(m, 2 + slots, |p| {
+        let outcome = part(p)?;
+        let mut residues = vec![outcome.losing, outcome.total];
+        residues.extend(outcome.distribution.unwrap_or_default());
+        Ok(residues)
+    })?;
+    let distribution = with_distribution.then(|| joined.split_off(2));
+    let total = joined.pop().expect("two counts");
+    let losing = joined.pop().expect("two counts");
+    Ok(Outcome { losing, total, distribution })
+}
+
+/// Refuses an exact distribution of `len` counts of up to `bits` bits that cannot fit (twice
+/// that while transforming).
+fn reserve_exact_distribution(bits: u128, len: usize) -> Result<()> {
+    let words = (bits / 64 + 2) * 2 * len as u128;
+    let bytes = crate::memory::bytes_for::<u64>(|| "the exact distribution".into(), words)?;
+    crate::memory::ensure_fits(|| "the exact distribution".into(), bytes)
+}
+
+/// Exact counts from the exact value of every class: `Σ_j c_j = F · L`, the total at slot 0,
+/// the distribution by the inverse transform of the slots' values.
+fn exact_outcome<C: Classes>(
+    values: &[BigInt],
+    classes: &C,
+    d: u32,
+    with_distribution: bool,
+    stages: &mut Stages,
+) -> Result<Outcome> {
+    let mut sum = BigInt::zero();
+    for (c, value) in values.iter().enumerate() {
+        sum += value * BigInt::from(classes.multiplicity(c));
+    }
+    let (losing, rest) = sum.div_rem(&(BigInt::one() << d));
+    debug_assert!(rest.is_zero(), "Σ_j c_j is F times the losing count");
+    let total = values[classes.zero_class()].clone();
+    let distribution = if with_distribution {
+        let slots = classes.slot_class().expect("kept");
+        let mut data: Vec<BigInt> = slots.iter().map(|&c| values[c as usize].clone()).collect();
+        stages.time("inverse transform", || {
+            crate::fwht::reference::textbook_with(&mut data, |a, b| (a + b, a - b));
+        });
+        Some(data.into_iter().map(|x| (x >> d).to_biguint().expect("a count is non-negative")).collect())
+    } else {
+        None
+    };
+    let to_count = |x: BigInt| x.to_biguint().expect("a count is non-negative");
+    Ok(Outcome { losing: to_count(losing), total: to_count(total), distribution })
 }
 
 /// The distinct exact values `Ĥ` of the classes.

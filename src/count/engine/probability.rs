@@ -62,17 +62,7 @@ impl Engine<'_> {
             return Ok((losing_probability, winning_probability, distribution, true));
         }
         let spectrum = self.spectrum.as_ref().expect("computed above");
-        let n_float = big_to_f64(&n);
-        let per_value: Vec<f64> = match kind {
-            None => distinct.values.iter().map(|h| power_ratio(h, &n, k)).collect(),
-            Some(unordered) => {
-                let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability", limit)?;
-                let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
-                parallel::map(&distinct.values, parallel, |h| {
-                    coefficients::ratio(unordered, n_float, ratio(h, &n), k)
-                })
-            }
-        };
+        let per_value = float_values(&distinct, kind, &n, k, parallel, limit)?;
         // The share of the slots of each class, multiplicity / F (F may be 2^(10^7)).
         let shares: Vec<f64> = (0..spectrum.len()).map(|c| spectrum.share(c, log2)).collect();
         let mut losing = match kind {
@@ -99,17 +89,22 @@ impl Engine<'_> {
         let (losing, winning) = (losing.clamp(0.0, 1.0), winning.clamp(0.0, 1.0));
         let distribution = if with_distribution {
             let slots = spectrum.slot_class().expect("kept");
-            let mut data: Vec<f64> =
-                slots.iter().map(|&c| per_value[distinct.class_value[c as usize]]).collect();
-            Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;
-            let mut data: Vec<f64> = data.into_iter().map(|p| p.clamp(0.0, 1.0)).collect();
-            // The class sum is the more accurate value of XOR 0; both say the same.
-            data[0] = losing;
-            Some(data)
+            let data = slots.iter().map(|&c| per_value[distinct.class_value[c as usize]]).collect();
+            Some(float_distribution(data, parallel, losing)?)
         } else {
             None
         };
         Ok((losing, winning, distribution, false))
+    }
+
+    /// The pointwise value of every class as a probability ratio, in floating point: `(Ĥ/N)^k`
+    /// (ordered), or the unordered coefficient over the number of multisets or sets.
+    pub(super) fn float_class_values(&mut self, keep_slots: bool) -> Result<Vec<f64>> {
+        let (n, k, kind) = (self.histogram.total().clone(), self.k, self.unordered());
+        let (parallel, limit) = (self.parallel(), self.options.work_limit);
+        let distinct = Distinct::of(self.spectrum(keep_slots)?);
+        let per_value = float_values(&distinct, kind, &n, k, parallel, limit)?;
+        Ok(distinct.class_value.iter().map(|&i| per_value[i]).collect())
     }
 
     /// Whether the exact counts cost at most [`EXACT_STEPS`]: the powers (or coefficient
@@ -134,6 +129,38 @@ impl Engine<'_> {
         }
         steps <= EXACT_STEPS
     }
+}
+
+/// Every distinct value's pointwise ratio in floating point: `(Ĥ/N)^k` (ordered), or the
+/// unordered coefficient over the number of multisets or sets (within `limit` steps).
+fn float_values(
+    distinct: &Distinct,
+    kind: Option<Unordered>,
+    n: &BigUint,
+    k: &BigUint,
+    parallel: bool,
+    limit: u128,
+) -> Result<Vec<f64>> {
+    Ok(match kind {
+        None => distinct.values.iter().map(|h| power_ratio(h, n, k)).collect(),
+        Some(unordered) => {
+            let k = coefficients::check_work(distinct.len(), k, 1, "the unordered probability", limit)?;
+            let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+            parallel::map(&distinct.values, parallel, |h| {
+                coefficients::ratio(unordered, big_to_f64(n), ratio(h, n), k)
+            })
+        }
+    })
+}
+
+/// The probability of every XOR value from the pointwise ratios of the slots: the normalised
+/// inverse transform, clamped to `[0, 1]`; XOR 0 takes `losing`, the more accurate class sum
+/// (both say the same).
+pub(super) fn float_distribution(mut data: Vec<f64>, parallel: bool, losing: f64) -> Result<Vec<f64>> {
+    Plan::new(Float64, data.len())?.with_parallel(parallel).inverse(&mut data)?;
+    let mut data: Vec<f64> = data.into_iter().map(|p| p.clamp(0.0, 1.0)).collect();
+    data[0] = losing;
+    Ok(data)
 }
 
 /// `P(lose)` for ordered heaps: `F⁻¹ Σ_j m_j (Ĥ_j/N)^k` over the distinct values with their
@@ -186,7 +213,7 @@ fn ordered_sum(distinct: &Distinct, spectrum: &Spectrum, n: &BigUint, k: &BigUin
 /// `a / b` as a float, for big integers of any size, correctly rounded while it is a normal
 /// float (a quotient of 66 bits with a sticky bit for the remainder, rounded once to 53 bits,
 /// then scaled by a power of two).
-fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
+pub(super) fn big_ratio(a: &BigUint, b: &BigUint) -> f64 {
     if a.is_zero() {
         return 0.0;
     }

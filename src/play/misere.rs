@@ -1,0 +1,638 @@
+//! Misère play of any heap games: whoever makes the last move loses.
+//!
+//! Misère outcomes do not follow from the Grundy values in general. Three ways are used, the
+//! first that applies:
+//!
+//! - **Nim** (every heap a Nim heap): lost when some heap has two stones or more and the XOR is
+//!   0, or when every heap has at most one stone and their number is odd
+//!   ([`Position::misere_nim`]).
+//! - **Binary positions**: every heap, and every smaller heap of its game, has Grundy value 0
+//!   or 1. Then the position is lost exactly when the XOR of the values is 1 (an odd number of
+//!   value-1 heaps), and every move of a won position wins. Proof, by induction over the
+//!   positions reachable (they are binary too, since moves leave smaller heaps): with an odd
+//!   number of value-1 heaps some heap has value 1, so a move exists, and every move replaces a
+//!   heap of value `g` by heaps whose values XOR to `g ⊕ 1` (an option never has the heap's own
+//!   value), which flips the parity: the opponent faces an even number, a win by induction.
+//!   With an even number and no move, the player to move has won (misère). With an even number
+//!   and a move, every move flips the parity to odd, lost for the opponent.
+//! - **Search**: the outcome of every position reachable, memoised over sorted multisets of
+//!   heaps (a heap is a game and a size; heaps without options are dropped, as they never
+//!   move). Each heap's options are those of its game ([`HeapGame::options`]), splits included.
+//!   The positions reachable are bounded beforehand (multisets of heaps whose total is at most
+//!   the position's, or for games whose moves leave one smaller heap, `Π (h_i + 1)` per game),
+//!   and a position whose bound passes the limit is refused with [`Error::MisereTooLarge`]
+//!   before any search; the search also stops at the limit.
+
+use std::collections::HashMap;
+
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+
+use super::position::Position;
+use super::rules::Rules;
+use super::{Move, Verdict};
+use crate::error::{Error, Estimate, Result};
+use crate::game::{Game, HeapGame};
+
+/// The most positions a misère search visits by default (about 100 MB of memo at most).
+pub const MISERE_MAX_POSITIONS: u64 = 1_000_000;
+
+/// The largest heap whose game is checked for Grundy values 0 and 1 below it (binary positions).
+const BINARY_MAX_HEAP: u64 = 1 << 22;
+
+/// How a misère verdict was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MisereRule {
+    /// Misère Nim's rule.
+    Nim,
+    /// Every heap and every smaller heap of its game has value 0 or 1: lost when the XOR is 1.
+    Binary,
+    /// A memoised search that visited this many positions.
+    Search {
+        /// The positions whose outcome was found.
+        positions: u64,
+    },
+}
+
+/// A position of heap games in misère play, each heap with the rules of its own game: its
+/// verdict and every winning move (see the [module documentation](self) for how).
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::play::{MisereRule, MiserePosition, Rules, Verdict};
+/// use nimcount::progress::Silent;
+///
+/// // Dawson's Kayles (octal:0.07) heaps of 4 and 5: a search of every position reachable.
+/// let dawson = Rules::for_game(&Game::parse("octal:0.07")?, &5u32.into(), None, &Silent)?;
+/// let position = MiserePosition::new([(&dawson, 4u32), (&dawson, 5)], 1_000_000)?;
+/// assert!(matches!(position.rule(), MisereRule::Search { .. }));
+/// // Subtract 2 (values 0, 0, 1, 1, 0, 0, …): binary, lost with one value-1 heap.
+/// let two = Rules::for_game(&Game::parse("subtract:2")?, &1000u32.into(), None, &Silent)?;
+/// let position = MiserePosition::new([(&two, 3u32), (&two, 1000)], 1_000_000)?;
+/// assert_eq!((position.rule(), position.verdict()), (MisereRule::Binary, Verdict::Lost));
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct MiserePosition {
+    heaps: Vec<BigUint>,
+    grundy: Option<Vec<BigUint>>,
+    verdict: Verdict,
+    rule: MisereRule,
+    moves: Vec<Move>,
+}
+
+impl MiserePosition {
+    /// Judges the heaps, each with its rules, searching at most `max_positions` positions
+    /// when no closed form applies (refused beyond: [`Error::MisereTooLarge`]).
+    pub fn new<'r, T: Into<BigUint>>(
+        heaps: impl IntoIterator<Item = (&'r Rules<'r>, T)>,
+        max_positions: u64,
+    ) -> Result<Self> {
+        let (rules, heaps): (Vec<&Rules>, Vec<BigUint>) =
+            heaps.into_iter().map(|(r, h)| (r, h.into())).unzip();
+        let grundy: Option<Vec<BigUint>> = heaps.iter().zip(&rules).map(|(h, r)| r.value(h)).collect();
+        if rules.iter().all(|r| r.is_nim()) {
+            let nim = Position::misere_nim(heaps.clone());
+            let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect());
+            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Nim, moves });
+        }
+        // Binary when the largest heap of each game is (every smaller heap then is too).
+        let mut largest: Vec<(&Rules, &BigUint)> = Vec::new();
+        for (h, r) in heaps.iter().zip(&rules) {
+            match largest.iter_mut().find(|(s, _)| std::ptr::eq(*s, *r)) {
+                Some((_, top)) => *top = (*top).max(h),
+                None => largest.push((r, h)),
+            }
+        }
+        let all_binary = largest.iter().all(|(r, h)| binary(r, h));
+        if let Some(values) = grundy.as_ref().filter(|_| all_binary) {
+            let xor = values.iter().fold(BigUint::zero(), |x, g| x ^ g);
+            let verdict = Verdict::lost_if(!xor.is_zero());
+            let mut moves = Vec::new();
+            if verdict == Verdict::Won {
+                // Every option has the other value; every move wins.
+                for (i, ((h, r), g)) in heaps.iter().zip(&rules).zip(values).enumerate() {
+                    let other = g ^ BigUint::from(1u8);
+                    moves.extend(
+                        r.options_with_value(h, &other).into_iter().map(|to| Move::single(i, h.clone(), to)),
+                    );
+                }
+            }
+            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Binary, moves });
+        }
+        // One game per distinct name; each heap as (index of its game, size).
+        let mut names: Vec<String> = Vec::new();
+        let mut games: Vec<&dyn HeapGame> = Vec::new();
+        let mut tagged = Vec::with_capacity(heaps.len());
+        for (h, r) in heaps.iter().zip(&rules) {
+            let name = r.name();
+            let game = names.iter().position(|g| *g == name).unwrap_or_else(|| {
+                names.push(name);
+                games.push(r.heap_game());
+                games.len() - 1
+            });
+            let too_large = || Error::MisereTooLarge { positions: Estimate(None), limit: max_positions };
+            tagged.push((game, h.to_u64().ok_or_else(too_large)?));
+        }
+        let mut search = MisereSearch::new(games, max_positions);
+        let (verdict, moves) = search.judge(&tagged)?;
+        let rule = MisereRule::Search { positions: search.memo.len() as u64 };
+        Ok(MiserePosition { heaps, grundy, verdict, rule, moves })
+    }
+
+    /// The heaps.
+    pub fn heaps(&self) -> &[BigUint] {
+        &self.heaps
+    }
+
+    /// Each heap's normal-play Grundy value in its game, when every heap has a known one.
+    pub fn grundy(&self) -> Option<&[BigUint]> {
+        self.grundy.as_deref()
+    }
+
+    /// Won or lost for the player to move.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// How the verdict was found.
+    pub fn rule(&self) -> MisereRule {
+        self.rule
+    }
+
+    /// Every winning move, heap by heap (none when the position is lost, or when it is won
+    /// because no move is left).
+    pub fn winning_moves(&self) -> &[Move] {
+        &self.moves
+    }
+}
+
+/// Whether a heap of `n` and every smaller heap of its game have Grundy value 0 or 1.
+fn binary(rules: &Rules, n: &BigUint) -> bool {
+    let Some(n) = n.to_u64().filter(|&n| n <= BINARY_MAX_HEAP) else { return false };
+    (0..=n).all(|m| rules.value(&m.into()).is_some_and(|g| g <= BigUint::from(1u8)))
+}
+
+/// A heap of a position: the game's index and the size.
+type Heap = (usize, u64);
+
+/// Memoised misère outcomes of the positions of some heap games: sorted multisets of heaps,
+/// heaps without options dropped.
+pub struct MisereSearch<'g> {
+    games: Vec<&'g dyn HeapGame>,
+    max_positions: u64,
+    /// Lost (`true`) or won, per position.
+    memo: HashMap<Vec<Heap>, bool>,
+    /// The options of each heap, each as its sorted heaps with options.
+    options: HashMap<Heap, Vec<Vec<Heap>>>,
+    /// Whether each heap has no option.
+    dead: HashMap<Heap, bool>,
+}
+
+impl std::fmt::Debug for MisereSearch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MisereSearch").field("positions", &self.memo.len()).finish()
+    }
+}
+
+impl<'g> MisereSearch<'g> {
+    /// A search over heaps of `games` (a heap names its game by index), visiting at most
+    /// `max_positions` positions in all.
+    pub fn new(games: Vec<&'g dyn HeapGame>, max_positions: u64) -> Self {
+        MisereSearch {
+            games,
+            max_positions,
+            memo: HashMap::new(),
+            options: HashMap::new(),
+            dead: HashMap::new(),
+        }
+    }
+
+    /// Whether the position of these heaps `(game, size)` (the game's index in the search's
+    /// games) is lost for the player to move in misère play; refused when its positions
+    /// reachable may be more than the limit.
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// use nimcount::play::MisereSearch;
+    /// // Kayles (octal:0.77): a row of 1 is lost in misère play (you must take the last pin);
+    /// // rows of 1 and 2 are won (take both pins of the row of 2).
+    /// let kayles = Game::parse("octal:0.77")?;
+    /// let mut search = MisereSearch::new(vec![&kayles], 1000);
+    /// assert!(search.is_lost(&[(0, 1)])?);
+    /// assert!(!search.is_lost(&[(0, 1), (0, 2)])?);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn is_lost(&mut self, heaps: &[(usize, u64)]) -> Result<bool> {
+        let position = self.normal_form(heaps.iter().copied());
+        self.check_estimate(&position)?;
+        self.lost(position)
+    }
+
+    /// The verdict of the position and its winning moves (heaps numbered as given).
+    fn judge(&mut self, heaps: &[Heap]) -> Result<(Verdict, Vec<Move>)> {
+        let position = self.normal_form(heaps.iter().copied());
+        self.check_estimate(&position)?;
+        let mut moves = Vec::new();
+        for (i, &(game, n)) in heaps.iter().enumerate() {
+            if heaps[..i].contains(&(game, n)) {
+                // The same options as an equal heap before it, from another heap.
+                let first = heaps.iter().position(|&h| h == (game, n)).expect("seen");
+                let same: Vec<Move> = moves
+                    .iter()
+                    .filter(|m: &&Move| m.changes[0].heap == first)
+                    .map(|m| Move::single(i, m.changes[0].from.clone(), m.changes[0].to.clone()))
+                    .collect();
+                moves.extend(same);
+                continue;
+            }
+            let mut raw: Vec<Vec<u64>> = Vec::new();
+            self.games[game].options(n, &mut |left| {
+                let mut left = left.to_vec();
+                left.retain(|&h| h > 0);
+                left.sort_unstable();
+                raw.push(left);
+            });
+            raw.sort_unstable();
+            raw.dedup();
+            for left in raw {
+                let mut rest = position.clone();
+                if let Some(at) = rest.iter().position(|&h| h == (game, n)) {
+                    rest.remove(at);
+                }
+                let child = self.normal_form(rest.into_iter().chain(left.iter().map(|&h| (game, h))));
+                if self.lost(child)? {
+                    let to = left.into_iter().map(BigUint::from).collect();
+                    moves.push(Move::single(i, n.into(), to));
+                }
+            }
+        }
+        // Lost when some heap can move and no move wins; with no move at all, won (the
+        // opponent made the last move).
+        let verdict = Verdict::lost_if(!position.is_empty() && moves.is_empty());
+        Ok((verdict, moves))
+    }
+
+    /// The sorted heaps that have options.
+    fn normal_form(&mut self, heaps: impl Iterator<Item = Heap>) -> Vec<Heap> {
+        let mut position: Vec<Heap> = heaps.filter(|&h| !self.is_dead(h)).collect();
+        position.sort_unstable();
+        position
+    }
+
+    /// Whether a heap has no option.
+    fn is_dead(&mut self, heap: Heap) -> bool {
+        let games = &self.games;
+        *self.dead.entry(heap).or_insert_with(|| {
+            let mut any = false;
+            games[heap.0].options(heap.1, &mut |_| any = true);
+            !any
+        })
+    }
+
+    /// The options of a heap, cached: each as its sorted heaps that have options.
+    fn heap_options(&mut self, heap: Heap) -> &[Vec<Heap>] {
+        if !self.options.contains_key(&heap) {
+            let (game, n) = heap;
+            let mut raw: Vec<Vec<u64>> = Vec::new();
+            self.games[game].options(n, &mut |left| raw.push(left.to_vec()));
+            let mut options: Vec<Vec<Heap>> = raw
+                .into_iter()
+                .map(|left| self.normal_form(left.into_iter().filter(|&h| h > 0).map(|h| (game, h))))
+                .collect();
+            options.sort_unstable();
+            options.dedup();
+            self.options.insert(heap, options);
+        }
+        &self.options[&heap]
+    }
+
+    /// Refuses a position whose positions reachable may number more than the limit.
+    fn check_estimate(&self, position: &[Heap]) -> Result<()> {
+        let bound = reachable_bound(position, &self.games);
+        if bound > u128::from(self.max_positions) {
+            let positions = Estimate((bound < u128::MAX).then_some(bound));
+            return Err(Error::MisereTooLarge { positions, limit: self.max_positions });
+        }
+        Ok(())
+    }
+
+    /// The misère outcome of a position in normal form, by a depth-first search with an
+    /// explicit stack (positions may be reached through long chains of moves).
+    fn lost(&mut self, start: Vec<Heap>) -> Result<bool> {
+        if let Some(&lost) = self.memo.get(&start) {
+            return Ok(lost);
+        }
+        /// A position being judged: its next option to try (heap index, option index).
+        struct Frame {
+            position: Vec<Heap>,
+            heap: usize,
+            option: usize,
+        }
+        let mut stack = vec![Frame { position: start.clone(), heap: 0, option: 0 }];
+        while let Some(frame) = stack.last_mut() {
+            let position = &frame.position;
+            // The next option, skipping heaps equal to the one before (same options).
+            let mut child = None;
+            while frame.heap < position.len() {
+                let heap = position[frame.heap];
+                let same_as_before = frame.heap > 0 && position[frame.heap - 1] == heap;
+                let count = if same_as_before { 0 } else { self.heap_options(heap).len() };
+                if frame.option < count {
+                    let option = &self.options[&heap][frame.option];
+                    let mut next: Vec<Heap> = Vec::with_capacity(position.len() + option.len());
+                    next.extend_from_slice(&position[..frame.heap]);
+                    next.extend_from_slice(&position[frame.heap + 1..]);
+                    next.extend_from_slice(option);
+                    next.sort_unstable();
+                    child = Some(next);
+                    break;
+                }
+                frame.heap += 1;
+                frame.option = 0;
+            }
+            match child {
+                Some(next) => match self.memo.get(&next) {
+                    // A move to a lost position: this one is won.
+                    Some(true) => {
+                        let done = stack.pop().expect("a frame");
+                        self.memo.insert(done.position, false);
+                    }
+                    Some(false) => frame.option += 1,
+                    None => {
+                        if self.memo.len() as u64 + stack.len() as u64 >= self.max_positions {
+                            return Err(Error::MisereTooLarge {
+                                positions: Estimate(None),
+                                limit: self.max_positions,
+                            });
+                        }
+                        stack.push(Frame { position: next, heap: 0, option: 0 });
+                    }
+                },
+                None => {
+                    // Every option won for the opponent: lost, unless there was no move at all
+                    // (the empty position, after dropping heaps without options): won.
+                    let done = stack.pop().expect("a frame");
+                    let lost = !done.position.is_empty();
+                    self.memo.insert(done.position, lost);
+                }
+            }
+        }
+        Ok(self.memo[&start])
+    }
+}
+
+/// An upper bound on the positions reachable from `position`: per game, the multisets of heaps
+/// whose total is at most the game's total (moves never add stones), or for games whose moves
+/// leave one smaller heap, `Π (h + 1)` over its heaps; the product over the games.
+fn reachable_bound(position: &[Heap], games: &[&dyn HeapGame]) -> u128 {
+    let mut bound = 1u128;
+    for (g, game) in games.iter().enumerate() {
+        let sizes: Vec<u64> = position.iter().filter(|h| h.0 == g).map(|h| h.1).collect();
+        if sizes.is_empty() {
+            continue;
+        }
+        let total: u64 = sizes.iter().fold(0u64, |s, &h| s.saturating_add(h));
+        let mut own = multisets_up_to(total);
+        if leaves_one_smaller_heap(*game) {
+            let product = sizes.iter().fold(1u128, |p, &h| p.saturating_mul(u128::from(h) + 1));
+            own = own.min(product);
+        }
+        bound = bound.saturating_mul(own);
+    }
+    bound
+}
+
+/// Whether every move of the game leaves at most one heap, smaller than before: Nim,
+/// subtraction, all-but and square games, octal games without splitting digits.
+fn leaves_one_smaller_heap(game: &dyn HeapGame) -> bool {
+    match game.builtin() {
+        Some(Game::Nim | Game::Subtract(_) | Game::AllBut(_) | Game::Squares) => true,
+        Some(Game::Octal(code)) => !code.splits(),
+        _ => false,
+    }
+}
+
+/// The number of multisets of positive integers with sum at most `total` (`Σ_{t <= total} p(t)`,
+/// p the partition numbers), saturated at `u128::MAX`; totals beyond 10 000 saturate at once.
+fn multisets_up_to(total: u64) -> u128 {
+    if total > 10_000 {
+        return u128::MAX;
+    }
+    let total = total as usize;
+    let mut p = vec![0u128; total + 1];
+    p[0] = 1;
+    for part in 1..=total {
+        for t in part..=total {
+            p[t] = p[t].saturating_add(p[t - part]);
+        }
+    }
+    p.iter().fold(0u128, |s, &x| s.saturating_add(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use num_bigint::BigUint;
+
+    use super::*;
+    use crate::progress::Silent;
+
+    /// The options of a heap of `n`, written out from the rules of each game: every option as
+    /// its non-empty heaps, sorted.
+    fn plain_options(spec: &str, n: u64) -> Vec<Vec<u64>> {
+        let mut out: Vec<Vec<u64>> = Vec::new();
+        let mut take = |k: u64| {
+            if 1 <= k && k <= n {
+                out.push(if k == n { vec![] } else { vec![n - k] });
+            }
+        };
+        match spec {
+            "nim" => (1..=n).for_each(&mut take),
+            "subtract:2" => take(2),
+            "subtract:1,2" => (1..=2).for_each(&mut take),
+            "subtract:1-3" => (1..=3).for_each(&mut take),
+            octal => {
+                // d0.d1d2…: digit j, bit 1 takes j leaving nothing, bit 2 leaving one heap,
+                // bit 4 leaving two non-empty heaps.
+                let code = octal.strip_prefix("octal:").unwrap().replace('.', "");
+                for (j, digit) in code.chars().enumerate() {
+                    let (j, d) = (j as u64, digit.to_digit(8).unwrap());
+                    if j > n {
+                        break;
+                    }
+                    let rest = n - j;
+                    if d & 1 != 0 && rest == 0 && j > 0 {
+                        out.push(vec![]);
+                    }
+                    if d & 2 != 0 && rest > 0 && j > 0 {
+                        out.push(vec![rest]);
+                    }
+                    if d & 4 != 0 {
+                        for a in 1..=rest / 2 {
+                            if rest - a >= 1 {
+                                out.push(vec![a, rest - a]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Misère: lost when some move exists and every move leaves a position won for the opponent.
+    fn brute_lost(
+        position: &[(usize, u64)],
+        specs: &[&str],
+        memo: &mut HashMap<Vec<(usize, u64)>, bool>,
+    ) -> bool {
+        let mut position: Vec<(usize, u64)> = position.iter().copied().filter(|h| h.1 > 0).collect();
+        position.sort();
+        if let Some(&lost) = memo.get(&position) {
+            return lost;
+        }
+        let mut any_move = false;
+        let mut lost = true;
+        for i in 0..position.len() {
+            let (game, n) = position[i];
+            for option in plain_options(specs[game], n) {
+                any_move = true;
+                let mut next = position.clone();
+                next.remove(i);
+                next.extend(option.iter().map(|&h| (game, h)));
+                if brute_lost(&next, specs, memo) {
+                    lost = false;
+                }
+            }
+        }
+        let lost = any_move && lost;
+        memo.insert(position, lost);
+        lost
+    }
+
+    /// Every multiset of positive sizes with sum at most `total`, as non-increasing lists.
+    fn multisets(total: u64, largest: u64) -> Vec<Vec<u64>> {
+        let mut out = vec![vec![]];
+        for first in 1..=largest.min(total) {
+            for mut rest in multisets(total - first, first) {
+                rest.insert(0, first);
+                out.push(rest);
+            }
+        }
+        out
+    }
+
+    fn rules_for(spec: &str, largest: u64) -> Rules<'static> {
+        Rules::for_game(&Game::parse(spec).unwrap(), &BigUint::from(largest), None, &Silent).unwrap()
+    }
+
+    /// Checks the verdict and the winning moves of `position` against the brute force.
+    fn check(
+        position: &[(usize, u64)],
+        specs: &[&str],
+        rules: &[Rules<'static>],
+        memo: &mut HashMap<Vec<(usize, u64)>, bool>,
+    ) -> MisereRule {
+        let judged = MiserePosition::new(position.iter().map(|&(g, n)| (&rules[g], n)), 1_000_000).unwrap();
+        let lost = brute_lost(position, specs, memo);
+        let what = format!("{position:?} of {specs:?}");
+        assert_eq!(judged.verdict(), Verdict::lost_if(lost), "{what}: {:?}", judged.rule());
+        let mut winning = 0;
+        for (i, &(game, n)) in position.iter().enumerate() {
+            for option in plain_options(specs[game], n) {
+                let mut next: Vec<(usize, u64)> = position.to_vec();
+                next[i] = (game, 0);
+                next.extend(option.iter().map(|&h| (game, h)));
+                if brute_lost(&next, specs, memo) {
+                    winning += 1;
+                    let to: Vec<BigUint> = option.iter().map(|&h| BigUint::from(h)).collect();
+                    let found = judged
+                        .winning_moves()
+                        .iter()
+                        .any(|m| m.changes[0].heap == i && m.changes[0].to == to);
+                    assert!(found, "{what}: heap {i} to {option:?} wins");
+                }
+            }
+        }
+        assert_eq!(judged.winning_moves().len(), winning, "{what}: {:?}", judged.winning_moves());
+        judged.rule()
+    }
+
+    #[test]
+    fn misere_verdicts_and_moves_equal_a_plain_search_up_to_twenty_stones() {
+        let games = [
+            "nim",
+            "subtract:2",
+            "subtract:1,2",
+            "subtract:1-3",
+            "octal:0.07",
+            "octal:0.77",
+            "octal:0.137",
+            "octal:4.007",
+        ];
+        let positions = multisets(20, 20);
+        assert_eq!(positions.len(), 2714); // Σ p(t) for t <= 20, the empty position included
+        for spec in games {
+            let rules = vec![if spec == "nim" { Rules::nim() } else { rules_for(spec, 20) }];
+            let mut memo = HashMap::new();
+            let mut rules_used = [0usize; 3];
+            for sizes in &positions {
+                let position: Vec<(usize, u64)> = sizes.iter().map(|&n| (0, n)).collect();
+                match check(&position, &[spec], &rules, &mut memo) {
+                    MisereRule::Nim => rules_used[0] += 1,
+                    MisereRule::Binary => rules_used[1] += 1,
+                    MisereRule::Search { .. } => rules_used[2] += 1,
+                }
+            }
+            // Nim by its rule; subtract:2 (values 0, 0, 1, 1, …) by the binary rule throughout;
+            // the others by the binary rule on their small heaps and by the search elsewhere.
+            match spec {
+                "nim" => assert_eq!(rules_used, [2714, 0, 0]),
+                // (The empty position has no heap that is not Nim's: Nim's rule.)
+                "subtract:2" => assert_eq!(rules_used, [1, 2713, 0]),
+                _ => assert!(rules_used[1] > 0 && rules_used[2] > 1000, "{spec}: {rules_used:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_misere_positions_equal_a_plain_search() {
+        let specs = ["octal:0.77", "nim", "subtract:1,2", "octal:0.07"];
+        let rules: Vec<Rules<'static>> =
+            specs.iter().map(|s| if *s == "nim" { Rules::nim() } else { rules_for(s, 14) }).collect();
+        let mut memo = HashMap::new();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..400 {
+            let mut position = Vec::new();
+            let mut total = 0;
+            loop {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (game, n) = ((state >> 40) as usize % specs.len(), (state >> 20) % 6);
+                if total + n > 14 || position.len() >= 5 {
+                    break;
+                }
+                total += n;
+                position.push((game, n));
+            }
+            check(&position, &specs, &rules, &mut memo);
+        }
+    }
+
+    #[test]
+    fn searches_beyond_the_limit_are_refused_before_they_start() {
+        let kayles = rules_for("octal:0.77", 200);
+        let err = MiserePosition::new([(&kayles, 200u32)], 1_000_000).unwrap_err();
+        assert!(matches!(err, Error::MisereTooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("closed form only for nim"), "{err}");
+        // A small limit refuses a small search too; a heap of Kayles of 10 is within 10^6.
+        assert!(MiserePosition::new([(&kayles, 30u32)], 100).is_err());
+        assert!(MiserePosition::new([(&kayles, 10u32)], 1_000_000).is_ok());
+        // The bound: multisets with sum <= 4 are 1 + 1 + 2 + 3 + 5.
+        assert_eq!(multisets_up_to(4), 12);
+        assert_eq!(multisets_up_to(20), 2714);
+    }
+}
