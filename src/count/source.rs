@@ -11,6 +11,9 @@ use crate::grundy;
 use crate::histogram::Histogram;
 use crate::progress::Progress;
 
+/// The closed form of take at most half.
+const FRACTION_HALF: &str = "take at most half: G(2n) = n, G(2n+1) = G(n), so G(n) = n >> (t+1) for t trailing ones";
+
 /// The histogram of `game`'s Grundy values over `lo..=hi` (`lo <= hi`): through a proven
 /// period, or from the values `G(0..=hi)` computed directly when that is affordable (see
 /// [`grundy::range_values`] for the rule; `max_heap` values at most when given).
@@ -32,6 +35,11 @@ pub(super) fn game_histogram(
         let theorem = grundy::Theorem::SubtractionInterval { first: a, last: b };
         let certificate = grundy::Certificate { preperiod: 0, period: a + b, saltus: 0, theorem };
         return Ok((histogram, Source::Period { certificate, values_computed: 0 }));
+    }
+    if let Game::Fraction { numerator: 1, denominator: 2 } = game {
+        // The values of each class of trailing ones form an interval: a structured histogram.
+        let histogram = stages.time("histogram", || crate::histogram::fraction_half(lo, hi))?;
+        return Ok((histogram, Source::ClosedForm { form: FRACTION_HALF }));
     }
     let range =
         stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, parallel, progress))?;

@@ -115,6 +115,8 @@ pub fn range_values(
     }
     let reason = match &resolved {
         Resolved::Game(Game::Squares) => "is never periodic".to_string(),
+        Resolved::Game(Game::GrundyGame) => "has no known period".to_string(),
+        Resolved::Game(Game::Fraction { .. }) => "is never periodic (its values grow without bound)".to_string(),
         Resolved::Subtraction(_) => {
             "declares an infinite set of moves (no theorem proves a period)".to_string()
         }
@@ -210,6 +212,8 @@ pub fn values_within(
 fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
     match resolved {
         Resolved::Game(Game::Nim) => Some(1),
+        // G(0) and one period G(1..=4).
+        Resolved::Game(Game::Lasker) => Some(5),
         Resolved::Game(Game::Subtract(moves)) if moves.runs().len() == 1 => {
             Some(moves.smallest() + moves.largest())
         }
