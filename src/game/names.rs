@@ -31,8 +31,9 @@ impl Named {
 /// accepts. An alias parses to the game of its code and prints back as the code.
 ///
 /// The periods stated here are those the period search proves (the tests check each one
-/// against it); the literature agrees (Kayles: last exception 70, period 12; Dawson's Kayles:
-/// last exception 51, period 34).
+/// against it); the literature agrees (Kayles: last exception 70, period 12; Dawson's chess,
+/// OEIS A002187: last exception 51, period 34, and Dawson's Kayles is the same sequence one heap
+/// later; Guiles: period 10).
 pub const NAMES: &[Named] = &[
     Named {
         name: "nim",
@@ -50,13 +51,13 @@ pub const NAMES: &[Named] = &[
         name: "dawsons-kayles",
         spec: "octal:0.07",
         rule: "knock down two adjacent pins from a row (a row may split in two)",
-        proven: "period 34 from heap 52 on (octal-splitting theorem)",
+        proven: "period 34 from heap 53 on (octal-splitting theorem); G(n) = G_0.137(n − 1)",
     },
     Named {
         name: "dawsons-chess",
         spec: "octal:0.137",
         rule: "Dawson's chess: take 1 stone from a heap of 1, 2 from a heap, or 3 leaving 0, 1 or 2 heaps",
-        proven: "period 34 from heap 53 on (octal-splitting theorem); G(n) = G_0.07(n + 1)",
+        proven: "period 34 from heap 52 on (octal-splitting theorem); G(n) = G_0.07(n + 1)",
     },
     Named {
         name: "officers",
@@ -68,7 +69,7 @@ pub const NAMES: &[Named] = &[
         name: "guiles",
         spec: "octal:0.15",
         rule: "take 1 stone from a heap of 1, or 2 stones leaving one or two non-empty heaps",
-        proven: "period 4 from heap 4 on (octal-splitting theorem)",
+        proven: "period 10 from heap 1 on (octal-splitting theorem)",
     },
     Named {
         name: "grundy-game",
@@ -117,6 +118,7 @@ pub const NAMES: &[Named] = &[
         name: "fraction:P/Q",
         spec: "fraction:P/Q",
         rule: "remove k stones, 1 <= k <= floor(n·P/Q), from a heap of n (0 < P < Q)",
-        proven: "1/2: closed form G(2n) = n, G(2n+1) = G(n); other fractions: none (values computed directly)",
+        proven: "1/2: closed form G(2n) = n, G(2n+1) = G(n), never periodic; other fractions: none \
+                 (values computed directly)",
     },
 ];

@@ -104,7 +104,7 @@ impl<'g> Engine<'g> {
             Engine::Lasker => push_while(values, upto, |n| lasker(n as u64) as u32),
             Engine::FractionHalf => push_while(values, upto, |n| fraction_half(n as u64) as u32),
             Engine::Fraction(window) => window.extend(values, upto),
-            Engine::Hex(hex) => hex.extend(values, upto),
+            Engine::Hex(hex) => hex.extend(values, upto)?,
             Engine::Sliding { sliding, heaps } => {
                 let from = values.len();
                 let overflow = sliding.extend(values, upto);

@@ -9,6 +9,7 @@
 
 use super::mex::mex;
 use super::store::Value;
+use crate::error::Result;
 use crate::game::HexCode;
 
 /// Incremental computation of a hexadecimal game's values.
@@ -23,7 +24,8 @@ pub(crate) struct HexValues {
     pairs: Vec<u64>,
     /// Option values of the current heap (values below `2^(bits + 1)`: the mex fits).
     options: Vec<u64>,
-    /// Operations so far: splits into two scanned, and values of three-heap options inserted.
+    /// Operations so far: splits into two scanned, values of three-heap options inserted, and
+    /// words of bit sets read.
     pub work: u64,
 }
 
@@ -61,25 +63,41 @@ impl HexValues {
     }
 
     /// Computes `values[values.len()..upto]`. Returns `Some(g)` when the next value `g` does not
-    /// fit in `T`: the caller stores it wider and continues.
-    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+    /// fit in `T`: the caller stores it wider and continues. Fails when the sets `S2` would not
+    /// fit in memory (they take `n · 2^bits / 8` bytes: games whose values grow with the heap
+    /// exhaust memory long before time).
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Result<Option<u32>> {
         values.reserve(upto.saturating_sub(values.len()));
         while values.len() < upto {
             let n = values.len();
             // S2(n) of the heaps computed so far (the value of n itself is not needed).
             if self.pairs.len() / self.stride <= n {
+                if self.pairs.len() == self.pairs.capacity() {
+                    let words = (self.pairs.len() * 2).max(self.stride * 1024) as u64;
+                    crate::memory::ensure_fits(
+                        || format!("the values of the splits of {n} heaps into two"),
+                        words.saturating_mul(8),
+                    )?;
+                    self.pairs.reserve_exact(words as usize - self.pairs.len());
+                }
                 self.push_pairs(values, n);
             }
             let g = self.value(n, values);
             if g >> self.bits != 0 {
-                self.widen(32 - g.leading_zeros());
+                let bits = 32 - g.leading_zeros();
+                let words = (self.pairs.len() / self.stride * HexValues::words(bits)) as u64;
+                crate::memory::ensure_fits(
+                    || format!("the values of the splits of {n} heaps into two"),
+                    words.saturating_mul(8),
+                )?;
+                self.widen(bits);
             }
             match T::narrow(g) {
                 Some(x) => values.push(x),
-                None => return Some(g),
+                None => return Ok(Some(g)),
             }
         }
-        None
+        Ok(None)
     }
 
     /// Appends `S2(m)` from `values[1..m]`.
@@ -99,6 +117,7 @@ impl HexValues {
         let stride = self.stride;
         let options = &mut self.options;
         options.fill(0);
+        self.work += options.len() as u64;
         let insert = |options: &mut [u64], v: u32| options[(v / 64) as usize] |= 1 << (v % 64);
         for (j, &d) in self.digits.iter().enumerate().take(n + 1) {
             let r = n - j;
@@ -112,6 +131,7 @@ impl HexValues {
                 for (o, &w) in options.iter_mut().zip(&self.pairs[r * stride..(r + 1) * stride]) {
                     *o |= w;
                 }
+                self.work += stride as u64;
             }
             if d & 8 != 0 && r >= 3 {
                 for a in 1..=r / 3 {
@@ -127,7 +147,7 @@ impl HexValues {
                         }
                     }
                 }
-                self.work += (r / 3) as u64;
+                self.work += (r / 3 * stride) as u64;
             }
         }
         mex(options)

@@ -62,7 +62,6 @@ pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
 pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
-pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
 use crate::error::{Error, Result};
@@ -288,7 +287,8 @@ pub struct PeriodSearch {
     /// `G(checked_upto − 1)`.
     pub checked_upto: u64,
     /// True when a theorem shows the game is never periodic (subtract a square: its losing
-    /// positions are infinitely many but have density 0).
+    /// positions are infinitely many but have density 0; take at most half: `G(2n) = n` grows
+    /// without bound).
     pub never_periodic: bool,
     /// Without a certificate: the shift the last values repeat with, from its preperiod, and
     /// the values its theorem window needs to prove it (long searches only).
@@ -343,6 +343,43 @@ impl PeriodSearch {
         let (n0, p) = (u128::from(c.preperiod), u128::from(c.period));
         let base = self.values.get(usize::try_from(n0 + (n - n0) % p).ok()?)?;
         u128::from(c.saltus).checked_mul((n - n0) / p)?.checked_add(u128::from(*base))
+    }
+}
+
+/// `G(n)` for any `n` of a game whose values have a closed form: nim (`G(n) = n`), a
+/// one-interval subtraction set `a..=b` (`⌊(n mod (a + b))/a⌋`), Lasker's Nim and take at most
+/// half (`n >> (t + 1)` for `t` trailing one bits); `None` for the other games.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::closed_form_value;
+/// use num_bigint::BigUint;
+/// let huge = BigUint::from(10u32).pow(30);
+/// let lasker = Game::parse("lasker")?;
+/// assert_eq!(closed_form_value(&lasker, &(&huge + 3u32)), Some(&huge + 4u32));
+/// let half = Game::parse("fraction:1/2")?;
+/// assert_eq!(closed_form_value(&half, &23u32.into()), Some(2u32.into())); // 23 = 10111₂ → 10₂
+/// assert_eq!(closed_form_value(&Game::parse("kayles")?, &huge), None);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn closed_form_value(game: &Game, n: &num_bigint::BigUint) -> Option<num_bigint::BigUint> {
+    match game {
+        Game::Nim => Some(n.clone()),
+        Game::Subtract(moves) if moves.runs().len() == 1 => {
+            let (a, b) = (moves.smallest(), moves.largest());
+            Some((n % (u128::from(a) + u128::from(b))) / a)
+        }
+        Game::Lasker => Some(match n.iter_u32_digits().next().unwrap_or(0) % 4 {
+            3 => n + 1u8,
+            0 if n.bits() > 0 => n - 1u8,
+            _ => n.clone(),
+        }),
+        Game::Fraction { numerator: 1, denominator: 2 } => {
+            // Trailing ones of n = trailing zeros of n + 1.
+            let t = (n + 1u8).trailing_zeros().expect("n + 1 > 0");
+            Some(n >> (t + 1))
+        }
+        _ => None,
     }
 }
 

@@ -216,7 +216,10 @@ impl<'s, 'p> Run<'s, 'p> {
             max_value,
             certificate,
             checked_upto: checked as u64,
-            never_periodic: matches!(resolved, Resolved::Game(Game::Squares)),
+            never_periodic: matches!(
+                resolved,
+                Resolved::Game(Game::Squares | Game::Fraction { numerator: 1, denominator: 2 })
+            ),
             candidate: None,
             suggestion: None,
             stopped_by_clock: false,

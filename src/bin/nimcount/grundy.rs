@@ -245,11 +245,15 @@ fn write_period(
             writeln!(out, "saltus        {}{kind}", c.saltus)?;
         }
         None if search.never_periodic => {
-            writeln!(
-                out,
-                "period        none: subtract-a-square is never periodic (its losing positions are infinitely \
-                 many but have density 0)"
-            )?;
+            if search.game == "squares" {
+                writeln!(
+                    out,
+                    "period        none: subtract-a-square is never periodic (its losing positions are \
+                     infinitely many but have density 0)"
+                )?;
+            } else {
+                writeln!(out, "period        none: {} is never periodic (G(2n) = n grows without bound)", search.game)?;
+            }
         }
         None => {
             let limit = match max_heap {
