@@ -43,6 +43,8 @@
 //! ```
 
 mod block;
+#[cfg(test)]
+mod classics;
 mod cost;
 mod engine;
 mod hex;

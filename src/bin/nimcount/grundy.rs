@@ -15,7 +15,8 @@ use crate::common::{self, Result, TerminalProgress};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Games: nim | subtract:1,3,4 | subtract:1-1000000 | subtract:1-3,7,10-12 | allbut:1,2 |
-       octal:0.07 | octal:4.007 | squares
+       octal:0.07 | octal:4.007 | hex:0.F8 | squares | grundy-game | lasker | fraction:1/2 |
+       kayles | dawsons-kayles | dawsons-chess | officers | guiles (`nimcount games` lists them)
 
 Without --first, --period is implied. Periods are proven, never guessed: the output names the
 theorem. \"No period found\" (null in JSON) is an answer, with exit code 0, with a larger
