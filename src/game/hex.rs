@@ -40,7 +40,8 @@ impl HexCode {
             }
             text
         };
-        let fail = |reason: String| Err(Error::InvalidGame { spec: quote(&format!("hex:{}", spec())), reason });
+        let fail =
+            |reason: String| Err(Error::InvalidGame { spec: quote(&format!("hex:{}", spec())), reason });
         let Some((&d0, rest)) = digits.split_first() else {
             return fail("a hexadecimal code needs a leading digit".into());
         };
@@ -98,14 +99,19 @@ impl std::str::FromStr for HexCode {
         let code = code.trim();
         let fail = |reason: String| Error::InvalidGame { spec: quote(&format!("hex:{code}")), reason };
         let Some((lead, tail)) = code.split_once('.') else {
-            return Err(fail("expected a hexadecimal code such as 0.F or 0.48 (digits after a point)".into()));
+            return Err(fail(
+                "expected a hexadecimal code such as 0.F or 0.48 (digits after a point)".into(),
+            ));
         };
         if tail.is_empty() {
             return Err(fail("expected at least one digit after the point".into()));
         }
         let lead = if lead.is_empty() { "0" } else { lead };
         if lead.chars().count() != 1 {
-            return Err(fail(format!("the leading part '{}' must be the single digit 0, 4, 8 or C", quote(lead))));
+            return Err(fail(format!(
+                "the leading part '{}' must be the single digit 0, 4, 8 or C",
+                quote(lead)
+            )));
         }
         if tail.len() > MAX_OCTAL_DIGITS {
             return Err(fail(format!("more than {MAX_OCTAL_DIGITS} digits after the point")));
@@ -141,7 +147,9 @@ mod tests {
 
     #[test]
     fn codes_parse_and_print() {
-        for (text, canonical, t) in [("0.f", "0.F", 1), (".48", "0.48", 2), ("c.10", "C.1", 1), ("8.0", "8.0", 0)] {
+        for (text, canonical, t) in
+            [("0.f", "0.F", 1), (".48", "0.48", 2), ("c.10", "C.1", 1), ("8.0", "8.0", 0)]
+        {
             let code: HexCode = text.parse().unwrap();
             assert_eq!(code.to_string(), canonical);
             assert_eq!(code.last_digit(), t);

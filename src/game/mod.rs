@@ -36,8 +36,8 @@ use std::fmt;
 
 pub use custom::CustomGame;
 pub use hex::HexCode;
-pub use names::{NAMES, Named};
 pub use moves::{MAX_INTERVAL_MOVE, MAX_MOVE, MoveSet};
+pub use names::{NAMES, Named};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
 pub use structure::Structure;
 
@@ -347,9 +347,7 @@ fn parse_fraction(text: &str) -> std::result::Result<Game, String> {
         return Err("the numerator must be positive (with P = 0 no move is allowed)".into());
     }
     if p >= q {
-        return Err(format!(
-            "{p}/{q} is at least 1: every heap may be taken whole, and the game is nim"
-        ));
+        return Err(format!("{p}/{q} is at least 1: every heap may be taken whole, and the game is nim"));
     }
     let g = num_integer::gcd(p, q);
     let (p, q) = (p / g, q / g);

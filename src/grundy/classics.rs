@@ -125,7 +125,11 @@ fn new_families_match_the_reference() {
         let want = reference(&rule, count);
         assert_eq!(values(&game(spec), count as u64, &Silent).unwrap(), want, "{spec}");
         // The plain mex over the game's own options agrees (the options are right too).
-        assert_eq!(values_of(&game(spec), count.min(200) as u64, &Silent).unwrap(), want[..count.min(200)], "{spec}");
+        assert_eq!(
+            values_of(&game(spec), count.min(200) as u64, &Silent).unwrap(),
+            want[..count.min(200)],
+            "{spec}"
+        );
     }
     // Take at most half without its closed form: the sliding window.
     let half = game("fraction:1/2");
@@ -136,7 +140,8 @@ fn new_families_match_the_reference() {
 #[test]
 fn closed_forms_hold_far_out() {
     let direct = values(&game("fraction:1/2"), 1 << 16, &Silent).unwrap();
-    let window = Search::new().limit(Limit::Heaps(1 << 16)).closed_forms(false).run(&game("fraction:1/2")).unwrap();
+    let window =
+        Search::new().limit(Limit::Heaps(1 << 16)).closed_forms(false).run(&game("fraction:1/2")).unwrap();
     assert_eq!(window.values, direct);
     for (n, &g) in direct.iter().enumerate() {
         // G(2m) = m, G(2m + 1) = G(m).
@@ -188,7 +193,8 @@ fn periods_are_those_of_the_literature() {
 /// hexadecimal ones (three-heap window, hexadecimal engine) keep their periods.
 #[test]
 fn the_hexadecimal_theorem_proves_periods_that_hold() {
-    for spec in ["hex:0.F", "hex:4.8", "hex:0.B", "hex:0.9F", "hex:0.38", "hex:0.28", "hex:0.A8", "hex:0.18"] {
+    for spec in ["hex:0.F", "hex:4.8", "hex:0.B", "hex:0.9F", "hex:0.38", "hex:0.28", "hex:0.A8", "hex:0.18"]
+    {
         let g = game(spec);
         let long = values(&g, 2000, &Silent).unwrap();
         let search = find_period(&g, 1000, &Silent).unwrap();
@@ -202,7 +208,9 @@ fn the_hexadecimal_theorem_proves_periods_that_hold() {
         }
     }
     // Octal codes through the hexadecimal engine and window.
-    for (digits, preperiod, period) in [(vec![0u8, 7, 7], 71, 12), (vec![0, 1, 3, 7], 52, 34), (vec![0, 1, 5], 1, 10)] {
+    for (digits, preperiod, period) in
+        [(vec![0u8, 7, 7], 71, 12), (vec![0, 1, 3, 7], 52, 34), (vec![0, 1, 5], 1, 10)]
+    {
         let code = crate::game::HexCode::from_digits(&digits).unwrap();
         let mut engine = hex::HexValues::new(&code);
         let mut v: Vec<u32> = Vec::new();

@@ -116,8 +116,12 @@ impl Rules<'static> {
             return Ok(Rules::nim());
         }
         if grundy::closed_form_value(game, largest).is_some() {
-            let builtin =
-                Builtin { game: game.clone(), values: Vec::new(), beyond: Beyond::ClosedForm, takes: Vec::new() };
+            let builtin = Builtin {
+                game: game.clone(),
+                values: Vec::new(),
+                beyond: Beyond::ClosedForm,
+                takes: Vec::new(),
+            };
             return Ok(Rules { source: Source::Builtin(Box::new(builtin)) });
         }
         let (values, beyond) = match grundy::range_values(game, largest, max_heap, true, progress)? {
@@ -442,7 +446,8 @@ impl Builtin {
                     if j > 0 && d & 2 != 0 {
                         check(vec![r.clone()]);
                     }
-                    let below = |limit: &BigUint| limit.to_u64().map_or(small_heaps - 1, |l| l.min(small_heaps - 1));
+                    let below =
+                        |limit: &BigUint| limit.to_u64().map_or(small_heaps - 1, |l| l.min(small_heaps - 1));
                     if d & 4 != 0 {
                         for a in 1..=below(&(&r >> 1u8)) {
                             check(vec![a.into(), &r - a]);
@@ -473,7 +478,14 @@ impl Builtin {
 /// Fewer than `p` consecutive heaps have each residue mod `p` at most once; those of value
 /// `target` have residues `target·a .. target·a + a` (within `0..p`): at most two runs of
 /// heaps, found without enumerating the window.
-fn interval_heaps(lo: &BigUint, hi: &BigUint, a: u64, b: u64, target: &BigUint, leave: &mut dyn FnMut(BigUint)) {
+fn interval_heaps(
+    lo: &BigUint,
+    hi: &BigUint,
+    a: u64,
+    b: u64,
+    target: &BigUint,
+    leave: &mut dyn FnMut(BigUint),
+) {
     let Some(t) = target.to_u128() else { return };
     let p = u128::from(a) + u128::from(b);
     let r_lo = t.saturating_mul(u128::from(a));
@@ -556,14 +568,14 @@ mod tests {
     }
 
     #[test]
-    fn other_games_need_every_value_up_to_the_largest_heap() {
+    fn splitting_games_read_any_heap_off_their_period() {
         let game = Game::parse("octal:0.07").unwrap();
-        let rules = Rules::for_game(&game, &BigUint::from(20u32), Some(1000), &Silent).unwrap();
-        assert_eq!(rules.limit(), Some(21));
-        // Dawson's Kayles splits heaps; its period (34 from 52 on) is proven within 1000 values
-        // and gives every value up to 5000.
+        // Dawson's Kayles splits heaps; its period (34 from 53 on) is proven within 1000 values:
+        // only the preperiod and one period are kept, and every heap is read off them.
         let rules = Rules::for_game(&game, &BigUint::from(5000u32), Some(1000), &Silent).unwrap();
-        assert_eq!(rules.limit(), Some(5001));
+        assert_eq!(rules.limit(), None);
+        let Source::Builtin(b) = &rules.source else { panic!("a built-in game") };
+        assert_eq!(b.values.len(), 53 + 34);
         let direct = grundy::values(&game, 5001, &Silent).unwrap();
         for n in [0usize, 51, 52, 85, 86, 1000, 4999, 5000] {
             assert_eq!(rules.value(&n.into()), Some(direct[n].into()), "G({n})");
@@ -572,10 +584,65 @@ mod tests {
         let err =
             Rules::for_game(&game, &BigUint::from(5000u32), Some(100), &Silent).unwrap_err().to_string();
         assert!(err.contains("no proven period in G(0) … G(99)"), "{err}");
-        // A period, but a heap whose smaller heaps are too many to hold.
+        // A heap of 10^30: its value through the period.
         let huge = BigUint::from(10u32).pow(30);
-        let err = Rules::for_game(&game, &huge, None, &Silent).unwrap_err().to_string();
-        assert!(err.contains("beyond the Grundy values known for octal:0.07"), "{err}");
+        let rules = Rules::for_game(&game, &huge, None, &Silent).unwrap();
+        let offset = ((&huge - 53u32) % 34u32).to_usize().unwrap();
+        assert_eq!(rules.value(&huge), Some(direct[53 + offset].into()));
+    }
+
+    /// The options of a heap beyond the stored values against every option of the heap, with
+    /// the values computed directly: each one listed is a move of the right value, and every
+    /// value some move reaches is reached by one listed.
+    #[test]
+    fn options_of_large_heaps_reach_every_value() {
+        for (spec, heaps) in [
+            ("kayles", &[100u64, 777, 1500][..]),
+            ("octal:0.07", &[90, 1001]),
+            ("hex:0.F", &[60, 999]),
+            ("hex:4.8", &[500]),
+            ("lasker", &[70_000, 70_001, 70_002, 70_003]),
+            ("fraction:1/2", &[70_000, 70_001, 99_999]),
+            ("subtract:3-1000", &[70_000, 70_001]),
+            ("subtract:1-10", &[70_005]),
+        ] {
+            let game = Game::parse(spec).unwrap();
+            let top = *heaps.iter().max().unwrap();
+            let rules = Rules::for_game(&game, &BigUint::from(top), Some(1000), &Silent).unwrap();
+            assert_eq!(rules.limit(), None, "{spec}");
+            let direct = grundy::values(&game, top + 1, &Silent).unwrap();
+            for &n in heaps {
+                let Source::Builtin(b) = &rules.source else { panic!("{spec}: a built-in game") };
+                assert!(!b.enumerates(&n.into()), "{spec}: heap {n} is beyond the stored values");
+                let mut reached = std::collections::BTreeSet::new();
+                let mut legal = std::collections::BTreeSet::new();
+                game.options(n, &mut |left| {
+                    reached.insert(left.iter().fold(0, |x, &h| x ^ direct[h as usize]));
+                    let mut left = left.to_vec();
+                    left.sort_unstable();
+                    legal.insert(left);
+                });
+                for target in 0..=*reached.iter().max().unwrap_or(&0) + 1 {
+                    let listed = rules.options_with_value(&n.into(), &target.into());
+                    for option in &listed {
+                        let heaps: Vec<u64> = option.iter().map(|h| h.to_u64().unwrap()).collect();
+                        assert!(legal.contains(&heaps), "{spec}: {n} → {heaps:?} is no move");
+                        let x = heaps.iter().fold(0, |x, &h| x ^ direct[h as usize]);
+                        assert_eq!(x, target, "{spec}: {n} → {heaps:?}");
+                    }
+                    // Lasker lists its splits of a small heap only; every value below G(n) is
+                    // still reached (by a take, or the split 1 + (4k+2)).
+                    let complete = spec != "lasker" || target < direct[n as usize];
+                    if complete {
+                        assert_eq!(
+                            !listed.is_empty(),
+                            reached.contains(&target),
+                            "{spec}: {n} to value {target}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -583,6 +650,11 @@ mod tests {
         let octal = Game::parse("octal:0.07").unwrap();
         let rules = Rules::for_game(&octal, &BigUint::from(3u32), Some(100), &Silent).unwrap();
         assert!(rules.check_take_away().is_err());
+        for spec in ["hex:0.F", "grundy-game", "lasker", "fraction:1/2", "fraction:2/3"] {
+            let game = Game::parse(spec).unwrap();
+            let rules = Rules::for_game(&game, &BigUint::from(3u32), Some(100), &Silent).unwrap();
+            assert!(rules.check_take_away().is_err(), "{spec}");
+        }
         for spec in ["nim", "subtract:1-2", "allbut:2", "squares"] {
             let game = Game::parse(spec).unwrap();
             let values = grundy::values(&game, 30, &Silent).unwrap();

@@ -490,7 +490,9 @@ impl Summary {
                 "grundy",
                 format!("computed directly (no period needed; values computed: {values_computed})"),
             )),
-            Source::ClosedForm { form } => lines.push(("grundy", format!("closed form ({form}); no value computed"))),
+            Source::ClosedForm { form } => {
+                lines.push(("grundy", format!("closed form ({form}); no value computed")))
+            }
             _ => {}
         }
         let distinct = report.distinct_values.map_or(String::new(), |n| {

@@ -253,7 +253,11 @@ fn write_period(
                      infinitely many but have density 0)"
                 )?;
             } else {
-                writeln!(out, "period        none: {} is never periodic (G(2n) = n grows without bound)", search.game)?;
+                writeln!(
+                    out,
+                    "period        none: {} is never periodic (G(2n) = n grows without bound)",
+                    search.game
+                )?;
             }
         }
         None => {

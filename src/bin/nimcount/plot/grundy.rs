@@ -251,7 +251,8 @@ fn caption(count: u64, search: &PeriodSearch, max_heap: u64, view: Option<&Densi
                 .into(),
         ),
         None if search.never_periodic => lines.push(
-            "never periodic: take at most half has G(2n) = n, which grows without bound (no period to draw)".into(),
+            "never periodic: take at most half has G(2n) = n, which grows without bound (no period to draw)"
+                .into(),
         ),
         None => lines.push(format!(
             "no period found in G(0) … G({}): no periodicity is proven, so none is drawn",
