@@ -475,6 +475,19 @@ mod tests {
             ("octal:0.07", "octal:0.07"),
             ("octal:4.007", "octal:4.007"),
             ("octal:.137", "octal:0.137"),
+            ("kayles", "octal:0.77"),
+            ("dawsons-kayles", "octal:0.07"),
+            ("dawsons-chess", "octal:0.137"),
+            ("officers", "octal:0.6"),
+            ("guiles", "octal:0.15"),
+            ("hex:0.77", "octal:0.77"),
+            ("hex:0.f8", "hex:0.F8"),
+            ("hex:c.1", "hex:C.1"),
+            ("grundy-game", "grundy-game"),
+            (" lasker ", "lasker"),
+            ("fraction:1/2", "fraction:1/2"),
+            ("fraction:2/4", "fraction:1/2"),
+            ("fraction:2^32-1/2^32", "fraction:4294967295/4294967296"),
         ] {
             let game = Game::parse(spec).unwrap();
             assert_eq!(game.spec(), canonical);
@@ -511,6 +524,22 @@ mod tests {
             ("nim:1", "takes no parameters"),
             ("chess", "unknown game 'chess'"),
             ("moore:2", "moore:K is Moore's Nim, whose moves change several heaps at once"),
+            ("kayles:3", "takes no parameters"),
+            ("lasker:1", "takes no parameters"),
+            ("grundy-game:2", "takes no parameters"),
+            ("hex:0.G", "'G' is not a hexadecimal digit"),
+            ("hex:1.F", "leading digit must be 0, 4, 8 or C"),
+            ("hex", "needs parameters"),
+            ("fraction", "needs parameters"),
+            ("fraction:1", "expected a fraction P/Q"),
+            ("fraction:1/", "expected a fraction P/Q"),
+            ("fraction:1/0", "the denominator must be positive"),
+            ("fraction:0/3", "the numerator must be positive"),
+            ("fraction:3/3", "is at least 1"),
+            ("fraction:5/3", "the game is nim"),
+            ("fraction:1/2^33", "larger than the limit 2^32"),
+            ("fraction:x/2", "fraction:x/2"),
+            ("Kayles", "unknown game 'Kayles'"),
             ("", "empty specification"),
         ] {
             let err = Game::parse(spec).unwrap_err().to_string();
@@ -541,5 +570,30 @@ mod tests {
         // 4.0: split without taking.
         assert_eq!(options_of(&g("octal:4.0"), 4), vec![vec![1, 3], vec![2, 2]]);
         assert_eq!(options_of(&g("octal:0.0"), 4), Vec::<Vec<u64>>::new());
+        // Grundy's game: unequal splits only.
+        assert_eq!(options_of(&g("grundy-game"), 6), vec![vec![1, 5], vec![2, 4]]);
+        assert_eq!(options_of(&g("grundy-game"), 2), Vec::<Vec<u64>>::new());
+        // Lasker's Nim: take any number, or split.
+        assert_eq!(options_of(&g("lasker"), 3), vec![vec![], vec![1], vec![1, 2], vec![2]]);
+        // Take at most 2/3 of 7: one to four stones.
+        assert_eq!(options_of(&g("fraction:2/3"), 7), vec![vec![3], vec![4], vec![5], vec![6]]);
+        assert_eq!(options_of(&g("fraction:1/2"), 1), Vec::<Vec<u64>>::new());
+        // 0.8: take one stone, leaving three non-empty heaps.
+        assert_eq!(options_of(&g("hex:0.8"), 6), vec![vec![1, 1, 3], vec![1, 2, 2]]);
+        // 8.0: split into three without taking.
+        assert_eq!(options_of(&g("hex:8.0"), 3), vec![vec![1, 1, 1]]);
+    }
+
+    #[test]
+    fn names_are_aliases_of_their_codes() {
+        for named in NAMES.iter().filter(|n| n.is_alias()) {
+            let game = Game::parse(named.name).unwrap();
+            assert_eq!(game.spec(), named.spec);
+            assert_eq!(game.classic_name(), Some(named.name));
+        }
+        for named in NAMES.iter().filter(|n| !n.is_family() && !n.is_alias()) {
+            assert_eq!(Game::parse(named.name).unwrap().spec(), named.name);
+        }
+        assert_eq!(Game::parse("octal:0.16").unwrap().classic_name(), None);
     }
 }
