@@ -134,8 +134,8 @@ impl HexValues {
                 self.work += stride as u64;
             }
             if d & 8 != 0 && r >= 3 {
-                for a in 1..=r / 3 {
-                    let x = values[a].into();
+                for (a, &x) in values.iter().enumerate().take(r / 3 + 1).skip(1) {
+                    let x: u32 = x.into();
                     let set = &self.pairs[(r - a) * stride..(r - a + 1) * stride];
                     for (w, &word) in set.iter().enumerate() {
                         let mut word = word;
