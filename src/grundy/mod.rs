@@ -360,7 +360,7 @@ impl PeriodSearch {
 /// let lasker = Game::parse("lasker")?;
 /// assert_eq!(closed_form_value(&lasker, &(&huge + 3u32)), Some(&huge + 4u32));
 /// let half = Game::parse("fraction:1/2")?;
-/// assert_eq!(closed_form_value(&half, &23u32.into()), Some(2u32.into())); // 23 = 10111₂ → 10₂
+/// assert_eq!(closed_form_value(&half, &23u32.into()), Some(1u32.into())); // 23 = 1_0111₂: G = 1
 /// assert_eq!(closed_form_value(&Game::parse("kayles")?, &huge), None);
 /// # Ok::<(), nimcount::Error>(())
 /// ```
