@@ -231,7 +231,14 @@ fn the_hexadecimal_window_is_respected() {
     let g = game("hex:0.F");
     let search = find_period(&g, 10_000, &Silent).unwrap();
     let c = search.certificate.unwrap();
-    let needed = c.theorem.window(c.preperiod, c.period).unwrap() + c.period;
+    // The window as the theorem states it, written out: 3·n0 + 2p + t, n0 = 1 standing for 0.
+    let (n0, p, t) = (c.preperiod, c.period, 1);
+    let window = 3 * n0.max(1) + 2 * p + t;
+    assert_eq!(c.theorem.window(n0, p), Some(window));
+    for (n0, p, t, w) in [(0, 1, 1, 6), (1, 2, 3, 10), (52, 34, 3, 227), (5, 7, 0, 29)] {
+        assert_eq!(Theorem::Hexadecimal { last_digit: t }.window(n0, p), Some(w), "n0 {n0}, p {p}, t {t}");
+    }
+    let needed = window + p;
     let short = values(&g, needed - 1, &Silent).unwrap();
     assert_eq!(certify(&g, &short), None);
     let enough = values(&g, needed, &Silent).unwrap();
