@@ -107,6 +107,14 @@ fn every_named_game_matches_the_reference_for_a_thousand_heaps() {
     }
 }
 
+/// Grundy's game far enough for the sparse space to choose a mask and pair rare positions: the
+/// sparse-space values against a plain mex over the game's options.
+#[test]
+fn grundy_game_by_sparse_space_equals_the_plain_mex() {
+    let game = game("grundy-game");
+    assert_eq!(values(&game, 8000, &Silent).unwrap(), values_of(&game, 8000, &Silent).unwrap());
+}
+
 #[test]
 fn new_families_match_the_reference() {
     for (spec, rule, count) in [
