@@ -125,7 +125,7 @@ impl<'g> Engine<'g> {
                 cost::CLOSED_FORM_NS * heaps as f64
             }
             Engine::Fraction(_) => cost::sliding(heaps, 1),
-            Engine::Hex(hex) => cost::sparse(heaps, 0, hex.work, 0),
+            Engine::Hex(hex) => cost::hex(heaps, hex.work),
             Engine::Sliding { sliding, heaps } => cost::sliding(*heaps, sliding.runs()),
             Engine::Sparse(sparse) => cost::sparse(heaps, sparse.pairs, sparse.scanned, sparse.words),
             Engine::Block(block) => cost::block(heaps, block.gathered, block.resolved),
