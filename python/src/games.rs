@@ -148,6 +148,7 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
             ("period", Some(certificate), Some(values_computed))
         }
         Source::Values { values_computed } => ("values", None, Some(values_computed)),
+        Source::ClosedForm { .. } => ("closed form", None, None),
         Source::Columns { .. } => ("digits", None, None),
         Source::Trivial => ("trivial", None, None),
         Source::Sum { .. } => ("sum", None, None),

@@ -108,6 +108,12 @@ pub enum Source {
         /// How many Grundy values the period search computed.
         values_computed: usize,
     },
+    /// Built from a closed form of the values that is no period (take at most half:
+    /// `G(2n) = n`, `G(2n + 1) = G(n)`); no value was computed.
+    ClosedForm {
+        /// The form, in one line.
+        form: &'static str,
+    },
     /// Counted from Grundy values computed directly (the range is small enough).
     Values {
         /// How many Grundy values were computed.

@@ -733,13 +733,18 @@ impl<'p> Query<'p> {
         match &self.input {
             Input::Game(game) => {
                 self.range()?;
+                let not_take_away = match game {
+                    Game::Octal(_) | Game::Hex(_) => {
+                        Some("is an octal game, whose moves depend on the heap or split it")
+                    }
+                    Game::GrundyGame | Game::Lasker => Some("splits heaps"),
+                    Game::Fraction { .. } => Some("allows numbers of stones that depend on the heap"),
+                    _ => None,
+                };
                 if self.staircase
-                    && let Game::Octal(_) = game
+                    && let Some(why) = not_take_away
                 {
-                    return Err(Error::NotTakeAway {
-                        game: game.spec(),
-                        why: "is an octal game, whose moves depend on the heap or split it".into(),
-                    });
+                    return Err(Error::NotTakeAway { game: game.spec(), why: why.into() });
                 }
                 if self.misere && *game != Game::Nim {
                     return Err(Error::MisereUnsupported { game: game.spec() });

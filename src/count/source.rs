@@ -11,6 +11,10 @@ use crate::grundy;
 use crate::histogram::Histogram;
 use crate::progress::Progress;
 
+/// The closed form of take at most half.
+const FRACTION_HALF: &str =
+    "take at most half: G(2n) = n, G(2n+1) = G(n), so G(n) = n >> (t+1) for t trailing ones";
+
 /// The histogram of `game`'s Grundy values over `lo..=hi` (`lo <= hi`): through a proven
 /// period, or from the values `G(0..=hi)` computed directly when that is affordable (see
 /// [`grundy::range_values`] for the rule; `max_heap` values at most when given).
@@ -33,6 +37,11 @@ pub(super) fn game_histogram(
         let certificate = grundy::Certificate { preperiod: 0, period: a + b, saltus: 0, theorem };
         return Ok((histogram, Source::Period { certificate, values_computed: 0 }));
     }
+    if let Game::Fraction { numerator: 1, denominator: 2 } = game {
+        // The values of each class of trailing ones form an interval: a structured histogram.
+        let histogram = stages.time("histogram", || crate::histogram::fraction_half(lo, hi))?;
+        return Ok((histogram, Source::ClosedForm { form: FRACTION_HALF }));
+    }
     let range =
         stages.time("Grundy values", || grundy::range_values(game, hi, max_heap, parallel, progress))?;
     match range {
@@ -49,5 +58,80 @@ pub(super) fn game_histogram(
             let histogram = stages.time("histogram", || Histogram::from_values(&values, lo, hi))?;
             Ok((histogram, Source::Values { values_computed: values.len() }))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::{Kind, Query};
+    use crate::progress::Silent;
+
+    /// Ordered tuples of `k` heaps in `lo..=hi` whose values XOR to 0, one by one.
+    fn brute_force(values: &[u32], lo: usize, hi: usize, k: u32) -> u64 {
+        let mut xors = vec![0u64; 1 << 12];
+        xors[0] = 1;
+        for _ in 0..k {
+            let mut next = vec![0u64; 1 << 12];
+            for (x, &c) in xors.iter().enumerate().filter(|&(_, &c)| c > 0) {
+                for &v in &values[lo..=hi] {
+                    next[x ^ v as usize] += c;
+                }
+            }
+            xors = next;
+        }
+        xors[0]
+    }
+
+    /// Lasker's Nim (a period with saltus 4) and take at most half (a closed form, one interval of
+    /// values per class of trailing ones) are counted through the structured histogram: equal to
+    /// enumeration on small ranges, and to the histogram of direct values on a larger one.
+    #[test]
+    fn closed_forms_count_as_enumeration_does() {
+        for spec in ["lasker", "fraction:1/2"] {
+            let game = Game::parse(spec).unwrap();
+            let values = grundy::values(&game, 300, &Silent).unwrap();
+            for (lo, hi) in [(0usize, 0usize), (0, 1), (1, 30), (5, 64), (3, 257), (100, 299)] {
+                for k in 1..=3u32 {
+                    let counts =
+                        Query::new(game.clone()).sizes(lo as u64, hi as u64).heaps(k).count().unwrap();
+                    assert_eq!(
+                        counts.losing,
+                        brute_force(&values, lo, hi, k).into(),
+                        "{spec} {lo}..={hi}, {k} heaps"
+                    );
+                    let modular = Query::new(game.clone())
+                        .sizes(lo as u64, hi as u64)
+                        .heaps(k)
+                        .modulus(1000u32)
+                        .count()
+                        .unwrap();
+                    assert_eq!(modular.losing, (brute_force(&values, lo, hi, k) % 1000).into());
+                }
+            }
+            let query = Query::new(game.clone()).sizes(1u32, 1u32 << 20).heaps(3u32);
+            let (histogram, source) = query.histogram().unwrap();
+            assert!(histogram.is_structured(), "{spec}");
+            assert!(matches!(source, Source::Period { .. } | Source::ClosedForm { .. }), "{spec}");
+            let direct = grundy::values(&game, (1 << 20) + 1, &Silent).unwrap();
+            let array = Histogram::from_values(&direct, 1, 1 << 20).unwrap();
+            for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+                let structured =
+                    Query::new(game.clone()).sizes(1u32, 1u32 << 20).heaps(3u32).kind(kind).count().unwrap();
+                let plain = Query::from_histogram(array.clone()).heaps(3u32).kind(kind).count().unwrap();
+                assert_eq!(structured.losing, plain.losing, "{spec} {kind:?}");
+            }
+        }
+        // Huge ranges: Lasker's values are four progressions; take at most half has one interval
+        // per bit of the largest heap, counted while the structured spectrum stays small.
+        let huge = Query::new(Game::Lasker)
+            .sizes(1u32, BigUint::from(10u32).pow(30))
+            .heaps(3u32)
+            .modulus(1_000_000_007u32);
+        assert!(huge.count().is_ok());
+        let half = Game::parse("fraction:1/2").unwrap();
+        let wide =
+            Query::new(half).sizes(1u32, 1u64 << 24).heaps(5u32).modulus(1_000_000_007u32).count().unwrap();
+        assert!(matches!(wide.report.source, Source::ClosedForm { .. }));
     }
 }

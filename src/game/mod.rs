@@ -10,19 +10,34 @@
 //! | `allbut:1,2` | remove any positive number of stones except those listed |
 //! | `octal:0.07`, `octal:0.137`, `octal:4.007` | octal game (see [`OctalCode`]) |
 //! | `squares` | remove a positive perfect square |
+//! | `hex:0.F`, `hex:0.48`, `hex:8.0` | hexadecimal game: an octal game whose moves may also leave three heaps (see [`HexCode`]) |
+//! | `grundy-game` | split a heap into two unequal non-empty heaps |
+//! | `lasker` | Lasker's Nim: remove any positive number of stones, or split a heap into two non-empty heaps |
+//! | `fraction:1/2`, `fraction:2/3` | remove `k` stones, `1 <= k <= ⌊n·P/Q⌋` from a heap of `n` |
+//!
+//! The classic games are also known by name ([`NAMES`]): `kayles` (`octal:0.77`),
+//! `dawsons-kayles` (`octal:0.07`), `dawsons-chess` (`octal:0.137`), `officers` (`octal:0.6`),
+//! `guiles` (`octal:0.15`). A name is an alias: it parses to the game of its code, and that game
+//! prints back as its code (`kayles` prints `octal:0.77`), so one game has one specification.
+//! Games without a code print as their names (`lasker`, `grundy-game`). A `hex:` code whose
+//! digits have no bit 8 is an octal code, and prints as one (`hex:0.77` is `octal:0.77`).
 //!
 //! Other games implement [`HeapGame`], declare their [`Structure`] when a theorem applies,
 //! and go wherever a [`Game`] goes as [`Game::custom`].
 
 mod custom;
+mod hex;
 mod moves;
+mod names;
 mod octal;
 mod structure;
 
 use std::fmt;
 
 pub use custom::CustomGame;
+pub use hex::HexCode;
 pub use moves::{MAX_INTERVAL_MOVE, MAX_MOVE, MoveSet};
+pub use names::{NAMES, Named};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
 pub use structure::Structure;
 
@@ -131,6 +146,24 @@ pub enum Game {
     Octal(OctalCode),
     /// Remove a positive perfect square (never periodic).
     Squares,
+    /// Hexadecimal game with some move that leaves three heaps (codes without one are
+    /// [`Game::Octal`]).
+    Hex(HexCode),
+    /// Grundy's game: split a heap into two unequal non-empty heaps (no period is known).
+    GrundyGame,
+    /// Lasker's Nim: remove any positive number of stones, or split a heap into two non-empty
+    /// heaps. `G(0) = 0` and, for `k >= 0`, `G(4k+1) = 4k+1`, `G(4k+2) = 4k+2`,
+    /// `G(4k+3) = 4k+4`, `G(4k+4) = 4k+3`.
+    Lasker,
+    /// Take at most a fraction: remove `k` stones, `1 <= k <= ⌊n·P/Q⌋`, from a heap of `n`.
+    /// The fraction is in lowest terms with `0 < P < Q <= 2^32` (with `P >= Q` every heap may be
+    /// taken whole: that is Nim). For `1/2`, `G(2n) = n` and `G(2n + 1) = G(n)`.
+    Fraction {
+        /// `P`.
+        numerator: u64,
+        /// `Q`.
+        denominator: u64,
+    },
     /// A game of the user's ([`Game::custom`]); it has no specification to parse back.
     Custom(CustomGame),
 }
@@ -145,6 +178,9 @@ impl Game {
             other => other,
         };
         let text = spec.trim();
+        if let Some(named) = NAMES.iter().find(|named| named.is_alias() && named.name == text) {
+            return Game::parse(named.spec);
+        }
         let (name, argument) = match text.split_once(':') {
             Some((name, argument)) => (name.trim(), Some(argument)),
             None => (text, None),
@@ -152,7 +188,14 @@ impl Game {
         match (name, argument) {
             ("nim", None) => Ok(Game::Nim),
             ("squares", None) => Ok(Game::Squares),
-            ("nim" | "squares", Some(_)) => Err(fail(format!("'{name}' takes no parameters"))),
+            ("grundy-game", None) => Ok(Game::GrundyGame),
+            ("lasker", None) => Ok(Game::Lasker),
+            ("nim" | "squares" | "grundy-game" | "lasker", Some(_)) => {
+                Err(fail(format!("'{name}' takes no parameters")))
+            }
+            _ if NAMES.iter().any(|named| named.is_alias() && named.name == name) => {
+                Err(fail(format!("'{name}' takes no parameters")))
+            }
             ("subtract", Some(list)) => list.parse().map(Game::Subtract).map_err(restate),
             ("allbut", Some(list)) => {
                 let excluded: MoveSet = list.parse().map_err(|e| {
@@ -165,7 +208,15 @@ impl Game {
                 Ok(Game::AllBut(excluded))
             }
             ("octal", Some(code)) => code.parse().map(Game::Octal).map_err(restate),
-            ("subtract" | "allbut" | "octal", None) => {
+            ("hex", Some(code)) => {
+                let code: HexCode = code.parse().map_err(restate)?;
+                if code.leaves_three() {
+                    return Ok(Game::Hex(code));
+                }
+                OctalCode::from_digits(code.digits()).map(Game::Octal).map_err(restate)
+            }
+            ("fraction", Some(fraction)) => parse_fraction(fraction).map_err(fail),
+            ("subtract" | "allbut" | "octal" | "hex" | "fraction", None) => {
                 Err(fail(format!("'{name}' needs parameters, e.g. {}", Game::example(name))))
             }
             ("", _) => Err(fail("empty specification".into())),
@@ -175,7 +226,8 @@ impl Game {
                     .into(),
             )),
             _ => Err(fail(format!(
-                "unknown game '{}' (known: nim, subtract:…, allbut:…, octal:…, squares)",
+                "unknown game '{}' (known: nim, subtract:…, allbut:…, octal:…, hex:…, squares, grundy-game, \
+                 lasker, fraction:P/Q, and the names that `nimcount games` lists)",
                 quote(name)
             ))),
         }
@@ -185,6 +237,8 @@ impl Game {
         match name {
             "subtract" => "subtract:1,3,4 or subtract:1-10",
             "allbut" => "allbut:1,2",
+            "hex" => "hex:0.F or hex:0.48",
+            "fraction" => "fraction:1/2",
             _ => "octal:0.07",
         }
     }
@@ -247,9 +301,60 @@ impl Game {
             Game::AllBut(excluded) => format!("allbut:{excluded}"),
             Game::Octal(code) => format!("octal:{code}"),
             Game::Squares => "squares".into(),
+            Game::Hex(code) => format!("hex:{code}"),
+            Game::GrundyGame => "grundy-game".into(),
+            Game::Lasker => "lasker".into(),
+            Game::Fraction { numerator, denominator } => format!("fraction:{numerator}/{denominator}"),
             Game::Custom(game) => game.game().name(),
         }
     }
+
+    /// The classic name of this game, when it has one (`kayles` for `octal:0.77`).
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// let kayles = Game::parse("kayles")?;
+    /// assert_eq!(kayles, Game::parse("octal:0.77")?);
+    /// assert_eq!((kayles.spec(), kayles.classic_name()), ("octal:0.77".to_string(), Some("kayles")));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn classic_name(&self) -> Option<&'static str> {
+        let spec = self.spec();
+        NAMES.iter().find(|named| named.is_alias() && named.spec == spec).map(|named| named.name)
+    }
+}
+
+/// The largest denominator of `fraction:P/Q` (2^32: `n·P` stays within 128 bits for every heap).
+pub const MAX_DENOMINATOR: u64 = 1 << 32;
+
+/// `P/Q` in lowest terms, `0 < P < Q <= 2^32`; the reason on one line otherwise.
+fn parse_fraction(text: &str) -> std::result::Result<Game, String> {
+    let Some((p, q)) = text.split_once('/') else {
+        return Err("expected a fraction P/Q such as 1/2 or 2/3".into());
+    };
+    let number = |part: &str| {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err("expected a fraction P/Q such as 1/2 or 2/3".to_string());
+        }
+        crate::number::parse_u64(part).map_err(|e| e.to_string())
+    };
+    let (p, q) = (number(p)?, number(q)?);
+    if q == 0 {
+        return Err("the denominator must be positive".into());
+    }
+    if p == 0 {
+        return Err("the numerator must be positive (with P = 0 no move is allowed)".into());
+    }
+    if p >= q {
+        return Err(format!("{p}/{q} is at least 1: every heap may be taken whole, and the game is nim"));
+    }
+    let g = num_integer::gcd(p, q);
+    let (p, q) = (p / g, q / g);
+    if q > MAX_DENOMINATOR {
+        return Err(format!("the denominator {q} (in lowest terms) is larger than the limit 2^32"));
+    }
+    Ok(Game::Fraction { numerator: p, denominator: q })
 }
 
 /// A move set's error, with the game's name in front of its specification.
@@ -283,6 +388,34 @@ impl HeapGame for Game {
             Game::Subtract(moves) => moves.iter().take_while(|&k| k <= n).for_each(|k| leave(n - k)),
             Game::AllBut(excluded) => (1..=n).filter(|&k| !excluded.contains(k)).for_each(|k| leave(n - k)),
             Game::Squares => (1..).map(|k: u64| k * k).take_while(|&k| k <= n).for_each(|k| leave(n - k)),
+            Game::Fraction { numerator, denominator } => {
+                let most = (u128::from(n) * u128::from(*numerator) / u128::from(*denominator)) as u64;
+                (1..=most).for_each(|k| leave(n - k))
+            }
+            Game::Lasker => {
+                (1..=n).for_each(|k| leave(n - k));
+                (1..=n / 2).for_each(|a| option(&[a, n - a]));
+            }
+            Game::GrundyGame => (1..=n.saturating_sub(1) / 2).for_each(|a| option(&[a, n - a])),
+            Game::Hex(code) => {
+                for j in 0..=code.last_digit().min(n) {
+                    let (d, r) = (code.digit(j), n - j);
+                    if r == 0 && d & 1 != 0 {
+                        option(&[]);
+                    }
+                    if r > 0 && j > 0 && d & 2 != 0 {
+                        option(&[r]);
+                    }
+                    if d & 4 != 0 {
+                        (1..=r / 2).for_each(|a| option(&[a, r - a]));
+                    }
+                    if d & 8 != 0 {
+                        for a in 1..=r / 3 {
+                            (a..=(r - a) / 2).for_each(|b| option(&[a, b, r - a - b]));
+                        }
+                    }
+                }
+            }
             Game::Custom(game) => game.game().options(n, option),
             Game::Octal(code) => {
                 for j in 0..=code.last_digit().min(n) {
@@ -312,6 +445,7 @@ impl HeapGame for Game {
             Game::Subtract(moves) => Structure::Subtraction { largest_move: Some(moves.largest()) },
             Game::Nim | Game::AllBut(_) | Game::Squares => Structure::Subtraction { largest_move: None },
             Game::Octal(code) => Structure::Octal { last_digit: code.last_digit() },
+            Game::Hex(_) | Game::GrundyGame | Game::Lasker | Game::Fraction { .. } => Structure::General,
             Game::Custom(game) => game.game().structure(),
         }
     }
@@ -341,6 +475,19 @@ mod tests {
             ("octal:0.07", "octal:0.07"),
             ("octal:4.007", "octal:4.007"),
             ("octal:.137", "octal:0.137"),
+            ("kayles", "octal:0.77"),
+            ("dawsons-kayles", "octal:0.07"),
+            ("dawsons-chess", "octal:0.137"),
+            ("officers", "octal:0.6"),
+            ("guiles", "octal:0.15"),
+            ("hex:0.77", "octal:0.77"),
+            ("hex:0.f8", "hex:0.F8"),
+            ("hex:c.1", "hex:C.1"),
+            ("grundy-game", "grundy-game"),
+            (" lasker ", "lasker"),
+            ("fraction:1/2", "fraction:1/2"),
+            ("fraction:2/4", "fraction:1/2"),
+            ("fraction:2^32-1/2^32", "fraction:4294967295/4294967296"),
         ] {
             let game = Game::parse(spec).unwrap();
             assert_eq!(game.spec(), canonical);
@@ -377,6 +524,22 @@ mod tests {
             ("nim:1", "takes no parameters"),
             ("chess", "unknown game 'chess'"),
             ("moore:2", "moore:K is Moore's Nim, whose moves change several heaps at once"),
+            ("kayles:3", "takes no parameters"),
+            ("lasker:1", "takes no parameters"),
+            ("grundy-game:2", "takes no parameters"),
+            ("hex:0.G", "'G' is not a hexadecimal digit"),
+            ("hex:1.F", "leading digit must be 0, 4, 8 or C"),
+            ("hex", "needs parameters"),
+            ("fraction", "needs parameters"),
+            ("fraction:1", "expected a fraction P/Q"),
+            ("fraction:1/", "expected a fraction P/Q"),
+            ("fraction:1/0", "the denominator must be positive"),
+            ("fraction:0/3", "the numerator must be positive"),
+            ("fraction:3/3", "is at least 1"),
+            ("fraction:5/3", "the game is nim"),
+            ("fraction:1/2^33", "larger than the limit 2^32"),
+            ("fraction:x/2", "fraction:x/2"),
+            ("Kayles", "unknown game 'Kayles'"),
             ("", "empty specification"),
         ] {
             let err = Game::parse(spec).unwrap_err().to_string();
@@ -407,5 +570,30 @@ mod tests {
         // 4.0: split without taking.
         assert_eq!(options_of(&g("octal:4.0"), 4), vec![vec![1, 3], vec![2, 2]]);
         assert_eq!(options_of(&g("octal:0.0"), 4), Vec::<Vec<u64>>::new());
+        // Grundy's game: unequal splits only.
+        assert_eq!(options_of(&g("grundy-game"), 6), vec![vec![1, 5], vec![2, 4]]);
+        assert_eq!(options_of(&g("grundy-game"), 2), Vec::<Vec<u64>>::new());
+        // Lasker's Nim: take any number, or split.
+        assert_eq!(options_of(&g("lasker"), 3), vec![vec![], vec![1], vec![1, 2], vec![2]]);
+        // Take at most 2/3 of 7: one to four stones.
+        assert_eq!(options_of(&g("fraction:2/3"), 7), vec![vec![3], vec![4], vec![5], vec![6]]);
+        assert_eq!(options_of(&g("fraction:1/2"), 1), Vec::<Vec<u64>>::new());
+        // 0.8: take one stone, leaving three non-empty heaps.
+        assert_eq!(options_of(&g("hex:0.8"), 6), vec![vec![1, 1, 3], vec![1, 2, 2]]);
+        // 8.0: split into three without taking.
+        assert_eq!(options_of(&g("hex:8.0"), 3), vec![vec![1, 1, 1]]);
+    }
+
+    #[test]
+    fn names_are_aliases_of_their_codes() {
+        for named in NAMES.iter().filter(|n| n.is_alias()) {
+            let game = Game::parse(named.name).unwrap();
+            assert_eq!(game.spec(), named.spec);
+            assert_eq!(game.classic_name(), Some(named.name));
+        }
+        for named in NAMES.iter().filter(|n| !n.is_family() && !n.is_alias()) {
+            assert_eq!(Game::parse(named.name).unwrap().spec(), named.name);
+        }
+        assert_eq!(Game::parse("octal:0.16").unwrap().classic_name(), None);
     }
 }

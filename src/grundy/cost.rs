@@ -21,6 +21,10 @@ const SPARSE_HEAP_NS: f64 = 200.0;
 const SPARSE_PAIR_NS: f64 = 1.5;
 const SPARSE_SCAN_NS: f64 = 1.0;
 const SPARSE_WORD_NS: f64 = 0.5;
+/// Hexadecimal games: per heap, and per step (split scanned, three-heap value inserted into a
+/// bit set at random, word of a bit set read).
+const HEX_HEAP_NS: f64 = 200.0;
+const HEX_STEP_NS: f64 = 2.0;
 /// Blocks: per heap, per (heap, move) pair and 64-bit word of mask gathered by the SIMD
 /// kernel (AVX2), per pair resolved one by one.
 const BLOCK_HEAP_NS: f64 = 10.0;
@@ -44,6 +48,10 @@ pub(crate) fn sparse(heaps: u64, pairs: u64, scanned: u64, words: u64) -> f64 {
         + pairs as f64 * SPARSE_PAIR_NS
         + scanned as f64 * SPARSE_SCAN_NS
         + words as f64 * SPARSE_WORD_NS
+}
+
+pub(crate) fn hex(heaps: u64, steps: u64) -> f64 {
+    heaps as f64 * HEX_HEAP_NS + steps as f64 * HEX_STEP_NS
 }
 
 /// `gathered`: pairs times the words of their masks.

@@ -3,10 +3,11 @@
 
 use super::block::Block;
 use super::cost;
+use super::hex::HexValues;
 use super::mex::MexSet;
 use super::octal::SparseSpace;
 use super::resolve::Resolved;
-use super::sliding::Sliding;
+use super::sliding::{FractionWindow, Sliding};
 use super::store::{Store, Value, with_values};
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
@@ -15,8 +16,12 @@ use crate::game::{Game, HeapGame};
 pub(crate) enum Engine<'g> {
     Nim,
     Interval { first: u64, last: u64 },
+    Lasker,
+    FractionHalf,
     Sliding { sliding: Sliding, heaps: u64 },
+    Fraction(FractionWindow),
     Sparse(SparseSpace),
+    Hex(HexValues),
     Block(Block<'g>),
     Plain(Plain<'g>),
 }
@@ -41,6 +46,15 @@ impl<'g> Engine<'g> {
                 Game::AllBut(excluded) => Engine::Sliding { sliding: Sliding::all_but(excluded), heaps: 0 },
                 Game::Octal(code) => Engine::Sparse(SparseSpace::new(code)),
                 Game::Squares => Engine::Block(Block::squares()),
+                Game::Hex(code) => Engine::Hex(HexValues::new(code)),
+                Game::GrundyGame => Engine::Sparse(SparseSpace::grundy_game()),
+                // The closed form is proven once (its tests compare it with a plain mex); a
+                // mex over every option and split would be quadratic.
+                Game::Lasker => Engine::Lasker,
+                Game::Fraction { numerator: 1, denominator: 2 } if closed_forms => Engine::FractionHalf,
+                Game::Fraction { numerator, denominator } => {
+                    Engine::Fraction(FractionWindow::new(*numerator, *denominator))
+                }
                 Game::Custom(_) => unreachable!("resolved into a built-in game or a user game"),
             },
             Resolved::Subtraction(game) => Engine::Block(Block::options(*game)),
@@ -59,7 +73,11 @@ impl<'g> Engine<'g> {
     /// A store suited to the values: 32 bits for games whose values grow with the heap.
     pub fn store(&self) -> Store {
         match self {
-            Engine::Nim | Engine::Sliding { .. } => Store::wide(),
+            Engine::Nim
+            | Engine::Sliding { .. }
+            | Engine::Lasker
+            | Engine::FractionHalf
+            | Engine::Fraction(_) => Store::wide(),
             _ => Store::new(),
         }
     }
@@ -83,6 +101,10 @@ impl<'g> Engine<'g> {
                 let (a, p) = (*first, *first + *last);
                 push_while(values, upto, |n| ((n as u64 % p) / a) as u32)
             }
+            Engine::Lasker => push_while(values, upto, |n| lasker(n as u64) as u32),
+            Engine::FractionHalf => push_while(values, upto, |n| fraction_half(n as u64) as u32),
+            Engine::Fraction(window) => window.extend(values, upto),
+            Engine::Hex(hex) => hex.extend(values, upto)?,
             Engine::Sliding { sliding, heaps } => {
                 let from = values.len();
                 let overflow = sliding.extend(values, upto);
@@ -99,13 +121,33 @@ impl<'g> Engine<'g> {
     /// (see [`cost`]).
     pub fn work(&self, heaps: u64) -> f64 {
         match self {
-            Engine::Nim | Engine::Interval { .. } => cost::CLOSED_FORM_NS * heaps as f64,
+            Engine::Nim | Engine::Interval { .. } | Engine::Lasker | Engine::FractionHalf => {
+                cost::CLOSED_FORM_NS * heaps as f64
+            }
+            Engine::Fraction(_) => cost::sliding(heaps, 1),
+            Engine::Hex(hex) => cost::hex(heaps, hex.work),
             Engine::Sliding { sliding, heaps } => cost::sliding(*heaps, sliding.runs()),
             Engine::Sparse(sparse) => cost::sparse(heaps, sparse.pairs, sparse.scanned, sparse.words),
             Engine::Block(block) => cost::block(heaps, block.gathered, block.resolved),
             Engine::Plain(plain) => cost::plain(heaps, plain.options),
         }
     }
+}
+
+/// Lasker's Nim: `G(0) = 0`; `G(4k+1) = 4k+1`, `G(4k+2) = 4k+2`, `G(4k+3) = 4k+4`,
+/// `G(4k+4) = 4k+3` (the first two residues keep `n`, the last two swap).
+pub(crate) fn lasker(n: u64) -> u64 {
+    match n % 4 {
+        3 => n + 1,
+        0 if n > 0 => n - 1,
+        _ => n,
+    }
+}
+
+/// Take at most half: `G(2m) = m`, `G(2m + 1) = G(m)`. With `t` trailing one bits,
+/// `n = 2^(t+1)·y + 2^t − 1` and `G(n) = y = n >> (t + 1)`.
+pub(crate) fn fraction_half(n: u64) -> u64 {
+    n.checked_shr(n.trailing_ones() + 1).unwrap_or(0)
 }
 
 /// Pushes `value(n)` for `n = values.len() .. upto` while it fits in `T`.

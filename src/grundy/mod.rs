@@ -43,8 +43,11 @@
 //! ```
 
 mod block;
+#[cfg(test)]
+mod classics;
 mod cost;
 mod engine;
+mod hex;
 mod mex;
 mod octal;
 mod period;
@@ -61,7 +64,6 @@ pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
 pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
-pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
 use crate::error::{Error, Result};
@@ -87,13 +89,17 @@ pub const DEFAULT_MAX_HEAP: u64 = 1 << 20;
 ///   (a window certificate needs more than `2·s` values: `subtract:1-1000000` is proven
 ///   without its closed form within 2 000 001);
 /// - all-but games, nim and games of the user's: 2^21;
-/// - subtract-a-square: 2^16 (never periodic: its values are then only informative).
+/// - subtract-a-square: 2^16 (never periodic: its values are then only informative);
+/// - hexadecimal games that leave three heaps: 2^14;
+/// - Grundy's game: [`DEFAULT_MAX_HEAP`]; Lasker's Nim and take-a-fraction games: 2^21.
 pub fn default_max_heap(game: &Game) -> u64 {
     match game {
-        Game::Octal(_) => DEFAULT_MAX_HEAP,
+        Game::Octal(_) | Game::GrundyGame => DEFAULT_MAX_HEAP,
         Game::Subtract(moves) => moves.largest().saturating_mul(4).clamp(1 << 21, 1 << 24),
         Game::Squares => 1 << 16,
-        Game::Nim | Game::AllBut(_) | Game::Custom(_) => 1 << 21,
+        // Three-heap moves cost O(n · values) per heap: far fewer values.
+        Game::Hex(_) => 1 << 14,
+        Game::Nim | Game::AllBut(_) | Game::Custom(_) | Game::Lasker | Game::Fraction { .. } => 1 << 21,
     }
 }
 
@@ -138,11 +144,40 @@ pub enum Theorem {
         /// The largest excluded move `m`.
         largest_excluded: u64,
     },
+    /// Lasker's Nim: `G(4k+1) = 4k+1`, `G(4k+2) = 4k+2`, `G(4k+3) = 4k+4`, `G(4k+4) = 4k+3`,
+    /// so preperiod 1, period 4, saltus 4 (`G(0) = 0` is the exception): the classical
+    /// induction on the heap (Winning Ways, chapter 4), checked in the tests against a plain mex
+    /// over every option and split.
+    Lasker,
+    /// Hexadecimal game whose moves may leave three heaps, last non-zero digit at `t`:
+    /// `G(n + p) = G(n)` for `n0 <= n < 3·n0 + 2p + t` (`n0 >= 1`), or for
+    /// `0 <= n < 2p + t + 3` (`n0 = 0`, the window of `n0 = 1` checked from 0), proves it for
+    /// all `n >= n0`.
+    ///
+    /// The octal splitting theorem generalised to moves that leave up to `k` heaps: the window
+    /// is `k·n0 + (k − 1)·p + t`. Suppose `G(m + p) = G(m)` for `n0 <= m < N` with `N` at least
+    /// the window; show it at `N`. An option of `N + p` takes `j <= t` and leaves `i <= k`
+    /// non-empty heaps adding up to `N + p − j`. For `i = 1`, the heap `N + p − j` maps to
+    /// `N − j >= n0` (as `N >= n0 + t`), of the same value by induction. For `i >= 2` its largest
+    /// heap `x >= (N + p − t)/k >= n0 + p` (as `N >= k·n0 + (k − 1)·p + t`): replace it by
+    /// `x − p`, which is `>= n0 >= 1` (still a heap) and `< N` (the other `i − 1 >= 1` heaps
+    /// hold a stone each, `x <= N + p − j − 1`), so `G(x − p) = G(x)` by induction: an option
+    /// of `N`, taking the same `j`, leaving the same number of heaps, of the same value.
+    /// Conversely an option of `N` leaves heaps whose largest `y >= (N − t)/k >= n0` (or the one
+    /// heap `N − j >= n0`); replacing it by `y + p` (`y < N`, so `G(y + p) = G(y)`) gives an
+    /// option of `N + p` of the same value. Taking the whole heap needs `N <= t`, excluded as
+    /// `N > t`. So both have the same option values and `G(N + p) = G(N)`. With `k = 2` this is
+    /// the octal window `2·n0 + p + t`; here `k = 3`. When `n0 = 0` the step `x − p >= 1` can
+    /// fail, so the window of `n0 = 1` is used, checked from 0 (`G(p) = G(0)` included).
+    Hexadecimal {
+        /// Position `t` of the last non-zero digit.
+        last_digit: u64,
+    },
 }
 
 impl Theorem {
     /// A short identifier: `nim`, `subtraction-interval`, `subtraction-window`,
-    /// `octal-splitting`, `octal-no-splitting`, `all-but-window`.
+    /// `octal-splitting`, `octal-no-splitting`, `all-but-window`, `lasker`, `hexadecimal`.
     pub fn id(&self) -> &'static str {
         match self {
             Theorem::Nim => "nim",
@@ -151,6 +186,8 @@ impl Theorem {
             Theorem::OctalSplitting { .. } => "octal-splitting",
             Theorem::OctalNoSplitting { .. } => "octal-no-splitting",
             Theorem::AllButWindow { .. } => "all-but-window",
+            Theorem::Lasker => "lasker",
+            Theorem::Hexadecimal { .. } => "hexadecimal",
         }
     }
 
@@ -160,7 +197,7 @@ impl Theorem {
     pub fn window(&self, preperiod: u64, period: u64) -> Option<u64> {
         let (n0, p) = (preperiod, period);
         match *self {
-            Theorem::Nim | Theorem::SubtractionInterval { .. } => None,
+            Theorem::Nim | Theorem::SubtractionInterval { .. } | Theorem::Lasker => None,
             Theorem::SubtractionWindow { largest_move: s } => Some(n0.saturating_add(s)),
             Theorem::OctalSplitting { last_digit: t } => Some(if n0 >= 1 {
                 n0.saturating_mul(2).saturating_add(p).saturating_add(t)
@@ -169,6 +206,10 @@ impl Theorem {
             }),
             Theorem::OctalNoSplitting { last_digit: t } => Some(n0.saturating_add(t).max(t + 1)),
             Theorem::AllButWindow { largest_excluded: m } => Some(n0.max(1).saturating_add(m)),
+            // 3·n0 + 2p + t, with n0 = 1 standing for n0 = 0.
+            Theorem::Hexadecimal { last_digit: t } => {
+                Some(n0.max(1).saturating_mul(3).saturating_add(p.saturating_mul(2)).saturating_add(t))
+            }
         }
     }
 }
@@ -202,6 +243,15 @@ impl fmt::Display for Theorem {
                 f,
                 "all-but game, largest excluded move m = {m}: G(n+p) = G(n)+s for m consecutive n from \
                  q >= 1 and max G(0..q+p) = max G(0..q) + s prove it for all n >= q"
+            ),
+            Theorem::Lasker => write!(
+                f,
+                "Lasker's nim: G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 for every k >= 0"
+            ),
+            Theorem::Hexadecimal { last_digit: t } => write!(
+                f,
+                "hexadecimal game leaving up to three heaps, t = {t}: G(n+p) = G(n) for n0 <= n < 3*n0+2p+t \
+                 (n0 >= 1) or n < 2p+t+3 (n0 = 0) proves it for all n >= n0"
             ),
         }
     }
@@ -239,7 +289,8 @@ pub struct PeriodSearch {
     /// `G(checked_upto − 1)`.
     pub checked_upto: u64,
     /// True when a theorem shows the game is never periodic (subtract a square: its losing
-    /// positions are infinitely many but have density 0).
+    /// positions are infinitely many but have density 0; take at most half: `G(2n) = n` grows
+    /// without bound).
     pub never_periodic: bool,
     /// Without a certificate: the shift the last values repeat with, from its preperiod, and
     /// the values its theorem window needs to prove it (long searches only).
@@ -294,6 +345,43 @@ impl PeriodSearch {
         let (n0, p) = (u128::from(c.preperiod), u128::from(c.period));
         let base = self.values.get(usize::try_from(n0 + (n - n0) % p).ok()?)?;
         u128::from(c.saltus).checked_mul((n - n0) / p)?.checked_add(u128::from(*base))
+    }
+}
+
+/// `G(n)` for any `n` of a game whose values have a closed form: nim (`G(n) = n`), a
+/// one-interval subtraction set `a..=b` (`⌊(n mod (a + b))/a⌋`), Lasker's Nim and take at most
+/// half (`n >> (t + 1)` for `t` trailing one bits); `None` for the other games.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::grundy::closed_form_value;
+/// use num_bigint::BigUint;
+/// let huge = BigUint::from(10u32).pow(30);
+/// let lasker = Game::parse("lasker")?;
+/// assert_eq!(closed_form_value(&lasker, &(&huge + 3u32)), Some(&huge + 4u32));
+/// let half = Game::parse("fraction:1/2")?;
+/// assert_eq!(closed_form_value(&half, &23u32.into()), Some(1u32.into())); // 23 = 1_0111₂: G = 1
+/// assert_eq!(closed_form_value(&Game::parse("kayles")?, &huge), None);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn closed_form_value(game: &Game, n: &num_bigint::BigUint) -> Option<num_bigint::BigUint> {
+    match game {
+        Game::Nim => Some(n.clone()),
+        Game::Subtract(moves) if moves.runs().len() == 1 => {
+            let (a, b) = (moves.smallest(), moves.largest());
+            Some((n % (u128::from(a) + u128::from(b))) / a)
+        }
+        Game::Lasker => Some(match n.iter_u32_digits().next().unwrap_or(0) % 4 {
+            3 => n + 1u8,
+            0 if n.bits() > 0 => n - 1u8,
+            _ => n.clone(),
+        }),
+        Game::Fraction { numerator: 1, denominator: 2 } => {
+            // Trailing ones of n = trailing zeros of n + 1.
+            let t = (n + 1u8).trailing_zeros().expect("n + 1 > 0");
+            Some(n >> (t + 1))
+        }
+        _ => None,
     }
 }
 
@@ -460,7 +548,9 @@ fn certify_store(game: &Game, store: &Store) -> Option<Certificate> {
 fn certify_values<T: Value>(game: &Game, values: &[T]) -> Option<Certificate> {
     match game {
         Game::Nim => Some(Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }),
-        Game::Squares | Game::Custom(_) => None,
+        Game::Squares | Game::Custom(_) | Game::GrundyGame | Game::Fraction { .. } => None,
+        Game::Lasker => Some(Certificate { preperiod: 1, period: 4, saltus: 4, theorem: Theorem::Lasker }),
+        Game::Hex(code) => certify_plain(values, Theorem::Hexadecimal { last_digit: code.last_digit() }),
         Game::Subtract(moves) => {
             certify_plain(values, Theorem::SubtractionWindow { largest_move: moves.largest() })
         }

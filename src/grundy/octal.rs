@@ -11,6 +11,9 @@
 //! gets a rare value, which is rare — is the scan complete. The result is exact for every
 //! mask (with mask 0 it is the plain method); the mask only decides the speed, and is
 //! re-chosen from time to time to minimise the number of rare positions.
+//!
+//! Grundy's game (split a heap into two *unequal* heaps) is the code `4.0` without the equal
+//! split `a = r − a`: the same method, with that one split left out of the pairs and scans.
 
 use super::mex::mex;
 use super::store::Value;
@@ -29,13 +32,34 @@ struct Takes {
     digits: Vec<u8>,
     /// Amounts `j` after which two heaps may be left (bit 4).
     split: Vec<usize>,
+    /// Splits into two equal heaps are not moves (Grundy's game).
+    unequal: bool,
 }
 
 impl Takes {
     fn new(code: &OctalCode) -> Takes {
         let digits: Vec<u8> = (0..=code.last_digit()).map(|j| code.digit(j)).collect();
         let split = code.split_takes().into_iter().map(|j| j as usize).collect();
-        Takes { digits, split }
+        Takes { digits, split, unequal: false }
+    }
+
+    /// Grundy's game: split without taking, into two unequal heaps.
+    fn grundy_game() -> Takes {
+        Takes { digits: vec![4], split: vec![0], unequal: true }
+    }
+
+    /// The largest smaller part `a` of a split `r = a + (r − a)`: `r / 2`, or `(r − 1) / 2`
+    /// when the parts must differ.
+    #[inline]
+    fn half(&self, r: usize) -> usize {
+        if self.unequal { r.saturating_sub(1) / 2 } else { r / 2 }
+    }
+
+    /// Whether the rare position `a` pairs with `r − a` in a split that is a move: always, but
+    /// for the equal split of Grundy's game.
+    #[inline]
+    fn pairs(&self, a: usize, r: usize) -> bool {
+        !self.unequal || 2 * a != r
     }
 
     /// Inserts the values of the options of heap `n` that leave at most one heap.
@@ -54,10 +78,9 @@ impl Takes {
     }
 }
 
-/// Calls `f(G(a) ^ G(r - a))` for every split `r = a + (r - a)` with `1 <= a <= r / 2`.
+/// Calls `f(G(a) ^ G(r - a))` for every split `r = a + (r - a)` with `1 <= a <= half`.
 #[inline]
-fn each_split<T: Value>(values: &[T], r: usize, mut f: impl FnMut(u32)) {
-    let half = r / 2;
+fn each_split<T: Value>(values: &[T], r: usize, half: usize, mut f: impl FnMut(u32)) {
     for (&x, &y) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
         f(x.into() ^ y.into());
     }
@@ -88,7 +111,7 @@ pub fn values_plain(code: &OctalCode, count: usize) -> Vec<u32> {
         takes.single_options(n, &values, &mut insert);
         for &j in &takes.split {
             if n >= j + 2 {
-                each_split(&values, n - j, &mut insert);
+                each_split(&values, n - j, takes.half(n - j), &mut insert);
             }
         }
         let g = mex(&seen);
@@ -130,8 +153,17 @@ pub(crate) struct SparseSpace {
 
 impl SparseSpace {
     pub fn new(code: &OctalCode) -> SparseSpace {
+        SparseSpace::with_takes(Takes::new(code))
+    }
+
+    /// Grundy's game.
+    pub fn grundy_game() -> SparseSpace {
+        SparseSpace::with_takes(Takes::grundy_game())
+    }
+
+    fn with_takes(takes: Takes) -> SparseSpace {
         let mut sparse = SparseSpace {
-            takes: Takes::new(code),
+            takes,
             mask: 0,
             rare: Vec::new(),
             bits: 1,
@@ -248,8 +280,9 @@ impl SparseSpace {
         if 4 * self.rare.len() >= n || self.mask == 0 {
             for &j in &self.takes.split {
                 if n >= j + 2 {
-                    each_split(values, n - j, |x| options |= 1 << x);
-                    self.scanned += ((n - j) / 2) as u64;
+                    let half = self.takes.half(n - j);
+                    each_split(values, n - j, half, |x| options |= 1 << x);
+                    self.scanned += half as u64;
                 }
             }
             return mex(&[options]);
@@ -259,7 +292,9 @@ impl SparseSpace {
                 let r = n - j;
                 let below = self.rare.partition_point(|&a| (a as usize) < r);
                 for &a in &self.rare[..below] {
-                    options |= 1 << (values[a as usize].into() ^ values[r - a as usize].into());
+                    if self.takes.pairs(a as usize, r) {
+                        options |= 1 << (values[a as usize].into() ^ values[r - a as usize].into());
+                    }
                 }
                 self.pairs += below as u64;
             }
@@ -274,7 +309,7 @@ impl SparseSpace {
         let mut scanned = 0u64;
         'scan: for &j in &self.takes.split {
             if n >= j + 2 {
-                let (r, half) = (n - j, (n - j) / 2);
+                let (r, half) = (n - j, self.takes.half(n - j));
                 for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
                     scanned += 1;
                     let x = left.into() ^ right.into();
@@ -303,8 +338,9 @@ impl SparseSpace {
             // missing rare values would cost more than every split.
             for &j in &self.takes.split {
                 if n >= j + 2 {
-                    each_split(values, n - j, &mut insert);
-                    self.scanned += ((n - j) / 2) as u64;
+                    let half = self.takes.half(n - j);
+                    each_split(values, n - j, half, &mut insert);
+                    self.scanned += half as u64;
                 }
             }
             return mex(&self.options);
@@ -316,7 +352,9 @@ impl SparseSpace {
                 let below = self.rare.partition_point(|&a| (a as usize) < r);
                 for &a in &self.rare[..below] {
                     let a = a as usize;
-                    insert(values[a].into() ^ values[r - a].into());
+                    if self.takes.pairs(a, r) {
+                        insert(values[a].into() ^ values[r - a].into());
+                    }
                 }
                 self.pairs += below as u64;
             }
@@ -352,7 +390,7 @@ impl SparseSpace {
         let (wanted, mut scanned) = (&mut self.wanted, 0u64);
         'scan: for &j in &self.takes.split {
             if n >= j + 2 {
-                let (r, half) = (n - j, (n - j) / 2);
+                let (r, half) = (n - j, self.takes.half(n - j));
                 for (&left, &right) in values[1..=half].iter().zip(values[r - half..r].iter().rev()) {
                     let x = left.into() ^ right.into();
                     scanned += 1;

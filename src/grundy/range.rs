@@ -82,8 +82,13 @@ pub fn range_values(
     let allowed = |count: u64| max_heap.is_some_and(|limit| count <= limit);
     if resolved.may_be_periodic() {
         // The range's own values, when they are affordable, serve both the search and the count.
+        // Beyond MAX_HEAP values no direct computation is allowed: no probe (a fraction of a
+        // second) is spent on it.
         if let Some(n) = needed
-            && (allowed(n) || (max_heap.is_none() && probe(&resolved, n)?.0 <= DIRECT_SECONDS * 1e9))
+            && (allowed(n)
+                || (max_heap.is_none()
+                    && n <= super::MAX_HEAP
+                    && probe(&resolved, n)?.0 <= DIRECT_SECONDS * 1e9))
         {
             check_values(n)?;
             let search =
@@ -115,6 +120,11 @@ pub fn range_values(
     }
     let reason = match &resolved {
         Resolved::Game(Game::Squares) => "is never periodic".to_string(),
+        Resolved::Game(Game::GrundyGame) => "has no known period".to_string(),
+        Resolved::Game(Game::Fraction { numerator: 1, denominator: 2 }) => {
+            "is never periodic (G(2n) = n grows without bound)".to_string()
+        }
+        Resolved::Game(Game::Fraction { .. }) => "has no known period".to_string(),
         Resolved::Subtraction(_) => {
             "declares an infinite set of moves (no theorem proves a period)".to_string()
         }
@@ -210,6 +220,8 @@ pub fn values_within(
 fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
     match resolved {
         Resolved::Game(Game::Nim) => Some(1),
+        // G(0) and one period G(1..=4).
+        Resolved::Game(Game::Lasker) => Some(5),
         Resolved::Game(Game::Subtract(moves)) if moves.runs().len() == 1 => {
             Some(moves.smallest() + moves.largest())
         }

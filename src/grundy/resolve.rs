@@ -23,9 +23,11 @@ pub(crate) enum Resolved<'g> {
 }
 
 impl Resolved<'_> {
-    /// Whether a periodicity theorem can apply: built-in games other than subtract-a-square.
+    /// Whether a periodicity theorem can apply: built-in games other than subtract-a-square,
+    /// Grundy's game and take-a-fraction games (whose values grow without bound).
     pub fn may_be_periodic(&self) -> bool {
-        matches!(self, Resolved::Game(game) if *game != Game::Squares)
+        matches!(self, Resolved::Game(game)
+            if !matches!(game, Game::Squares | Game::GrundyGame | Game::Fraction { .. }))
     }
 }
 

@@ -216,19 +216,26 @@ impl<'s, 'p> Run<'s, 'p> {
             max_value,
             certificate,
             checked_upto: checked as u64,
-            never_periodic: matches!(resolved, Resolved::Game(Game::Squares)),
+            never_periodic: matches!(
+                resolved,
+                Resolved::Game(Game::Squares | Game::Fraction { numerator: 1, denominator: 2 })
+            ),
             candidate: None,
             suggestion: None,
             stopped_by_clock: false,
         }
     }
 
-    /// Nim and one-interval subtraction sets: the certificate whatever the limit, with the
+    /// Nim, Lasker's Nim and one-interval subtraction sets: the certificate whatever the limit, with the
     /// period's values when the limit allows them.
     fn closed_form(&mut self, resolved: &Resolved<'_>) -> Option<PeriodSearch> {
         let (certificate, period_len) = match resolved {
             Resolved::Game(Game::Nim) => {
                 (Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }, 1)
+            }
+            // G(0) and one period G(1..=4): five values.
+            Resolved::Game(Game::Lasker) => {
+                (Certificate { preperiod: 1, period: 4, saltus: 4, theorem: Theorem::Lasker }, 5)
             }
             Resolved::Game(Game::Subtract(moves)) if self.search.closed_forms && moves.runs().len() == 1 => {
                 let (a, b) = (moves.smallest(), moves.largest());
@@ -458,6 +465,7 @@ fn theorem_of(game: &Game) -> Option<Theorem> {
         Game::Subtract(moves) => Some(Theorem::SubtractionWindow { largest_move: moves.largest() }),
         Game::Octal(code) if code.splits() => Some(Theorem::OctalSplitting { last_digit: code.last_digit() }),
         Game::Octal(code) => Some(Theorem::OctalNoSplitting { last_digit: code.last_digit() }),
+        Game::Hex(code) => Some(Theorem::Hexadecimal { last_digit: code.last_digit() }),
         _ => None,
     }
 }
@@ -487,6 +495,8 @@ fn first_checkpoint(game: &Game) -> u64 {
         Game::Subtract(moves) => moves.largest().saturating_mul(2).saturating_add(64),
         Game::AllBut(excluded) => excluded.largest().saturating_mul(4).saturating_add(64),
         Game::Octal(code) => 4096 + 4 * code.last_digit(),
+        // Three-heap moves cost O(n · values) per heap: start small.
+        Game::Hex(code) => 512 + 4 * code.last_digit(),
         _ => 4096,
     }
 }

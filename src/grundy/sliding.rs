@@ -83,3 +83,49 @@ impl Sliding {
         self.runs.len()
     }
 }
+
+/// Take at most a fraction `P/Q`: from heap `n` the moves reach the heaps
+/// `n − ⌊n·P/Q⌋ ..= n − 1`. With `P < Q` the window's start `n − ⌊n·P/Q⌋ = ⌈n·(Q − P)/Q⌉` grows
+/// by 0 or 1 from one heap to the next, so going from `n − 1` to `n` heap `n − 1` enters and at
+/// most one heap leaves: O(1) per heap, values kept as a multiset with a fast mex.
+pub(crate) struct FractionWindow {
+    numerator: u64,
+    denominator: u64,
+    reachable: CountedMex,
+    /// The first heap in the window of the last heap computed.
+    start: u64,
+}
+
+impl FractionWindow {
+    pub fn new(numerator: u64, denominator: u64) -> FractionWindow {
+        FractionWindow { numerator, denominator, reachable: CountedMex::with_capacity(1 << 12), start: 0 }
+    }
+
+    /// `n − ⌊n·P/Q⌋` (`n·P < 2^96`: no overflow in 128 bits).
+    fn start_of(&self, n: u64) -> u64 {
+        n - (u128::from(n) * u128::from(self.numerator) / u128::from(self.denominator)) as u64
+    }
+
+    /// Computes `values[values.len()..upto]`. Returns `Some(g)` when the next value `g` does
+    /// not fit in `T`: the caller stores it wider and continues.
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+        values.reserve(upto.saturating_sub(values.len()));
+        while values.len() < upto {
+            let n = values.len() as u64;
+            if n > 0 {
+                self.reachable.insert(values[n as usize - 1].into());
+                let start = self.start_of(n);
+                for h in self.start..start {
+                    self.reachable.remove(values[h as usize].into());
+                }
+                self.start = start;
+            }
+            let g = self.reachable.mex_from(0);
+            match T::narrow(g) {
+                Some(x) => values.push(x),
+                None => return Some(g),
+            }
+        }
+        None
+    }
+}

@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::memory;
 pub use structured::Progression;
 use structured::Structured;
-pub(crate) use structured::subtraction_interval;
+pub(crate) use structured::{fraction_half, subtraction_interval};
 
 /// The largest transform the engine accepts, `2^40` slots, before even asking how much memory
 /// there is (at 4 bytes a slot that is already 4 TiB).

@@ -9,6 +9,7 @@
 //! histograms are counted over values of thousands or millions of bits.
 
 use num_bigint::BigUint;
+use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::{Histogram, MAX_LOG2_LEN, reserve, split_counts};
@@ -280,6 +281,33 @@ pub(crate) fn subtraction_interval(a: u64, b: u64, lo: &BigUint, hi: &BigUint) -
         if end > p {
             stretch(0, end - p - 1, &one);
         }
+    }
+    Histogram::from_intervals(intervals)
+}
+
+/// The histogram of take at most half (`fraction:1/2`) over the heap sizes `lo..=hi`
+/// (`lo <= hi`), from `G(2m) = m`, `G(2m + 1) = G(m)`: no value is computed.
+///
+/// A heap `n` with `t` trailing one bits is `n = 2^(t+1)·y + 2^t − 1` and has the value `y`
+/// (strip the `t` ones, then halve the even rest). For each `t`, the heaps of the class in
+/// `lo..=hi` are those with `y` in an interval, so their values are that interval, once each:
+/// one interval per class, `⌊log2(hi + 1)⌋ + 1` classes.
+pub(crate) fn fraction_half(lo: &BigUint, hi: &BigUint) -> Result<Histogram> {
+    let mut intervals: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
+    let mut t = 0u64;
+    loop {
+        let offset = (BigUint::one() << t) - 1u8; // 2^t − 1
+        if offset > *hi {
+            break;
+        }
+        let step = BigUint::one() << (t + 1);
+        // y from ⌈(lo − offset)/step⌉ (0 when lo <= offset) to ⌊(hi − offset)/step⌋.
+        let y_lo = if *lo > offset { (lo - &offset).div_ceil(&step) } else { BigUint::zero() };
+        let y_hi = (hi - &offset) / &step;
+        if y_lo <= y_hi {
+            intervals.push((y_lo, y_hi, BigUint::one()));
+        }
+        t += 1;
     }
     Histogram::from_intervals(intervals)
 }

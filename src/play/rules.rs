@@ -2,7 +2,7 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{CheckedSub, ToPrimitive};
+use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
@@ -44,15 +44,38 @@ enum Source<'g> {
     Builtin(Box<Builtin>),
 }
 
-/// A built-in game with its values computed, and a period where one was proven.
+/// A built-in game with the values it needs: `G(0..values.len())`, and how larger heaps get
+/// theirs.
 struct Builtin {
     game: Game,
     values: Vec<u32>,
-    period: Option<Certificate>,
+    beyond: Beyond,
     /// For heaps beyond `values` (only with a period): the numbers of stones a move may take,
     /// as runs `first..=last`, each move leaving one heap.
     takes: Vec<(u64, u64)>,
 }
+
+/// How heaps beyond the stored values get theirs.
+enum Beyond {
+    /// They have none: refused.
+    Unknown,
+    /// A proven period; `values` holds the preperiod and one period, and is reduced into.
+    Period(Certificate),
+    /// A closed form ([`grundy::closed_form_value`]); no value is stored.
+    ClosedForm,
+}
+
+/// Heaps of a game with a closed form up to this size have their options enumerated one by one
+/// (a heap of `n` has up to `n` options); larger ones are answered from the form.
+const ENUMERATED: u64 = 1 << 16;
+
+/// The most options of one large heap a closed form lists (a one-interval subtraction set
+/// `a..=b` may have up to `a` winning moves from a heap).
+const LISTED_PER_HEAP: u64 = 1000;
+
+/// At large heaps of Lasker's Nim, the splits listed are those whose smaller heap is at most
+/// this (every take is listed, and the splits `1 + (4k+2)` that some heaps need are among them).
+const LASKER_SPLITS: u64 = 64;
 
 /// Rules for Nim, shared by every misère Nim position.
 pub(super) static NIM: Rules<'static> = Rules { source: Source::Nim };
@@ -64,15 +87,25 @@ impl Rules<'static> {
     }
 
     /// The rules of a built-in game for heaps up to `largest` stones, with its values found as
-    /// a count finds them ([`grundy::range_values`]): a proven period, else the values up to
-    /// `largest` computed directly. `max_heap`: the most values computed; `None`, the default
-    /// limits of a count (a period search of about 30 s of estimated work, direct values up to
-    /// about a minute), refused with the estimate beyond them.
+    /// a count finds them ([`grundy::range_values`]): a closed form, a proven period, else the
+    /// values up to `largest` computed directly. `max_heap`: the most values computed; `None`,
+    /// the default limits of a count (a period search of about 30 s of estimated work, direct
+    /// values up to about a minute), refused with the estimate beyond them.
     ///
-    /// Nim takes heaps of any size. Subtraction games and octal games without splitting moves
-    /// take heaps of any size once a period is proven. The other games (subtract-a-square,
-    /// all-but games, octal games that split heaps) reach every smaller heap from a heap, so
-    /// their values are computed (or read off the period) up to `largest`.
+    /// Heaps of any size are answered for the games with a closed form (nim, one-interval
+    /// subtraction sets `a..=b`, Lasker's Nim, take at most half) and for every game with a
+    /// proven period, splitting games included: only the preperiod and one period are stored,
+    /// and a heap's value is read off them. Games without either (subtract-a-square, Grundy's
+    /// game, other fractions, games whose period search found nothing) have their values
+    /// computed up to `largest`.
+    ///
+    /// The winning moves of a heap beyond the stored values: every move that leaves one heap
+    /// (at most [`LISTED_PER_HEAP`] for a one-interval subtraction set); for a move that leaves
+    /// two or three heaps, those whose smaller heaps are below `n0 + p` (preperiod plus period).
+    /// Those reach every value a split reaches: sort a split's heaps, and while one of the two
+    /// smaller ones is `n0 + p` or more, take `p` from it (same value, it stays `>= n0`) and
+    /// give `p` to the largest (same value, it was `>= n0`); the heaps stay non-empty and add up
+    /// to the same number. Lasker's Nim lists its splits whose smaller heap is at most 64.
     pub fn for_game(
         game: &Game,
         largest: &BigUint,
@@ -82,39 +115,27 @@ impl Rules<'static> {
         if *game == Game::Nim {
             return Ok(Rules::nim());
         }
-        let takes = bounded_takes(game);
-        let (values, period) = match grundy::range_values(game, largest, max_heap, true, progress)? {
-            RangeValues::Direct(values) => (values, None),
-            RangeValues::Period(search) if takes.is_some() => (search.values, search.certificate),
-            // Moves that split heaps reach every smaller heap: each heap's own value, up to the
-            // largest, read off the period within the memory the values may take.
-            RangeValues::Period(search) => {
-                let known = search.values.len() as u64;
-                let values = largest
-                    .to_u64()
-                    .and_then(|l| l.checked_add(1))
-                    .filter(|&n| n <= known || grundy::check_values(n).is_ok())
-                    .and_then(|n| {
-                        (0..n.max(known))
-                            .map(|h| search.value(h.into()).and_then(|g| u32::try_from(g).ok()))
-                            .collect::<Option<Vec<u32>>>()
-                    });
-                let Some(values) = values else {
-                    return Err(Error::HeapBeyondValues {
-                        heap: crate::error::quote(&largest.to_string()),
-                        game: game.spec(),
-                        limit: known,
-                        why: "; larger heaps are analysed only for games whose moves take a bounded number \
-                              of stones and leave one heap (subtraction sets, octal games without splits), \
-                              through their proven period"
-                            .into(),
-                    });
-                };
-                (values, None)
-            }
+        if grundy::closed_form_value(game, largest).is_some() {
+            let builtin = Builtin {
+                game: game.clone(),
+                values: Vec::new(),
+                beyond: Beyond::ClosedForm,
+                takes: Vec::new(),
+            };
+            return Ok(Rules { source: Source::Builtin(Box::new(builtin)) });
+        }
+        let (values, beyond) = match grundy::range_values(game, largest, max_heap, true, progress)? {
+            RangeValues::Direct(values) => (values, Beyond::Unknown),
+            RangeValues::Period(search) => match search.certificate {
+                Some(certificate) => (search.values, Beyond::Period(certificate)),
+                None => (search.values, Beyond::Unknown),
+            },
         };
-        let takes = takes.filter(|_| period.is_some()).unwrap_or_default();
-        let builtin = Builtin { game: game.clone(), values, period, takes };
+        let takes = match beyond {
+            Beyond::Period(_) => bounded_takes(game),
+            _ => Vec::new(),
+        };
+        let builtin = Builtin { game: game.clone(), values, beyond, takes };
         Ok(Rules { source: Source::Builtin(Box::new(builtin)) })
     }
 }
@@ -188,7 +209,7 @@ impl<'g> Rules<'g> {
         match &self.source {
             Source::Nim => None,
             Source::Custom { values, .. } => Some(values.len() as u64),
-            Source::Builtin(b) => b.period.is_none().then_some(b.values.len() as u64),
+            Source::Builtin(b) => matches!(b.beyond, Beyond::Unknown).then_some(b.values.len() as u64),
         }
     }
 
@@ -222,17 +243,11 @@ impl<'g> Rules<'g> {
                 }
             }
             Source::Custom { game, .. } => self.small_options(*game, n, target, &mut found),
-            Source::Builtin(b) => match small(n).filter(|&i| i < b.values.len()) {
-                Some(_) => self.small_options(&b.game, n, target, &mut found),
-                None => {
-                    for k in b.takes.iter().flat_map(|&(first, last)| first..=last) {
-                        let Some(m) = n.checked_sub(&BigUint::from(k)) else { break };
-                        if b.value(&m).as_ref() == Some(target) {
-                            found.push(super::non_empty([m]));
-                        }
-                    }
-                }
-            },
+            Source::Builtin(b) if b.enumerates(n) => self.small_options(&b.game, n, target, &mut found),
+            Source::Builtin(b) => b.large_options(n, target, &mut found),
+        }
+        for heaps in &mut found {
+            heaps.sort_unstable();
         }
         found.sort_unstable();
         found.dedup();
@@ -280,8 +295,18 @@ impl<'g> Rules<'g> {
                 }
             }
             Source::Custom { game, .. } => take_options(*game, n, &mut check),
-            Source::Builtin(b) => match small(n).filter(|&i| i < b.values.len()) {
+            Source::Builtin(b) => match small(n).filter(|_| b.enumerates(n)) {
                 Some(_) => take_options(&b.game, n, &mut check),
+                None if matches!(b.beyond, Beyond::ClosedForm) => {
+                    // A one-interval subtraction set a..=b (the other closed forms are no
+                    // take-away games): the steps base + k, a <= k <= min(b, n).
+                    if let Game::Subtract(moves) = &b.game {
+                        let (a, last) = (moves.smallest(), moves.largest());
+                        let hi = base + n.min(&BigUint::from(last));
+                        let lo = base + a;
+                        interval_heaps(&lo, &hi, a, last, target, &mut |m| found.push(m - base));
+                    }
+                }
                 None => {
                     for k in b.takes.iter().flat_map(|&(first, last)| first..=last) {
                         if BigUint::from(k) > *n {
@@ -306,7 +331,11 @@ impl<'g> Rules<'g> {
         match &self.source {
             Source::Nim => Ok(()),
             Source::Builtin(b) => match b.game {
-                Game::Octal(_) => refuse("is an octal game, whose moves depend on the heap or split it"),
+                Game::Octal(_) | Game::Hex(_) => {
+                    refuse("is an octal game, whose moves depend on the heap or split it")
+                }
+                Game::GrundyGame | Game::Lasker => refuse("splits heaps"),
+                Game::Fraction { .. } => refuse("allows numbers of stones that depend on the heap"),
                 _ => Ok(()),
             },
             Source::Custom { game, values } => {
@@ -345,27 +374,160 @@ impl Builtin {
         if let Some(&g) = small(n).and_then(|i| self.values.get(i)) {
             return Some(g.into());
         }
-        let c = self.period.as_ref()?;
-        if c.theorem == Theorem::Nim {
-            return Some(n.clone());
+        match &self.beyond {
+            Beyond::Unknown => None,
+            Beyond::ClosedForm => grundy::closed_form_value(&self.game, n),
+            Beyond::Period(c) if c.theorem == Theorem::Nim => Some(n.clone()),
+            Beyond::Period(c) => {
+                let (n0, p) = (BigUint::from(c.preperiod), BigUint::from(c.period));
+                let (whole, offset) = (n.checked_sub(&n0)?).div_rem(&p);
+                let base = self.values.get(small(&(n0 + offset))?)?;
+                Some(whole * c.saltus + *base)
+            }
         }
-        let (n0, p) = (BigUint::from(c.preperiod), BigUint::from(c.period));
-        let (whole, offset) = (n - &n0).div_rem(&p);
-        let base = self.values.get(small(&(n0 + offset))?)?;
-        Some(whole * c.saltus + *base)
+    }
+
+    /// Whether the options of heap `n` are enumerated one by one (a stored value, or a small heap
+    /// of a closed form), rather than found by [`large_options`](Self::large_options).
+    fn enumerates(&self, n: &BigUint) -> bool {
+        match self.beyond {
+            Beyond::ClosedForm => n.to_u64().is_some_and(|n| n < ENUMERATED),
+            _ => small(n).is_some_and(|i| i < self.values.len()),
+        }
+    }
+
+    /// The options of value `target` of a heap beyond the stored values (see
+    /// [`Rules::for_game`] for which are listed).
+    fn large_options(&self, n: &BigUint, target: &BigUint, found: &mut Vec<Vec<BigUint>>) {
+        let mut check = |heaps: Vec<BigUint>| {
+            let x = heaps.iter().try_fold(BigUint::zero(), |x, h| self.value(h).map(|g| x ^ g));
+            if x.as_ref() == Some(target) {
+                found.push(super::non_empty(heaps));
+            }
+        };
+        match (&self.game, &self.beyond) {
+            (Game::Subtract(moves), Beyond::ClosedForm) => {
+                // The heaps n − b ..= n − a.
+                let (a, b) = (moves.smallest(), moves.largest());
+                if let Some(hi) = n.checked_sub(&BigUint::from(a)) {
+                    let lo = n.checked_sub(&BigUint::from(b)).unwrap_or_default();
+                    interval_heaps(&lo, &hi, a, b, target, &mut |m| check(vec![m]));
+                }
+            }
+            (Game::Lasker, _) => {
+                // G is an involution on the non-empty heaps: the one heap of value `target`.
+                if let Some(m) = grundy::closed_form_value(&Game::Lasker, target).filter(|m| m < n) {
+                    check(vec![m]);
+                }
+                for a in 1..=LASKER_SPLITS {
+                    let a = BigUint::from(a);
+                    if &a + &a > *n {
+                        break;
+                    }
+                    check(vec![a.clone(), n - a]);
+                }
+            }
+            (Game::Fraction { numerator: 1, denominator: 2 }, _) => {
+                // Heaps ⌈n/2⌉..n − 1 are reached; those of value y are 2^(t+1)·y + 2^t − 1.
+                let low = n - (n >> 1u8);
+                for t in 0..=n.bits() {
+                    let m = (target << (t + 1)) + (BigUint::one() << t) - 1u8;
+                    if m >= low && m < *n {
+                        check(vec![m]);
+                    }
+                }
+            }
+            (Game::Octal(_) | Game::Hex(_), Beyond::Period(c)) => {
+                let digits: Vec<u8> = match &self.game {
+                    Game::Octal(code) => (0..=code.last_digit()).map(|j| code.digit(j)).collect(),
+                    Game::Hex(code) => code.digits().to_vec(),
+                    _ => unreachable!("matched above"),
+                };
+                // Smaller heaps of a split below n0 + p reach every value.
+                let small_heaps = c.preperiod + c.period;
+                for (j, &d) in digits.iter().enumerate() {
+                    let Some(r) = n.checked_sub(&BigUint::from(j)) else { break };
+                    if r.bits() == 0 {
+                        if d & 1 != 0 {
+                            check(Vec::new());
+                        }
+                        continue;
+                    }
+                    if j > 0 && d & 2 != 0 {
+                        check(vec![r.clone()]);
+                    }
+                    let below =
+                        |limit: &BigUint| limit.to_u64().map_or(small_heaps - 1, |l| l.min(small_heaps - 1));
+                    if d & 4 != 0 {
+                        for a in 1..=below(&(&r >> 1u8)) {
+                            check(vec![a.into(), &r - a]);
+                        }
+                    }
+                    if d & 8 != 0 {
+                        for a in 1..=below(&(&r / 3u8)) {
+                            for b in a..=below(&((&r - a) >> 1u8)) {
+                                check(vec![a.into(), b.into(), &r - a - b]);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                for k in self.takes.iter().flat_map(|&(first, last)| first..=last) {
+                    let Some(m) = n.checked_sub(&BigUint::from(k)) else { break };
+                    check(vec![m]);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `leave(m)` for the heaps `m` in `lo..=hi` (fewer than `p = a + b` of them) of value
+/// `target` under `G(m) = ⌊(m mod p)/a⌋`: at most [`LISTED_PER_HEAP`] of them, increasing.
+///
+/// Fewer than `p` consecutive heaps have each residue mod `p` at most once; those of value
+/// `target` have residues `target·a .. target·a + a` (within `0..p`): at most two runs of
+/// heaps, found without enumerating the window.
+fn interval_heaps(
+    lo: &BigUint,
+    hi: &BigUint,
+    a: u64,
+    b: u64,
+    target: &BigUint,
+    leave: &mut dyn FnMut(BigUint),
+) {
+    let Some(t) = target.to_u128() else { return };
+    let p = u128::from(a) + u128::from(b);
+    let r_lo = t.saturating_mul(u128::from(a));
+    if r_lo >= p || lo > hi {
+        return;
+    }
+    let r_hi = (r_lo + u128::from(a)).min(p); // residues r_lo..r_hi
+    // The heaps lo..=hi have residues from lo mod p on, wrapping once at p at most.
+    let base = lo - (lo % p); // a multiple of p
+    let mut listed = 0u64;
+    for wrap in [0u128, p] {
+        let first = (&base + wrap + r_lo).max(lo.clone());
+        let last = (&base + wrap + r_hi - 1u8).min(hi.clone());
+        let mut m = first;
+        while m <= last && listed < LISTED_PER_HEAP {
+            leave(m.clone());
+            m += 1u8;
+            listed += 1;
+        }
     }
 }
 
 /// Games whose moves from a large heap take one of finitely many numbers of stones and leave one
 /// heap: subtraction games, and octal games without splitting moves (digits with bit 2). The
-/// runs of those numbers.
-fn bounded_takes(game: &Game) -> Option<Vec<(u64, u64)>> {
+/// runs of those numbers (none for the other games).
+fn bounded_takes(game: &Game) -> Vec<(u64, u64)> {
     match game {
-        Game::Subtract(moves) => Some(moves.runs().to_vec()),
+        Game::Subtract(moves) => moves.runs().to_vec(),
         Game::Octal(code) if !code.splits() => {
-            Some((1..=code.last_digit()).filter(|&j| code.digit(j) & 2 != 0).map(|j| (j, j)).collect())
+            (1..=code.last_digit()).filter(|&j| code.digit(j) & 2 != 0).map(|j| (j, j)).collect()
         }
-        _ => None,
+        _ => Vec::new(),
     }
 }
 
@@ -416,14 +578,14 @@ mod tests {
     }
 
     #[test]
-    fn other_games_need_every_value_up_to_the_largest_heap() {
+    fn splitting_games_read_any_heap_off_their_period() {
         let game = Game::parse("octal:0.07").unwrap();
-        let rules = Rules::for_game(&game, &BigUint::from(20u32), Some(1000), &Silent).unwrap();
-        assert_eq!(rules.limit(), Some(21));
-        // Dawson's Kayles splits heaps; its period (34 from 52 on) is proven within 1000 values
-        // and gives every value up to 5000.
+        // Dawson's Kayles splits heaps; its period (34 from 53 on) is proven within 1000 values:
+        // only the preperiod and one period are kept, and every heap is read off them.
         let rules = Rules::for_game(&game, &BigUint::from(5000u32), Some(1000), &Silent).unwrap();
-        assert_eq!(rules.limit(), Some(5001));
+        assert_eq!(rules.limit(), None);
+        let Source::Builtin(b) = &rules.source else { panic!("a built-in game") };
+        assert_eq!(b.values.len(), 53 + 34);
         let direct = grundy::values(&game, 5001, &Silent).unwrap();
         for n in [0usize, 51, 52, 85, 86, 1000, 4999, 5000] {
             assert_eq!(rules.value(&n.into()), Some(direct[n].into()), "G({n})");
@@ -432,10 +594,65 @@ mod tests {
         let err =
             Rules::for_game(&game, &BigUint::from(5000u32), Some(100), &Silent).unwrap_err().to_string();
         assert!(err.contains("no proven period in G(0) … G(99)"), "{err}");
-        // A period, but a heap whose smaller heaps are too many to hold.
+        // A heap of 10^30: its value through the period.
         let huge = BigUint::from(10u32).pow(30);
-        let err = Rules::for_game(&game, &huge, None, &Silent).unwrap_err().to_string();
-        assert!(err.contains("beyond the Grundy values known for octal:0.07"), "{err}");
+        let rules = Rules::for_game(&game, &huge, None, &Silent).unwrap();
+        let offset = ((&huge - 53u32) % 34u32).to_usize().unwrap();
+        assert_eq!(rules.value(&huge), Some(direct[53 + offset].into()));
+    }
+
+    /// The options of a heap beyond the stored values against every option of the heap, with
+    /// the values computed directly: each one listed is a move of the right value, and every
+    /// value some move reaches is reached by one listed.
+    #[test]
+    fn options_of_large_heaps_reach_every_value() {
+        for (spec, heaps) in [
+            ("kayles", &[100u64, 777, 1500][..]),
+            ("octal:0.07", &[90, 1001]),
+            ("hex:0.F", &[60, 999]),
+            ("hex:4.8", &[500]),
+            ("lasker", &[70_000, 70_001, 70_002, 70_003]),
+            ("fraction:1/2", &[70_000, 70_001, 99_999]),
+            ("subtract:3-1000", &[70_000, 70_001]),
+            ("subtract:1-10", &[70_005]),
+        ] {
+            let game = Game::parse(spec).unwrap();
+            let top = *heaps.iter().max().unwrap();
+            let rules = Rules::for_game(&game, &BigUint::from(top), Some(1000), &Silent).unwrap();
+            assert_eq!(rules.limit(), None, "{spec}");
+            let direct = grundy::values(&game, top + 1, &Silent).unwrap();
+            for &n in heaps {
+                let Source::Builtin(b) = &rules.source else { panic!("{spec}: a built-in game") };
+                assert!(!b.enumerates(&n.into()), "{spec}: heap {n} is beyond the stored values");
+                let mut reached = std::collections::BTreeSet::new();
+                let mut legal = std::collections::BTreeSet::new();
+                game.options(n, &mut |left| {
+                    reached.insert(left.iter().fold(0, |x, &h| x ^ direct[h as usize]));
+                    let mut left = left.to_vec();
+                    left.sort_unstable();
+                    legal.insert(left);
+                });
+                for target in 0..=*reached.iter().max().unwrap_or(&0) + 1 {
+                    let listed = rules.options_with_value(&n.into(), &target.into());
+                    for option in &listed {
+                        let heaps: Vec<u64> = option.iter().map(|h| h.to_u64().unwrap()).collect();
+                        assert!(legal.contains(&heaps), "{spec}: {n} → {heaps:?} is no move");
+                        let x = heaps.iter().fold(0, |x, &h| x ^ direct[h as usize]);
+                        assert_eq!(x, target, "{spec}: {n} → {heaps:?}");
+                    }
+                    // Lasker lists its splits of a small heap only; every value below G(n) is
+                    // still reached (by a take, or the split 1 + (4k+2)).
+                    let complete = spec != "lasker" || target < direct[n as usize];
+                    if complete {
+                        assert_eq!(
+                            !listed.is_empty(),
+                            reached.contains(&target),
+                            "{spec}: {n} to value {target}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -443,6 +660,11 @@ mod tests {
         let octal = Game::parse("octal:0.07").unwrap();
         let rules = Rules::for_game(&octal, &BigUint::from(3u32), Some(100), &Silent).unwrap();
         assert!(rules.check_take_away().is_err());
+        for spec in ["hex:0.F", "grundy-game", "lasker", "fraction:1/2", "fraction:2/3"] {
+            let game = Game::parse(spec).unwrap();
+            let rules = Rules::for_game(&game, &BigUint::from(3u32), Some(100), &Silent).unwrap();
+            assert!(rules.check_take_away().is_err(), "{spec}");
+        }
         for spec in ["nim", "subtract:1-2", "allbut:2", "squares"] {
             let game = Game::parse(spec).unwrap();
             let values = grundy::values(&game, 30, &Silent).unwrap();

@@ -254,3 +254,42 @@ mod histogram {
         );
     }
 }
+
+/// The games known by name, and the listing of `nimcount games`.
+#[test]
+fn named_games_and_their_listing() {
+    let output = crate::support::cli::nimcount().args(["games"]).output().unwrap();
+    assert!(output.status.success());
+    let listing = String::from_utf8(output.stdout).unwrap();
+    for name in [
+        "kayles",
+        "dawsons-kayles",
+        "dawsons-chess",
+        "officers",
+        "guiles",
+        "grundy-game",
+        "lasker",
+        "hex:CODE",
+        "fraction:P/Q",
+    ] {
+        assert!(listing.lines().any(|l| l.starts_with(&format!("{name} "))), "{name}: {listing}");
+    }
+    assert!(listing.contains("kayles          octal:0.77"), "{listing}");
+    let output = crate::support::cli::nimcount().args(["games", "--json"]).output().unwrap();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let object: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(object["rule"].is_string() && object["proven"].is_string(), "{line}");
+    }
+    let output =
+        crate::support::cli::nimcount().args(["grundy", "--game", "kayles", "--period"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("preperiod     71") && text.contains("period        12"), "{text}");
+    let output = crate::support::cli::nimcount()
+        .args(["grundy", "--game", "fraction:1/2", "--first", "8"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap().split_whitespace().collect::<Vec<_>>(),
+        ["0", "0", "1", "0", "2", "1", "3", "0"]
+    );
+}

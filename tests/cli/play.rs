@@ -335,3 +335,25 @@ mod mixed {
         assert_eq!(v["verdict"], "won");
     }
 }
+
+/// Heaps of any size for games with a proven period, splitting ones included, and for closed
+/// forms: the value read off the period agrees with a winning move checked by the library.
+#[test]
+fn heaps_of_any_size_through_periods_and_closed_forms() {
+    let out = text(&["play", "--game", "kayles", "1000000000000000000", "7"]);
+    assert_eq!(field(&out, "game"), "octal:0.77 (normal play)");
+    // 10^18 ≡ 71 + 5 (mod 12) from 71 on: the value of heap 76; 7 has value 2.
+    let kayles = Game::parse("kayles").unwrap();
+    let g76 = nimcount::grundy::values(&kayles, 77, &Silent).unwrap()[76];
+    assert_eq!(field(&out, "grundy"), format!("{g76} 2"));
+    let out = text(&["play", "--game", "subtract:1-10^18", "5", "7"]);
+    assert_eq!(field(&out, "xor"), "2");
+    assert_eq!(field(&out, "move"), "heap 2: 7 → 5");
+    let out = text(&["play", "--game", "lasker", "10^30+3", "10^30+4"]);
+    assert_eq!(field(&out, "grundy"), format!("1{}4 1{}3", "0".repeat(29), "0".repeat(29)));
+    assert_eq!(field(&out, "verdict"), "won for the player to move");
+    let out = text(&["play", "--game", "fraction:1/2", "10^30", "7"]);
+    assert_eq!(field(&out, "grundy"), format!("5{} 0", "0".repeat(29)));
+    // Games without a period still need their values up to the heap.
+    refused(&["play", "--game", "grundy-game", "--max-heap", "1000", "5000"], "5000");
+}

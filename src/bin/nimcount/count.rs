@@ -670,6 +670,7 @@ fn source_text(source: &Source) -> Option<(String, Option<String>)> {
         Source::Values { values_computed } => {
             Some((format!("computed directly (no period needed; values computed: {values_computed})"), None))
         }
+        Source::ClosedForm { form } => Some((format!("closed form ({form}); no value computed"), None)),
         _ => None,
     }
 }

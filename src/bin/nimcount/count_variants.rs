@@ -142,6 +142,10 @@ pub fn run(r: &Request) -> Result<()> {
                 lines.push(("grundy", format!("computed directly (values computed: {values_computed})")));
                 Value::Null
             }
+            Source::ClosedForm { form } => {
+                lines.push(("grundy", format!("closed form ({form}); no value computed")));
+                Value::Null
+            }
             _ => Value::Null,
         };
         fields.insert("period".into(), period);

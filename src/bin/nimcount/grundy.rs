@@ -18,7 +18,8 @@ use crate::output::Output;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Games: nim | subtract:1,3,4 | subtract:1-1000000 | subtract:1-3,7,10-12 | allbut:1,2 |
-       octal:0.07 | octal:4.007 | squares
+       octal:0.07 | octal:4.007 | hex:0.F8 | squares | grundy-game | lasker | fraction:1/2 |
+       kayles | dawsons-kayles | dawsons-chess | officers | guiles (`nimcount games` lists them)
 
 Without --first, --period is implied. Periods are proven, never guessed: the output names the
 theorem. \"No period found\" (null in JSON) is an answer, with exit code 0, with a larger
@@ -302,11 +303,19 @@ fn write_period(
             writeln!(out, "saltus        {}{kind}", c.saltus)?;
         }
         None if search.never_periodic => {
-            writeln!(
-                out,
-                "period        none: subtract-a-square is never periodic (its losing positions are infinitely \
-                 many but have density 0)"
-            )?;
+            if search.game == "squares" {
+                writeln!(
+                    out,
+                    "period        none: subtract-a-square is never periodic (its losing positions are \
+                     infinitely many but have density 0)"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "period        none: {} is never periodic (G(2n) = n grows without bound)",
+                    search.game
+                )?;
+            }
         }
         None => {
             let limit = match max_heap {

@@ -5,6 +5,7 @@ mod common;
 mod count;
 mod count_variants;
 mod distributed;
+mod games;
 mod grundy;
 mod machine;
 mod output;
@@ -35,6 +36,8 @@ enum Command {
     Grundy(grundy::Args),
     /// Who wins one position, and the winning moves.
     Play(play::Args),
+    /// The games known by name and the families of games, with their rules and what is proven.
+    Games(games::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
     Transform(transform::Args),
     /// Time the forward transform of 2^N random elements against a textbook loop, at one size or a sweep.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
+        Command::Games(args) => games::run(args),
         Command::Transform(args) if args.distributed => distributed::transform(&args),
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) if args.distributed => distributed::bench(&args),

@@ -245,9 +245,13 @@ fn caption(count: u64, search: &PeriodSearch, max_heap: u64, view: Option<&Densi
             lines.push(format!("{pre}, period {} ({marks}), {saltus}", c.period));
             lines.extend(super::wrap(&format!("proven by the theorem: {}", c.theorem), 190));
         }
-        None if search.never_periodic => lines.push(
+        None if search.never_periodic && search.game == "squares" => lines.push(
             "never periodic: subtract-a-square has infinitely many losing positions, of density 0 \
              (no period to draw)"
+                .into(),
+        ),
+        None if search.never_periodic => lines.push(
+            "never periodic: take at most half has G(2n) = n, which grows without bound (no period to draw)"
                 .into(),
         ),
         None => lines.push(format!(
