@@ -111,8 +111,8 @@ impl<'g> Block<'g> {
         self
     }
 
-    /// Runs the gathers on `backend` (for tests: every backend must give the same values).
-    #[cfg(test)]
+    /// Runs the gathers on `backend` (every backend gives the same values; one this CPU lacks
+    /// runs the portable loop).
     pub fn with_backend(mut self, backend: Backend) -> Self {
         self.backend = backend;
         self
