@@ -406,7 +406,7 @@ mod tests {
                     let what = format!("{ring} {backend} 2^{log2} × {chunks} parallel {parallel}");
                     // Mostly random residues, some the largest one.
                     let data: Vec<R::Elem> = (0..n)
-                        .map(|_| residue(if rng.next() % 4 == 0 { u64::MAX } else { rng.next() }))
+                        .map(|_| residue(if rng.next().is_multiple_of(4) { u64::MAX } else { rng.next() }))
                         .collect();
                     let mut expected = data.clone();
                     plan.forward(&mut expected).unwrap();

@@ -157,7 +157,7 @@ fn checked_node<B: Butterflies>(
     undo: Undo<'_, B::Elem>,
 ) -> Result<(), usize> {
     let levels = pass_levels::<B::Elem>(data.len(), upper);
-    if upper == 0 || upper == levels || data.len() * std::mem::size_of::<B::Elem>() <= CHECK_BYTES {
+    if upper == 0 || upper == levels || std::mem::size_of_val(data) <= CHECK_BYTES {
         if !b.valid(data) {
             return Err(0);
         }

@@ -47,8 +47,8 @@ impl<B: Butterfly> Lanes for Scalar<B> {
     #[inline(always)]
     fn all_valid<const R: usize>(self, v: &[B::E; R]) -> bool {
         let mut all = true;
-        for i in 0..R {
-            all &= self.0.valid(v[i]);
+        for &x in v {
+            all &= self.0.valid(x);
         }
         all
     }
