@@ -60,11 +60,12 @@ use std::fmt;
 pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
-pub use range::{
-    DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within, values_within_on,
-};
+pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
 pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
+
+#[doc(no_inline)]
+pub use range::values_within_on;
 
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame, MoveSet};
