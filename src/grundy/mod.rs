@@ -64,7 +64,6 @@ pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_valu
 pub(crate) use search::check_values;
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
-#[doc(no_inline)]
 pub use range::values_within_on;
 
 use crate::error::{Error, Result};
