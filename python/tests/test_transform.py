@@ -348,6 +348,25 @@ def test_every_residue_out_of_range_is_refused(dtype, modulus):
     nimcount.fwht(edge, modulus=modulus)  # the largest residue is accepted
 
 
+@pytest.mark.parametrize("dtype,modulus", [(np.uint32, P32), (np.uint64, P64)])
+@pytest.mark.parametrize("shape", [(1 << 17,), (8, 1 << 14), (300, 64)])
+def test_residues_out_of_range_in_large_and_batched_arrays_leave_them_unchanged(dtype, modulus, shape):
+    # Blocks transformed before the offending one are restored: the array is left as it was.
+    x = RNG.integers(0, modulus, size=shape, dtype=dtype)
+    x.flat[-1] = modulus - 1
+    want = nimcount.fwht(x.copy(), modulus=modulus, threads=1)
+    n = x.size
+    for bad in (modulus, np.iinfo(dtype).max):
+        for at in (0, n // 2 + 5, n - 1):
+            for threads in (1, 2):
+                y = x.copy()
+                y.flat[at] = bad
+                before = y.copy()
+                raises(f"value {bad} at index {at} ", lambda: nimcount.fwht(y, modulus=modulus, threads=threads))
+                assert np.array_equal(y, before)
+    assert np.array_equal(nimcount.fwht(x, modulus=modulus, threads=2), want)
+
+
 def test_the_gil_is_released_during_a_transform():
     import sys
     import threading

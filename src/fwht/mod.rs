@@ -136,6 +136,37 @@ where
         Ok(())
     }
 
+    /// [`forward`](Plan::forward), refusing elements the ring does not accept (residues not
+    /// below the modulus: [`Ring::is_valid`]) with [`Error::ValueOutOfRange`] naming the first,
+    /// `data` then left as it was. The modular rings check each block as the kernel first loads
+    /// it, at almost no cost beside the transform; the other rings check first.
+    ///
+    /// ```
+    /// use nimcount::fwht::Plan;
+    /// use nimcount::ring::Mod32;
+    /// let plan = Plan::new(Mod32::new(7)?, 4)?;
+    /// let mut data = vec![1, 6, 7, 2];
+    /// let err = plan.forward_checked(&mut data).unwrap_err();
+    /// assert!(matches!(err, nimcount::Error::ValueOutOfRange { index: 2, .. }));
+    /// assert_eq!(data, [1, 6, 7, 2]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn forward_checked(&self, data: &mut [R::Elem]) -> Result<()> {
+        self.check_length(data.len())?;
+        self.ring.check_transform(data, self.log2, self.parallel)?;
+        self.run_checked(data)
+    }
+
+    /// [`inverse`](Plan::inverse), refusing elements the ring does not accept as
+    /// [`forward_checked`](Plan::forward_checked) does.
+    pub fn inverse_checked(&self, data: &mut [R::Elem]) -> Result<()> {
+        self.check_length(data.len())?;
+        self.check_halving()?;
+        self.ring.check_transform(data, self.log2, self.parallel)?;
+        self.run_checked(data)?;
+        self.ring.divide_by_power_of_two(data, self.log2, self.parallel)
+    }
+
     /// The normalised inverse (`inverse(forward(x)) == x`), in place.
     ///
     /// Refused up front for rings without `1/2`. For the exact integer rings, a value that is not
@@ -237,6 +268,59 @@ where
     }
 }
 
+impl<R: Ring> Plan<R>
+where
+    R::Elem: Copy,
+{
+    /// [`run`](Plan::run) of valid elements only: every chunk checked (see
+    /// [`Ring::transform_checked`]), and on the first invalid element every chunk transformed
+    /// already is transformed again and divided by the length, so that `data` is left as it
+    /// was. Rings that cannot halve check all the data first.
+    fn run_checked(&self, data: &mut [R::Elem]) -> Result<()> {
+        let len = self.len();
+        let ring = &self.ring;
+        let (backend, log2) = (self.backend, self.log2);
+        let result = if data.len() == len {
+            ring.transform_checked(data, log2, backend, self.parallel, Internal(()))
+        } else if !ring.can_halve() {
+            return self.ring.validate(data).map(|()| self.run(data));
+        } else {
+            // Batches as in `run`: several small chunks a task, or big chunks one at a time.
+            let parallel = self.parallel && len < 2 * PARALLEL_MIN && data.len() >= 2 * PARALLEL_MIN;
+            let batch = if parallel { (PARALLEL_MIN / len).max(1) * len } else { len };
+            let inner = self.parallel && !parallel;
+            crate::simd::kernel::blocks_checked(
+                data,
+                batch,
+                parallel,
+                |batch, _| {
+                    crate::simd::kernel::blocks_checked(
+                        batch,
+                        len,
+                        false,
+                        |chunk, _| ring.transform_checked(chunk, log2, backend, inner, Internal(())),
+                        |chunk, _| {
+                            ring.transform(chunk, log2, backend, inner, Internal(()));
+                            let _ = ring.divide_by_power_of_two(chunk, log2, inner);
+                        },
+                    )
+                },
+                |batch, _| {
+                    for chunk in batch.chunks_exact_mut(len) {
+                        ring.transform(chunk, log2, backend, inner, Internal(()));
+                        let _ = ring.divide_by_power_of_two(chunk, log2, inner);
+                    }
+                },
+            )
+        };
+        result.map_err(|index| Error::ValueOutOfRange {
+            value: crate::error::quote(&data[index].to_string()),
+            index,
+            ring: ring.to_string(),
+        })
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn length_error(len: usize, plan_len: usize) -> Error {
@@ -278,4 +362,123 @@ where
 /// `len`, or [`Error::EmptyBuffer`] for 0.
 pub(crate) fn checked_len(len: usize) -> Result<usize> {
     if len == 0 { Err(Error::EmptyBuffer) } else { Ok(len) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ring::{Mod32, Mod64};
+
+    /// A xorshift generator: fixed seeds, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// `forward_checked` and `inverse_checked` on every backend, lengths from the textbook loop
+    /// through the portable and SIMD leaves to nodes checked in many blocks (2^17 `u32` is
+    /// 512 KiB, split and parallel), batches of chunks: valid residues up to `m − 1` give the
+    /// unchecked transform bit for bit; each invalid value at the first, a middle, the last and a
+    /// random position is refused with its index, `data` left as it was; of two invalid
+    /// values, the first is named.
+    fn check_ring<R: Ring>(ring: R, invalid: &[R::Elem], residue: impl Fn(u64) -> R::Elem)
+    where
+        R::Elem: Copy,
+    {
+        let mut rng = Rng(0x5eed_c0de);
+        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            for (log2, chunks) in
+                [(0, 3), (3, 1), (4, 2), (7, 1), (9, 3), (12, 1), (13, 5), (15, 1), (17, 1), (12, 40)]
+            {
+                let len = 1usize << log2;
+                let n = len * chunks;
+                for parallel in [false, true] {
+                    let plan = Plan::new(ring.clone(), len)
+                        .unwrap()
+                        .with_backend(backend)
+                        .unwrap()
+                        .with_parallel(parallel);
+                    let what = format!("{ring} {backend} 2^{log2} × {chunks} parallel {parallel}");
+                    // Mostly random residues, some the largest one.
+                    let data: Vec<R::Elem> = (0..n)
+                        .map(|_| residue(if rng.next().is_multiple_of(4) { u64::MAX } else { rng.next() }))
+                        .collect();
+                    let mut expected = data.clone();
+                    plan.forward(&mut expected).unwrap();
+                    let mut got = data.clone();
+                    plan.forward_checked(&mut got).unwrap();
+                    assert!(got == expected, "{what}: forward");
+                    let mut back = got.clone();
+                    plan.inverse_checked(&mut back).unwrap();
+                    assert!(back == data, "{what}: inverse");
+                    let random = (rng.next() % n as u64) as usize;
+                    for &bad in invalid {
+                        for at in [0, n / 2, n - 1, random] {
+                            let mut x = data.clone();
+                            x[at] = bad;
+                            let before = x.clone();
+                            for inverse in [false, true] {
+                                let err = if inverse {
+                                    plan.inverse_checked(&mut x)
+                                } else {
+                                    plan.forward_checked(&mut x)
+                                };
+                                match err {
+                                    Err(Error::ValueOutOfRange { index, .. }) => {
+                                        assert_eq!(index, at, "{what}")
+                                    }
+                                    other => panic!("{what}: {bad} at {at}: {other:?}"),
+                                }
+                                assert!(x == before, "{what}: {bad} at {at} changed the data");
+                            }
+                        }
+                        let (first, second) = (random.min(n - 1 - random), random.max(n - 1 - random));
+                        let mut x = data.clone();
+                        x[second] = bad;
+                        x[first] = bad;
+                        match plan.forward_checked(&mut x) {
+                            Err(Error::ValueOutOfRange { index, .. }) => assert_eq!(index, first, "{what}"),
+                            other => panic!("{what}: two invalid values: {other:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checked_transforms_refuse_exactly_the_values_not_below_the_modulus() {
+        for m in [998_244_353u32, Mod32::MAX_MODULUS, 3] {
+            let ring = Mod32::new(m).unwrap();
+            check_ring(ring, &[m, m + 1, 1 << 31, u32::MAX], |s| {
+                if s == u64::MAX { m - 1 } else { (s % u64::from(m)) as u32 }
+            });
+        }
+        for m in [(1u64 << 62) - 57, Mod64::MAX_MODULUS] {
+            let ring = Mod64::new(m).unwrap();
+            check_ring(ring, &[m, m + 1, 1 << 63, u64::MAX], |s| if s == u64::MAX { m - 1 } else { s % m });
+        }
+    }
+
+    #[test]
+    fn checked_transforms_of_rings_without_bounds_equal_the_unchecked_ones() {
+        use crate::ring::{Float64, Wrap32};
+        let x: Vec<u32> = (0..3 * 512u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        let plan = Plan::new(Wrap32, 512).unwrap();
+        let (mut a, mut b) = (x.clone(), x);
+        plan.forward(&mut a).unwrap();
+        plan.forward_checked(&mut b).unwrap();
+        assert_eq!(a, b);
+        let x: Vec<f64> = (0..1024).map(|i| f64::from(i) * 0.37 - 100.0).collect();
+        let plan = Plan::new(Float64, 1024).unwrap();
+        let (mut a, mut b) = (x.clone(), x);
+        plan.inverse(&mut a).unwrap();
+        plan.inverse_checked(&mut b).unwrap();
+        assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
 }

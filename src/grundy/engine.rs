@@ -70,6 +70,15 @@ impl<'g> Engine<'g> {
         }
     }
 
+    /// The SIMD backend of the engines that use one (blocks of moves gathered into masks);
+    /// [`Backend::best`](crate::fwht::Backend::best) unless told.
+    pub fn backend(self, backend: crate::fwht::Backend) -> Engine<'g> {
+        match self {
+            Engine::Block(block) => Engine::Block(block.with_backend(backend)),
+            other => other,
+        }
+    }
+
     /// A store suited to the values: 32 bits for games whose values grow with the heap.
     pub fn store(&self) -> Store {
         match self {

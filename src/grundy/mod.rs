@@ -66,6 +66,8 @@ pub use octal::values_plain as octal_values_plain;
 pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
+pub use range::values_within_on;
+
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame, MoveSet};
 use crate::progress::Progress;

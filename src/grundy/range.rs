@@ -27,6 +27,7 @@ use super::{PeriodSearch, compute};
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
 use crate::progress::Progress;
+use crate::simd::Backend;
 
 /// Direct values are computed without a limit of values when their estimated time is at most
 /// this many seconds (one core of the reference machine).
@@ -195,6 +196,19 @@ pub fn values_within(
     seconds: f64,
     progress: &dyn Progress,
 ) -> Result<Within> {
+    values_within_on(game, count, seconds, progress, Backend::best())
+}
+
+/// [`values_within`] with the SIMD kernels of `backend` (the values are the same on every
+/// backend; one this CPU lacks is refused).
+pub fn values_within_on(
+    game: &dyn HeapGame,
+    count: u64,
+    seconds: f64,
+    progress: &dyn Progress,
+    backend: Backend,
+) -> Result<Within> {
+    let backend = backend.available()?;
     check_values(count)?;
     let resolved = resolve(game)?;
     let (estimate, engine, store) = match closed_form_period(&resolved) {
@@ -205,7 +219,7 @@ pub fn values_within(
             ((ns, count.saturating_mul(4)), engine, store)
         }
         None => {
-            let (ns, bytes, engine, store) = probe_engine(&resolved, count)?;
+            let (ns, bytes, engine, store) = probe_engine(&resolved, count, backend)?;
             ((ns, bytes), engine.parallel(true), store)
         }
     };
@@ -244,13 +258,17 @@ fn too_costly(
 /// [`PROBE_NS`] of work (modeled, or measured when that is more) allows, and extrapolates from the growth of the work between the first
 /// quarter of them and all of them (`work ∝ count^β`, `1 <= β <= 3`).
 fn probe(resolved: &Resolved<'_>, n: u64) -> Result<(f64, u64)> {
-    probe_engine(resolved, n).map(|(ns, bytes, _, _)| (ns, bytes))
+    probe_engine(resolved, n, Backend::best()).map(|(ns, bytes, _, _)| (ns, bytes))
 }
 
 /// [`probe`], with the engine and the values it computed.
-fn probe_engine<'g>(resolved: &Resolved<'g>, n: u64) -> Result<(f64, u64, Engine<'g>, Store)> {
+fn probe_engine<'g>(
+    resolved: &Resolved<'g>,
+    n: u64,
+    backend: Backend,
+) -> Result<(f64, u64, Engine<'g>, Store)> {
     // On the calling thread: the probe is short, and may run where no thread is allowed.
-    let mut engine = Engine::new(resolved, true).parallel(false);
+    let mut engine = Engine::new(resolved, true).parallel(false).backend(backend);
     let mut store: Store = engine.store();
     let mut marks: Vec<(u64, f64)> = Vec::new();
     let mut k = 0u64;
@@ -287,4 +305,20 @@ fn probe_engine<'g>(resolved: &Resolved<'g>, n: u64) -> Result<(f64, u64, Engine
         _ => 1.0,
     };
     Ok((work * (n as f64 / k as f64).powf(beta), bytes, engine, store))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    #[test]
+    fn values_on_every_backend_equal_the_plain_mex() {
+        let squares = Game::Squares;
+        let want = super::super::values_of(&squares, 20_000, &Silent).unwrap();
+        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            let got = values_within_on(&squares, 20_000, 60.0, &Silent, backend).unwrap();
+            assert_eq!(got, Within::Values(want.clone()), "{backend}");
+        }
+    }
 }

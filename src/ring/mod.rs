@@ -261,6 +261,36 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         let _ = backend;
         portable_transform(self, data, log2, parallel);
     }
+
+    /// [`transform`](Ring::transform) of valid elements only ([`is_valid`](Ring::is_valid)):
+    /// `Err(index)` of the first invalid element, with `data` left as it was. The default checks
+    /// first; the modular rings check each block as their kernel first loads it. Only nimcount
+    /// can call it (it needs an [`Internal`] token): use [`crate::fwht::Plan::forward_checked`].
+    #[doc(hidden)]
+    fn transform_checked(
+        &self,
+        data: &mut [Self::Elem],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> std::result::Result<(), usize>
+    where
+        Self::Elem: Copy,
+    {
+        if let Some(index) = data.iter().position(|x| !self.is_valid(x)) {
+            return Err(index);
+        }
+        self.transform(data, log2, backend, parallel, Internal(()));
+        Ok(())
+    }
+}
+
+/// The index of the first element of `data` from `start` on that `ring` does not accept, where
+/// a checked kernel reported one in the block at `start` (and none before it).
+pub(crate) fn first_invalid_from<R: Ring>(ring: &R, data: &[R::Elem], start: usize) -> usize {
+    let offset = data[start..].iter().position(|x| !ring.is_valid(x));
+    start + offset.expect("a checked kernel reports a block that holds an invalid element")
 }
 
 /// Elements per task of a parallel elementwise power (each costs dozens of multiplications).
@@ -293,6 +323,9 @@ where
     fn butterfly(self, a: R::Elem, b: R::Elem) -> (R::Elem, R::Elem) {
         (self.0.add(a, b), self.0.sub(a, b))
     }
+    fn valid(self, x: R::Elem) -> bool {
+        self.0.is_valid(&x)
+    }
 }
 
 /// The portable transform of `data` (`2^log2` elements) with the ring's own addition and
@@ -302,4 +335,21 @@ where
     R::Elem: Copy,
 {
     portable::transform(RingButterfly(ring), data, log2, parallel);
+}
+
+/// [`portable_transform`] of valid elements only: `Err(index)` of the first invalid one, with
+/// `data` left as it was (`undo` divides a block by its length; see
+/// [`crate::simd::kernel::transform_checked`]).
+pub(crate) fn portable_transform_checked<R: Ring>(
+    ring: &R,
+    data: &mut [R::Elem],
+    log2: u32,
+    parallel: bool,
+    undo: crate::simd::kernel::Undo<'_, R::Elem>,
+) -> std::result::Result<(), usize>
+where
+    R::Elem: Copy,
+{
+    portable::transform_checked(RingButterfly(ring), data, log2, parallel, undo)
+        .map_err(|start| first_invalid_from(ring, data, start))
 }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-use super::{Internal, POW_CHUNK, Ring, portable_transform};
+use super::{Internal, POW_CHUNK, Ring, first_invalid_from, portable_transform, portable_transform_checked};
 use crate::arith::{ExponentRule, Montgomery32, Montgomery64, Shoup32, Shoup64, inverse_power_of_two};
 use crate::error::{Error, Result};
 use crate::parallel;
@@ -181,6 +181,24 @@ impl Ring for Mod32 {
             portable_transform(self, data, log2, parallel);
         }
     }
+    /// Each block is checked as the kernel first loads it (see
+    /// [`crate::simd::kernel::transform_checked`]); no pass over memory of its own.
+    fn transform_checked(
+        &self,
+        data: &mut [u32],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> std::result::Result<(), usize> {
+        let undo = |block: &mut [u32]| {
+            let _ = self.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
+        };
+        match simd::mod32_checked(self.modulus(), data, log2, backend, parallel, &undo) {
+            Some(result) => result.map_err(|start| first_invalid_from(self, data, start)),
+            None => portable_transform_checked(self, data, log2, parallel, &undo),
+        }
+    }
 }
 
 /// An exponent reduced by a word modulus' rule: below `λ(m) + threshold`, so a word.
@@ -298,6 +316,23 @@ impl Ring for Mod64 {
     fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         if !simd::mod64(self.modulus(), data, log2, backend, parallel) {
             portable_transform(self, data, log2, parallel);
+        }
+    }
+    /// As for [`Mod32`].
+    fn transform_checked(
+        &self,
+        data: &mut [u64],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> std::result::Result<(), usize> {
+        let undo = |block: &mut [u64]| {
+            let _ = self.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
+        };
+        match simd::mod64_checked(self.modulus(), data, log2, backend, parallel, &undo) {
+            Some(result) => result.map_err(|start| first_invalid_from(self, data, start)),
+            None => portable_transform_checked(self, data, log2, parallel, &undo),
         }
     }
 }

@@ -72,6 +72,9 @@ pub(crate) trait Butterflies: Copy + Send + Sync {
     /// The same pass as [`columns`](Self::columns) in the staggered memory order of
     /// [`lanes::staggered`](super::lanes::staggered), for rows far apart in memory.
     fn staggered(self, rows: &mut [&mut [Self::Elem]]);
+    /// Whether every element of `data` (a multiple of `2^LEAF_LOG2` elements) is a valid input:
+    /// below the modulus for residues, always for the other rings.
+    fn valid(self, data: &[Self::Elem]) -> bool;
 }
 
 /// Transforms `data` (`2^log2` elements, `log2 >= B::LEAF_LOG2`) in place.
@@ -115,6 +118,103 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool, 
     } else {
         data.chunks_exact_mut(row_len).for_each(|row| node(b, row, lower, false, stagger));
     }
+    top_pass(b, data, levels, parallel, stagger);
+}
+
+/// Nodes of at most this many bytes are checked whole just before they are transformed: the
+/// check brings them into L1 (32 KiB or more on the machines measured), where the transform then
+/// finds them, so checking costs no pass over memory of its own.
+const CHECK_BYTES: usize = 16 << 10;
+
+/// Divides a block of `2^k` elements by `2^k` (in the ring of the transform): with a second
+/// transform, it undoes a transform of the block.
+pub(crate) type Undo<'a, E> = &'a (dyn Fn(&mut [E]) + Sync);
+
+/// [`transform`] on valid inputs only ([`Butterflies::valid`]): every node is checked just before
+/// it is transformed (see [`CHECK_BYTES`]). When a node holds an invalid element, the nodes
+/// already transformed are transformed again and divided by their length (`undo`), so `data`
+/// is left as it was, and the result is `Err(start)`: every element before `start` is valid and
+/// the block from `start` (at most [`CHECK_BYTES`], or one leaf) holds an invalid one.
+pub(crate) fn transform_checked<B: Butterflies>(
+    b: B,
+    data: &mut [B::Elem],
+    log2: u32,
+    parallel: bool,
+    undo: Undo<'_, B::Elem>,
+) -> Result<(), usize> {
+    debug_assert_eq!(data.len(), 1usize << log2);
+    debug_assert!(log2 >= B::LEAF_LOG2);
+    let parallel = parallel && data.len() >= 2 * PARALLEL_MIN;
+    checked_node(b, data, log2 - B::LEAF_LOG2, parallel, undo)
+}
+
+/// [`node`], checking its input first (see [`transform_checked`]).
+fn checked_node<B: Butterflies>(
+    b: B,
+    data: &mut [B::Elem],
+    upper: u32,
+    parallel: bool,
+    undo: Undo<'_, B::Elem>,
+) -> Result<(), usize> {
+    let levels = pass_levels::<B::Elem>(data.len(), upper);
+    if upper == 0 || upper == levels || std::mem::size_of_val(data) <= CHECK_BYTES {
+        if !b.valid(data) {
+            return Err(0);
+        }
+        node(b, data, upper, parallel, STAGGER_MIN_ROW_BYTES);
+        return Ok(());
+    }
+    let row_len = data.len() >> levels;
+    let lower = upper - levels;
+    blocks_checked(
+        data,
+        row_len,
+        parallel && row_len >= PARALLEL_MIN,
+        |row, parallel| checked_node(b, row, lower, parallel, undo),
+        |row, parallel| {
+            node(b, row, lower, parallel, STAGGER_MIN_ROW_BYTES);
+            undo(row);
+        },
+    )?;
+    top_pass(b, data, levels, parallel, STAGGER_MIN_ROW_BYTES);
+    Ok(())
+}
+
+/// Runs `run` on every block of `block` elements of `data` (in order, or on the thread pool when
+/// `parallel`), where `run` either succeeds or fails with `Err(start)` and its block left as it
+/// was. When one fails, `undo` restores every block that succeeded, and the result is the
+/// failure of the first block that failed, counted from the start of `data`.
+pub(crate) fn blocks_checked<E: Send>(
+    data: &mut [E],
+    block: usize,
+    parallel: bool,
+    run: impl Fn(&mut [E], bool) -> Result<(), usize> + Sync,
+    undo: impl Fn(&mut [E], bool) + Sync,
+) -> Result<(), usize> {
+    if parallel {
+        let results: Vec<Result<(), usize>> = data.par_chunks_mut(block).map(|b| run(b, true)).collect();
+        let Some((i, start)) = results.iter().enumerate().find_map(|(i, r)| r.err().map(|s| (i, s))) else {
+            return Ok(());
+        };
+        data.par_chunks_mut(block).zip(&results).for_each(|(b, r)| {
+            if r.is_ok() {
+                undo(b, true)
+            }
+        });
+        return Err(i * block + start);
+    }
+    for i in 0..data.len() / block {
+        if let Err(start) = run(&mut data[i * block..(i + 1) * block], false) {
+            data[..i * block].chunks_exact_mut(block).for_each(|b| undo(b, false));
+            return Err(i * block + start);
+        }
+    }
+    Ok(())
+}
+
+/// The column pass of a node over its `2^levels` rows, once the rows are transformed.
+fn top_pass<B: Butterflies>(b: B, data: &mut [B::Elem], levels: u32, parallel: bool, stagger: usize) {
+    let row_len = data.len() >> levels;
     let mut rows: [&mut [B::Elem]; 16] = Default::default();
     for (slot, row) in rows.iter_mut().zip(data.chunks_exact_mut(row_len)) {
         *slot = row;

@@ -36,6 +36,36 @@ pub(crate) trait Lanes: Copy {
     fn butterfly(self, a: Self::V, b: Self::V) -> (Self::V, Self::V);
     /// The `log2(WIDTH)` butterfly levels whose pairs lie inside one register, ascending.
     fn within(self, v: Self::V) -> Self::V;
+    /// Whether every lane of every register of `v` is a valid input: below the modulus for
+    /// residues; always (the default) for rings that take every value.
+    #[inline(always)]
+    fn all_valid<const R: usize>(self, v: &[Self::V; R]) -> bool {
+        let _ = v;
+        true
+    }
+}
+
+/// Whether every element of `data` (a multiple of `16 · WIDTH` of them) is valid
+/// ([`Lanes::all_valid`]), 16 registers at a time.
+///
+/// # Safety
+/// `L`'s instruction set must be available.
+#[inline(always)]
+pub(crate) unsafe fn valid<L: Lanes>(l: L, data: &[L::E]) -> bool {
+    let w = L::WIDTH;
+    debug_assert_eq!(data.len() % (16 * w), 0);
+    let mut all = true;
+    for chunk in data.chunks_exact(16 * w) {
+        let p = chunk.as_ptr();
+        // SAFETY: the chunk holds exactly 16 registers.
+        let mut v = [unsafe { l.load(p) }; 16];
+        for i in 1..16 {
+            // SAFETY: as above.
+            v[i] = unsafe { l.load(p.add(i * w)) };
+        }
+        all &= l.all_valid(&v);
+    }
+    all
 }
 
 /// `log2(R)` butterfly levels across `R` registers, ascending distance.

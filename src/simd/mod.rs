@@ -28,7 +28,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-#[cfg(target_arch = "x86_64")]
 use kernel::Butterflies;
 
 /// Transforms (or column ranges) smaller than this many elements are never split across threads.
@@ -144,6 +143,56 @@ macro_rules! dispatch {
 
 #[cfg(target_arch = "x86_64")]
 use x86::{avx2, avx512};
+
+/// Runs the checked SIMD kernel `b` when it exists and its leaf fits; `None` when the caller must
+/// use the portable kernel instead.
+#[cfg(target_arch = "x86_64")]
+fn run_checked<B: Butterflies>(
+    b: Option<B>,
+    data: &mut [B::Elem],
+    log2: u32,
+    parallel: bool,
+    undo: kernel::Undo<'_, B::Elem>,
+) -> Option<std::result::Result<(), usize>> {
+    match b {
+        Some(b) if log2 >= B::LEAF_LOG2 => Some(kernel::transform_checked(b, data, log2, parallel, undo)),
+        _ => None,
+    }
+}
+
+/// The checked SIMD transform of residues (see [`kernel::transform_checked`]) on `backend`:
+/// `None`, with `data` untouched, when that backend has no kernel for the length.
+macro_rules! dispatch_checked {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $avx2:path, $avx512:path) => {
+        $(#[$doc])*
+        pub(crate) fn $name(
+            m: $elem,
+            data: &mut [$elem],
+            log2: u32,
+            backend: Backend,
+            parallel: bool,
+            undo: kernel::Undo<'_, $elem>,
+        ) -> Option<std::result::Result<(), usize>> {
+            let _ = (m, &data, log2, parallel, undo);
+            match backend {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => run_checked($avx512(m), data, log2, parallel, undo),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => run_checked($avx2(m), data, log2, parallel, undo),
+                _ => None,
+            }
+        }
+    };
+}
+
+dispatch_checked!(
+    /// Residues modulo an odd `m < 2^31`, checked to be below `m`.
+    mod32_checked, u32, avx2::Mod32x8::new, avx512::Mod32x16::new
+);
+dispatch_checked!(
+    /// Residues modulo an odd `m < 2^63`, checked to be below `m`.
+    mod64_checked, u64, avx2::Mod64x4::new, avx512::Mod64x8::new
+);
 
 dispatch!(
     /// Residues modulo an odd `m < 2^31`.

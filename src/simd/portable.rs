@@ -10,6 +10,11 @@ pub(crate) trait Butterfly: Copy + Send + Sync {
     type E: Copy + Send + Sync;
     /// `(a + b, a − b)`.
     fn butterfly(self, a: Self::E, b: Self::E) -> (Self::E, Self::E);
+    /// Whether `x` is a valid input (below the modulus for residues); always by default.
+    fn valid(self, x: Self::E) -> bool {
+        let _ = x;
+        true
+    }
 }
 
 /// A butterfly seen as a one-lane register.
@@ -39,6 +44,14 @@ impl<B: Butterfly> Lanes for Scalar<B> {
     fn within(self, v: B::E) -> B::E {
         v
     }
+    #[inline(always)]
+    fn all_valid<const R: usize>(self, v: &[B::E; R]) -> bool {
+        let mut all = true;
+        for &x in v {
+            all &= self.0.valid(x);
+        }
+        all
+    }
 }
 
 impl<B: Butterfly> Butterflies for Scalar<B> {
@@ -62,6 +75,12 @@ impl<B: Butterfly> Butterflies for Scalar<B> {
         // SAFETY: the shape was checked; scalar code needs no instruction set.
         unsafe { lanes::staggered(self, rows) }
     }
+
+    fn valid(self, data: &[B::E]) -> bool {
+        assert_eq!(data.len() % 16, 0);
+        // SAFETY: the length was checked; scalar code needs no instruction set.
+        unsafe { lanes::valid(self, data) }
+    }
 }
 
 /// The portable transform of `data` (`2^log2` elements): the cache-blocked kernel from 16
@@ -72,6 +91,27 @@ pub(crate) fn transform<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, parall
         textbook(data, |x, y| b.butterfly(*x, *y));
     } else {
         kernel::transform(Scalar(b), data, log2, parallel);
+    }
+}
+
+/// [`transform`] on valid inputs only ([`Butterfly::valid`]), leaving `data` as it was on
+/// failure: see [`kernel::transform_checked`] for `undo` and the error.
+pub(crate) fn transform_checked<B: Butterfly>(
+    b: B,
+    data: &mut [B::E],
+    log2: u32,
+    parallel: bool,
+    undo: kernel::Undo<'_, B::E>,
+) -> Result<(), usize> {
+    debug_assert_eq!(data.len(), 1usize << log2);
+    if log2 < Scalar::<B>::LEAF_LOG2 {
+        if !data.iter().all(|&x| b.valid(x)) {
+            return Err(0);
+        }
+        textbook(data, |x, y| b.butterfly(*x, *y));
+        Ok(())
+    } else {
+        kernel::transform_checked(Scalar(b), data, log2, parallel, undo)
     }
 }
 

@@ -19,6 +19,41 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// `NIMCOUNT_BACKEND` chooses the kernels of direct values too: every backend this CPU runs
+/// gives the values of the plain mex, and an unknown name is refused.
+#[test]
+fn a_forced_backend_gives_the_same_direct_values() {
+    let want =
+        nimcount::grundy::values_of(&nimcount::game::Game::Squares, 30_000, &nimcount::progress::Silent)
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+    for backend in ["scalar", "avx2", "avx512"] {
+        let output = Command::cargo_bin("nimcount")
+            .unwrap()
+            .env("NIMCOUNT_BACKEND", backend)
+            .args(["grundy", "--game", "squares", "--first", "30000", "--threads", "1"])
+            .output()
+            .unwrap();
+        if output.status.success() {
+            assert_eq!(String::from_utf8(output.stdout).unwrap().trim(), want, "{backend}");
+        } else {
+            use std::io::Write;
+            let _ =
+                writeln!(std::io::stderr(), "SKIPPED forced backend {backend}: not available on this CPU");
+        }
+    }
+    Command::cargo_bin("nimcount")
+        .unwrap()
+        .env("NIMCOUNT_BACKEND", "sse9")
+        .args(["grundy", "--game", "squares", "--first", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NIMCOUNT_BACKEND"));
+}
+
 #[test]
 fn first_values() {
     grundy(&["--game", "octal:0.137", "--first", "40"])

@@ -141,7 +141,7 @@ fn run_with(args: Args) -> Result<()> {
     let progress = TerminalProgress::lines(args.verbose);
     let values = match first {
         Some(count) if args.plot.is_none() => {
-            match grundy::values_within(&game, count, max_seconds, &progress)? {
+            match grundy::values_within_on(&game, count, max_seconds, &progress, common::backend(None)?)? {
                 Within::Values(values) => Some(values),
                 Within::Beyond(estimate) => return Err(beyond(&game, count, estimate, max_seconds)),
             }

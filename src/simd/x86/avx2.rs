@@ -71,6 +71,21 @@ impl Lanes for Mod32x8 {
             self.add_lazy(q, _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi32(self.m, v)))
         }
     }
+    /// The lane-wise maximum `t` of the registers: all are below `m` exactly when
+    /// `max(t, m - 1) == m - 1` in every lane.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn all_valid<const R: usize>(self, v: &[__m256i; R]) -> bool {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let mut top = v[0];
+            for i in 1..R {
+                top = _mm256_max_epu32(top, v[i]);
+            }
+            let last = _mm256_sub_epi32(self.m, _mm256_set1_epi32(1));
+            _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(top, last), last)) == -1
+        }
+    }
 }
 simd_butterflies!(Mod32x8, u32, "avx2");
 
@@ -138,6 +153,23 @@ impl Lanes for Mod64x4 {
             let q = _mm256_permute2x128_si256::<0x01>(v, v);
             let t = _mm256_blend_epi32::<0xF0>(v, _mm256_sub_epi64(self.m, v));
             self.reduce_once(_mm256_add_epi64(q, t))
+        }
+    }
+    /// A lane `x` is invalid when `x >= 2^63` (its sign bit) or `x > m - 1` as signed numbers
+    /// (`m - 1 < 2^63`, so the signed compare is exact for the other lanes): the sign bits of
+    /// `x | (x > m - 1)`, OR-ed over the registers, are all clear exactly when every lane is
+    /// valid.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn all_valid<const R: usize>(self, v: &[__m256i; R]) -> bool {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let last = _mm256_sub_epi64(self.m, _mm256_set1_epi64x(1));
+            let mut bad = _mm256_setzero_si256();
+            for i in 0..R {
+                bad = _mm256_or_si256(bad, _mm256_or_si256(v[i], _mm256_cmpgt_epi64(v[i], last)));
+            }
+            _mm256_movemask_pd(_mm256_castsi256_pd(bad)) == 0
         }
     }
 }

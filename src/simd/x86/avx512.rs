@@ -77,6 +77,19 @@ impl Lanes for Mod32x16 {
             self.level(v, _mm512_shuffle_i32x4::<0x4E>(v, v), 0xFF00)
         }
     }
+    /// The lane-wise maximum of the registers, compared with `m` once.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn all_valid<const R: usize>(self, v: &[__m512i; R]) -> bool {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let mut top = v[0];
+            for i in 1..R {
+                top = _mm512_max_epu32(top, v[i]);
+            }
+            _mm512_cmpge_epu32_mask(top, self.m) == 0
+        }
+    }
 }
 simd_butterflies!(Mod32x16, u32, "avx512f");
 
@@ -126,6 +139,19 @@ impl Lanes for Mod64x8 {
             let v = self.level(v, _mm512_shuffle_epi32::<0x4E>(v), 0xAA);
             let v = self.level(v, _mm512_shuffle_i64x2::<0xB1>(v, v), 0xCC);
             self.level(v, _mm512_shuffle_i64x2::<0x4E>(v, v), 0xF0)
+        }
+    }
+    /// As for [`Mod32x16`].
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn all_valid<const R: usize>(self, v: &[__m512i; R]) -> bool {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let mut top = v[0];
+            for i in 1..R {
+                top = _mm512_max_epu64(top, v[i]);
+            }
+            _mm512_cmpge_epu64_mask(top, self.m) == 0
         }
     }
 }

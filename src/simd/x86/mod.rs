@@ -70,6 +70,17 @@ macro_rules! simd_butterflies {
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { staggered(self, rows) }
             }
+
+            fn valid(self, data: &[$elem]) -> bool {
+                #[target_feature(enable = $feature)]
+                unsafe fn valid(l: $lanes, data: &[$elem]) -> bool {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { crate::simd::lanes::valid(l, data) }
+                }
+                assert_eq!(data.len() % (1 << Self::LEAF_LOG2), 0);
+                // SAFETY: `self` exists only where the CPU has the feature; the length was checked.
+                unsafe { valid(self, data) }
+            }
         }
     };
 }
