@@ -328,3 +328,14 @@ fn named_games_and_their_listing() {
         ["0", "0", "1", "0", "2", "1", "3", "0"]
     );
 }
+
+/// A game no theorem covers computes a few values to show, and says so rather than naming a
+/// time limit it never reached.
+#[test]
+fn a_game_without_a_theorem_shows_values_only() {
+    let output = crate::support::cli::nimcount().args(["grundy", "--game", "grundy-game"]).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("G(0) … G(65535) (no theorem proves a period of this game"), "{text}");
+    assert!(!text.contains("an estimate of"), "{text}");
+}

@@ -324,6 +324,14 @@ fn write_period(
                     " (stopped by the clock: the estimate of {max_seconds:.0} s was off for this game or \
                      this machine)"
                 ),
+                // Games no theorem covers compute a few values to show, not a search's worth.
+                None if search.suggestion.is_none()
+                    && search.checked_upto == nimcount::grundy::INFORMATIVE_VALUES =>
+                {
+                    " (no theorem proves a period of this game: values to show only; --max-heap N \
+                     computes N values)"
+                        .to_string()
+                }
                 None => format!(" (the limit, an estimate of about {max_seconds:.0} s)"),
             };
             let next = match &search.suggestion {
