@@ -6,8 +6,11 @@
 // below its own. The test in `layers` checks it, and that no files of a directory import each
 // other in a circle.
 // Ground: one-line messages (what the user typed, shortened and escaped); errors and
-// progress; what may be allocated; the expression parser; input files and threads.
+// progress; what may be allocated; the expression parser; input files and threads. The
+// generator the unit tests share.
 pub mod message;
+#[cfg(test)]
+mod testing;
 
 pub mod error;
 pub mod progress;

@@ -583,13 +583,8 @@ mod tests {
 
     #[test]
     fn random_unions_match_the_array_transform() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: u64| rng.next() % n;
         for case in 0..1500 {
             let bits = 1 + next(10);
             let shift = if case % 3 == 0 { next(4) as u32 } else { 0 };

@@ -368,17 +368,7 @@ pub(crate) fn checked_len(len: usize) -> Result<usize> {
 mod tests {
     use super::*;
     use crate::ring::{Mod32, Mod64};
-
-    /// A xorshift generator: fixed seeds, no dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::testing::Rng;
 
     /// `forward_checked` and `inverse_checked` on every backend, lengths from the textbook loop
     /// through the portable and SIMD leaves to nodes checked in many blocks (2^17 `u32` is

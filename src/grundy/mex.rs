@@ -237,13 +237,8 @@ mod tests {
     #[test]
     fn counted_mex_matches_counts() {
         for (seed, range) in [(1u64, 100u32), (2, 5000), (3, 300_000), (4, 2_000_000)] {
-            let mut state = seed;
-            let mut next = move || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state
-            };
+            let mut rng = crate::testing::Rng(seed);
+            let mut next = move || rng.next();
             let mut set = CountedMex::with_capacity(64);
             let mut counts = vec![0u32; range.max(200) as usize + 1];
             let mut present: Vec<u32> = Vec::new();

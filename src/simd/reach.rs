@@ -454,6 +454,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
+    use crate::testing::Rng;
 
     /// The definition, one heap and one move at a time.
     fn reference<T: Element>(
@@ -473,16 +474,6 @@ mod tests {
             }
         }
         masks
-    }
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     fn check_type<T: Element + TryFrom<u64> + std::fmt::Debug>(backend: Backend, largest: u64, seed: u64) {
