@@ -272,6 +272,30 @@ pub enum Error {
         limit: u128,
     },
 
+    /// Take at most half (`fraction:1/2`) over a range whose spectrum is estimated beyond the
+    /// work limit: its transform has about `2^(b/2)` distinct values for sizes of `b` bits.
+    #[error(
+        "take at most half over {}..={} needs {steps} steps, more than the limit of {limit}: its \
+         transform has about 2^(b/2) distinct values for sizes of b bits (signed sums of one weight \
+         per bit of the sizes, a subset-sum problem); sizes {}..={} fit",
+        short(lo),
+        short(hi),
+        short(lo),
+        short(reach)
+    )]
+    HalfTooWide {
+        /// The smallest size.
+        lo: BigUint,
+        /// The largest size.
+        hi: BigUint,
+        /// The estimate of the spectrum's steps.
+        steps: Estimate,
+        /// The limit.
+        limit: u128,
+        /// The largest size, from `lo` on, whose range fits the limit.
+        reach: BigUint,
+    },
+
     /// The structured spectrum asked for a histogram that has counts per value.
     #[error(
         "the structured spectrum needs a histogram of value intervals or power-of-two progressions, not counts per value"

@@ -72,6 +72,7 @@ mod coefficients;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod engine;
+mod levels;
 mod misere;
 pub(crate) mod modulus;
 mod moore;

@@ -669,11 +669,51 @@ impl<'p> Query<'p> {
         stages: &mut Stages,
     ) -> Result<Cow<'h, Histogram>> {
         let (structured, start) = (histogram.is_structured(), std::time::Instant::now());
-        let prepared = engine::prepare(histogram, self.options.spectrum, with_distribution)?;
+        let prepared = engine::prepare(histogram, self.options.spectrum, with_distribution);
+        let prepared = self.half_within_limit(prepared, with_distribution)?;
         if structured && !prepared.is_structured() {
             stages.0.push(("array of the histogram".into(), start.elapsed()));
         }
         Ok(prepared)
+    }
+
+    /// Take at most half over a range whose spectrum without arrays is estimated beyond the work
+    /// limit (and whose array does not fit, or is not chosen): refused by
+    /// [`Error::HalfTooWide`], which names the range that fits, before anything is computed.
+    fn half_within_limit<'h>(
+        &self,
+        prepared: Result<Cow<'h, Histogram>>,
+        with_distribution: bool,
+    ) -> Result<Cow<'h, Histogram>> {
+        let Input::Game(Game::Fraction { numerator: 1, denominator: 2 }) = &self.input else {
+            return prepared;
+        };
+        if with_distribution {
+            return prepared;
+        }
+        let limit = self.options.work_limit;
+        let over = |h: &Histogram| {
+            let steps = super::spectrum::estimate(h).map(super::structured::steps_of);
+            steps.is_none_or(|s| s > limit).then_some(steps)
+        };
+        let steps = match &prepared {
+            Ok(h) if h.is_structured() => over(h),
+            Err(Error::TooMuchWork { .. } | Error::OutOfMemory { .. }) => {
+                let (lo, hi) = self.range()?;
+                match crate::histogram::fraction_half(lo, hi) {
+                    Ok(h) => over(&h),
+                    Err(_) => None,
+                }
+            }
+            _ => None,
+        };
+        match steps {
+            Some(steps) => {
+                let (lo, hi) = self.range()?;
+                Err(super::source::half_too_wide(lo, hi, steps, limit))
+            }
+            None => prepared,
+        }
     }
 
     /// The engine of this query over `histogram`.

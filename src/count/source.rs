@@ -5,7 +5,9 @@ use num_traits::ToPrimitive;
 
 use super::answer::Source;
 use super::engine::Stages;
-use crate::error::Result;
+use super::spectrum;
+use super::structured::steps_of;
+use crate::error::{Error, Estimate, Result};
 use crate::game::Game;
 use crate::grundy;
 use crate::histogram::Histogram;
@@ -59,6 +61,48 @@ pub(super) fn game_histogram(
             Ok((histogram, Source::Values { values_computed: values.len() }))
         }
     }
+}
+
+/// The steps of the spectrum of take at most half over `lo..=hi` without arrays (`None`: no
+/// closed form applies).
+fn half_steps(lo: &BigUint, hi: &BigUint) -> Option<u128> {
+    let histogram = crate::histogram::fraction_half(lo, hi).ok()?;
+    spectrum::estimate(&histogram).map(steps_of)
+}
+
+/// Take at most half over `lo..=hi` refused because its spectrum needs more than `limit` steps
+/// (`steps`): [`Error::HalfTooWide`], with an `x` such that `lo..=x` fits and `lo..=x+1` does
+/// not.
+///
+/// The estimate is not monotone in `hi` (sizes with few set bits are cheap: `1..=2^61` fits),
+/// so the ranges probed first end at `lo` plus sizes of typical bits (the leading bits of the
+/// golden ratio) of one more bit each, up to the first that does not fit; a bisection between
+/// the last two probes (keeping `lo..=low` fitting, one size always does, and `lo..=high` not)
+/// then finds the `x` named.
+pub(super) fn half_too_wide(lo: &BigUint, hi: &BigUint, steps: Option<u128>, limit: u128) -> Error {
+    let fits = |x: &BigUint| half_steps(lo, x).is_some_and(|s| s <= limit);
+    let (mut low, mut high) = (lo.clone(), hi.clone());
+    // Nothing of 2^63 sizes or more has a word-sized closed form: the probes stop there.
+    for bits in 1..=64u32 {
+        let probe = lo + (BigUint::from(0x9E37_79B9_7F4A_7C15u64) >> (64 - bits));
+        if probe >= high {
+            break;
+        }
+        if !fits(&probe) {
+            high = probe;
+            break;
+        }
+        low = probe;
+    }
+    while &low + 1u8 < high {
+        let middle: BigUint = (&low + &high) >> 1u32;
+        if fits(&middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    Error::HalfTooWide { lo: lo.clone(), hi: hi.clone(), steps: Estimate(steps), limit, reach: low }
 }
 
 #[cfg(test)]

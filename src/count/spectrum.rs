@@ -1,6 +1,8 @@
 //! The exact transform of a histogram, grouped into classes of equal transformed values: from the
-//! array of slots ([`ArraySpectrum`]), or from a structured histogram's closed form
-//! ([`StructuredSpectrum`]). The engine sees both as a [`Spectrum`].
+//! array of slots ([`ArraySpectrum`]), or from a structured histogram's closed form, by its
+//! patterns of characters ([`StructuredSpectrum`]) or, for intervals of word-sized values with
+//! many endpoints, level by level as signed subset sums ([`LevelSpectrum`]). The engine sees
+//! them all as a [`Spectrum`].
 //!
 //! A histogram is `h = Σ_t weight_t · counts_t`. Each `counts_t` is transformed exactly on
 //! machine words (`i64`: a transformed value is a signed sum of the counts, so its absolute
@@ -12,7 +14,8 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{ToPrimitive, Zero};
 
 use super::answer::Options;
-use super::structured::StructuredSpectrum;
+use super::levels::{self, LevelSpectrum};
+use super::structured::{self, StructuredSpectrum};
 use crate::error::{Error, Result};
 use crate::fwht::Plan;
 use crate::histogram::Histogram;
@@ -25,14 +28,36 @@ use crate::ring::Residues;
 pub(crate) enum Spectrum {
     Array(ArraySpectrum),
     Structured(StructuredSpectrum),
+    Levels(LevelSpectrum),
+}
+
+/// An upper bound on the word operations of [`Spectrum::closed_form`], `None` when neither
+/// closed form applies.
+pub(crate) fn estimate(histogram: &Histogram) -> Option<u128> {
+    match (structured::estimate(histogram), levels::estimate(histogram)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 impl Spectrum {
+    /// The spectrum of a structured histogram without arrays, by whichever closed form is
+    /// estimated cheaper; [`Error::TooMuchWork`] beyond `limit` steps.
+    pub(crate) fn closed_form(histogram: &Histogram, limit: u128) -> Result<Spectrum> {
+        match (structured::estimate(histogram), levels::estimate(histogram)) {
+            (patterns, Some(levels)) if patterns.is_none_or(|p| levels < p) => {
+                LevelSpectrum::new(histogram, limit).map(Spectrum::Levels)
+            }
+            _ => StructuredSpectrum::new(histogram, limit).map(Spectrum::Structured),
+        }
+    }
+
     /// The number of classes.
     pub(crate) fn len(&self) -> usize {
         match self {
             Spectrum::Array(s) => s.len(),
             Spectrum::Structured(s) => s.len(),
+            Spectrum::Levels(s) => s.len(),
         }
     }
 
@@ -41,6 +66,7 @@ impl Spectrum {
         match self {
             Spectrum::Array(s) => s.value(c),
             Spectrum::Structured(s) => s.values[c].clone(),
+            Spectrum::Levels(s) => s.value(c),
         }
     }
 
@@ -49,6 +75,7 @@ impl Spectrum {
         match self {
             Spectrum::Array(s) => s.zero_class,
             Spectrum::Structured(s) => s.zero_class,
+            Spectrum::Levels(s) => s.zero_class,
         }
     }
 
@@ -57,6 +84,7 @@ impl Spectrum {
         match self {
             Spectrum::Array(s) => s.multiplicity[c].into(),
             Spectrum::Structured(s) => s.multiplicity[c].clone(),
+            Spectrum::Levels(s) => s.multiplicity(c),
         }
     }
 
@@ -65,6 +93,7 @@ impl Spectrum {
         match self {
             Spectrum::Array(s) => r.residue_u128(u128::from(s.multiplicity[c])),
             Spectrum::Structured(s) => r.residue_big(&s.multiplicity[c]),
+            Spectrum::Levels(s) => r.residue_u128(u128::from(s.multiplicity[c])),
         }
     }
 
@@ -81,7 +110,7 @@ impl Spectrum {
     pub(crate) fn slot_class(&self) -> Option<&[u32]> {
         match self {
             Spectrum::Array(s) => s.slot_class.as_deref(),
-            Spectrum::Structured(_) => None,
+            Spectrum::Structured(_) | Spectrum::Levels(_) => None,
         }
     }
 
@@ -107,6 +136,7 @@ impl Spectrum {
                     if v.sign() == Sign::Minus { r.neg(x) } else { x }
                 })
                 .collect(),
+            Spectrum::Levels(s) => s.values.iter().map(|&v| r.residue_i64(v)).collect(),
         }
     }
 }

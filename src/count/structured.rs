@@ -62,7 +62,7 @@ pub(crate) const MAX_WORK: u128 = 1 << 33;
 
 /// `words` word operations in steps of [`Query::max_work`](super::Query::max_work), rounded
 /// up: [`MAX_WORK`] words are [`MAX_STEPS`] steps (saturating).
-fn steps_of(words: u128) -> u128 {
+pub(crate) fn steps_of(words: u128) -> u128 {
     words.saturating_mul(MAX_STEPS).div_ceil(MAX_WORK)
 }
 

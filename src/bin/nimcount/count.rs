@@ -341,7 +341,9 @@ pub fn parse_max_work(text: &str) -> Result<u128> {
 /// A refusal for too much work, with the flag that lifts it.
 pub fn work_failure(err: nimcount::Error) -> common::Failure {
     match err {
-        nimcount::Error::TooMuchWork { .. } => usage(format!("{err} (--max-work raises the limit)")),
+        nimcount::Error::TooMuchWork { .. } | nimcount::Error::HalfTooWide { .. } => {
+            usage(format!("{err} (--max-work raises the limit)"))
+        }
         // Direct Grundy values beyond their limit: the flag that lifts it, when memory allows.
         nimcount::Error::TooCostly { values: Some(values), bytes, .. }
             if nimcount::memory::available().is_none_or(|available| bytes <= available) =>

@@ -22,8 +22,8 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::answer::{Kind, Method, Options, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered, few_sizes};
 use super::modulus::{self, Part};
-use super::spectrum::{ArraySpectrum, Spectrum};
-use super::structured::{self, StructuredSpectrum};
+use super::spectrum::{self, ArraySpectrum, Spectrum};
+use super::structured;
 use crate::error::{Error, Estimate, Result};
 use crate::histogram::{Histogram, MAX_LOG2_LEN};
 use crate::parallel;
@@ -64,13 +64,13 @@ pub(super) fn prepare<'h>(
     let structured = match path {
         SpectrumPath::Array => false,
         SpectrumPath::Structured => true,
-        _ => match structured::estimate(&histogram) {
+        _ => match spectrum::estimate(&histogram) {
             Some(work) => !array_fits || work <= ARRAY_WORK_PER_SLOT << log2,
             None => !array_fits,
         },
     };
     if structured {
-        if structured::estimate(&histogram).is_none() {
+        if spectrum::estimate(&histogram).is_none() {
             return Err(structured::too_much(u128::MAX));
         }
         Ok(histogram)
@@ -194,9 +194,7 @@ impl<'a> Engine<'a> {
         let (histogram, options) = (self.histogram, self.options);
         let spectrum = if histogram.is_structured() {
             debug_assert!(!keep_slots, "slots need the array");
-            self.stages.time("structured spectrum", || {
-                StructuredSpectrum::new(histogram, options.work_limit).map(Spectrum::Structured)
-            })
+            self.stages.time("structured spectrum", || Spectrum::closed_form(histogram, options.work_limit))
         } else {
             self.progress.start("transform", 0);
             let spectrum = self.stages.time("exact transform and classes", || {
