@@ -178,4 +178,108 @@ mod tests {
             Query::new(half).sizes(1u32, 1u64 << 24).heaps(5u32).modulus(1_000_000_007u32).count().unwrap();
         assert!(matches!(wide.report.source, Source::ClosedForm { .. }));
     }
+
+    /// Take at most half counted without arrays (level by level, as signed subset sums) equals
+    /// the array path on ranges `lo..=hi` (`lo` = 0, 1, random; `hi` = 0, 1, `2^j − 1`, `2^j`,
+    /// random), for `k` = 0, 1, 2, 3, 7 and beyond 2^64, modulo 1, 2, 2^64, 10^9 + 7 and exactly,
+    /// ordered, unordered and distinct.
+    #[test]
+    fn take_at_most_half_without_arrays_counts_as_the_array_does() {
+        use crate::count::SpectrumPath;
+        let half = Game::parse("fraction:1/2").unwrap();
+        let mut rng = crate::testing::Rng(0x3C6E_F372_FE94_F82B);
+        let mut ranges: Vec<(u64, u64)> = vec![(0, 0), (1, 1), (0, 1), (0, 2), (1, 2)];
+        for j in [3u32, 7, 12, 16] {
+            ranges.extend([(0, (1 << j) - 1), (1, (1 << j) - 1), (0, 1 << j), (1, 1 << j)]);
+        }
+        for _ in 0..10 {
+            let hi = rng.next() % (1 << (8 + rng.next() % 9));
+            ranges.extend([(1.min(hi), hi), (rng.next() % (hi + 1), hi)]);
+        }
+        let huge = BigUint::from(3u8).pow(50); // beyond 2^64
+        let moduli = [
+            Some(BigUint::from(1u8)),
+            Some(2u8.into()),
+            Some(BigUint::from(1u8) << 64u32),
+            Some(1_000_000_007u32.into()),
+            None,
+        ];
+        let mut levels = 0;
+        for &(lo, hi) in &ranges {
+            let h = crate::histogram::fraction_half(&lo.into(), &hi.into()).unwrap();
+            let by_levels = super::super::levels::estimate(&h);
+            if by_levels.is_some_and(|l| super::super::structured::estimate(&h).is_none_or(|p| l < p)) {
+                levels += 1;
+            }
+            for k in [0u32.into(), 1u32.into(), 2u32.into(), 3u32.into(), 7u32.into(), huge.clone()] {
+                for modulus in &moduli {
+                    if modulus.is_none() && k == huge && hi > lo {
+                        continue; // the exact answer has about 2^79 bits
+                    }
+                    let count = |path| {
+                        let q = Query::new(half.clone()).sizes(lo, hi).heaps(k.clone()).spectrum(path);
+                        match modulus {
+                            Some(m) => q.modulus(m.clone()),
+                            None => q,
+                        }
+                        .count()
+                        .unwrap()
+                    };
+                    let (closed, array) = (count(SpectrumPath::Structured), count(SpectrumPath::Array));
+                    let what = format!("{lo}..={hi}, k = {k}, modulus {modulus:?}");
+                    assert_eq!((&closed.losing, &closed.total), (&array.losing, &array.total), "{what}");
+                    assert_eq!(closed.report.spectrum, SpectrumPath::Structured, "{what}");
+                }
+            }
+            for kind in [Kind::Multiset, Kind::Set] {
+                for k in [2u32, 3] {
+                    let count = |path| {
+                        Query::new(half.clone())
+                            .sizes(lo, hi)
+                            .heaps(k)
+                            .kind(kind)
+                            .spectrum(path)
+                            .modulus(1_000_000_007u32)
+                            .count()
+                    };
+                    match (count(SpectrumPath::Structured), count(SpectrumPath::Array)) {
+                        (Ok(a), Ok(b)) => assert_eq!(a.losing, b.losing, "{lo}..={hi} {kind:?} {k}"),
+                        (a, b) => assert!(a.is_err() && b.is_err(), "{lo}..={hi} {kind:?} {k}: {a:?} {b:?}"),
+                    }
+                }
+            }
+        }
+        // From about 2^10 sizes on, ranges from 0 or 1 take the level spectrum (a small range, or
+        // one from an unrelated lo, is cheaper by patterns of characters).
+        assert!(levels >= 15, "ranges taking the level spectrum: {levels} of {}", ranges.len());
+    }
+
+    /// `1..=10^12`: the losing ordered pairs are `Σ_y h(y)²` for the histogram `h(y) = #{t : y
+    /// in the class-t interval}`, a step function of the interval ends, summed directly here;
+    /// beyond the limit the query is refused, naming a range that fits.
+    #[test]
+    fn take_at_most_half_over_10_12_counts_pairs_and_refuses_beyond_its_reach() {
+        let half = Game::parse("fraction:1/2").unwrap();
+        let hi = 10u64.pow(12);
+        // Class t holds the values 0..c_t (1..c_0 for t = 0, heap 0 excluded): h(y) = #{t : y < c_t}
+        // minus [y = 0], constant between consecutive ends.
+        let mut ends: Vec<u128> =
+            (0..41).map(|t| (u128::from(hi) + 1 + (1 << t)) >> (t + 1)).filter(|&c| c > 0).collect();
+        ends.sort_unstable();
+        let (mut pairs, mut previous) = (0u128, 0u128);
+        for (i, &c) in ends.iter().enumerate() {
+            let h = (ends.len() - i) as u128; // y in [previous, c): every end above y
+            pairs += h * h * (c - previous);
+            previous = c;
+        }
+        // y = 0 has one class fewer (heap 0 is not counted): h(0)² − (h(0) − 1)².
+        pairs -= 2 * ends.len() as u128 - 1;
+        let counts = Query::new(half.clone()).sizes(1u32, hi).heaps(2u32).count().unwrap();
+        assert_eq!(counts.losing, BigUint::from(pairs));
+        assert_eq!(counts.total, BigUint::from(u128::from(hi).pow(2)));
+        let err = Query::new(half).sizes(1u32, 10u64.pow(16)).heaps(2u32).modulus(7u32).count().unwrap_err();
+        let Error::HalfTooWide { reach, .. } = &err else { panic!("{err}") };
+        assert!(*reach > BigUint::from(10u64.pow(12)) && *reach < BigUint::from(10u64.pow(16)), "{err}");
+        assert!(!err.to_string().contains('\n'), "{err}");
+    }
 }
