@@ -326,3 +326,34 @@ mod parts {
         );
     }
 }
+
+/// Take at most half over `1..=10^12` is counted without arrays: the losing ordered pairs are
+/// `Σ_y h(y)²` for the step function `h(y) = #{t : y < c_t}` (minus heap 0 at `y = 0`, `c_t =
+/// (10^12 + 1 + 2^t) >> (t + 1)` the heaps below `10^12 + 1` with `t` trailing ones), summed here
+/// directly; three heaps agree exactly and modulo a prime; a range beyond the work limit is
+/// refused in one line that names a range that fits.
+#[test]
+fn take_at_most_half_over_10_12() {
+    let hi: u128 = 10u128.pow(12);
+    let mut ends: Vec<u128> = (0..41).map(|t| (hi + 1 + (1 << t)) >> (t + 1)).filter(|&c| c > 0).collect();
+    ends.sort_unstable();
+    let (mut pairs, mut previous) = (0u128, 0u128);
+    for (i, &c) in ends.iter().enumerate() {
+        let h = (ends.len() - i) as u128;
+        pairs += h * h * (c - previous);
+        previous = c;
+    }
+    pairs -= 2 * ends.len() as u128 - 1;
+    let v = json(&["--game", "fraction:1/2", "--sizes", "1..=10^12", "--heaps", "2"]);
+    assert_eq!(v["losing"], pairs.to_string());
+    assert_eq!(v["spectrum"], "structured");
+    let exact = json(&["--game", "fraction:1/2", "--sizes", "1..=10^12", "--heaps", "3"]);
+    let modular =
+        json(&["--game", "fraction:1/2", "--sizes", "1..=10^12", "--heaps", "3", "--modulus", "10^9+7"]);
+    let losing: num_bigint::BigUint = exact["losing"].as_str().unwrap().parse().unwrap();
+    assert_eq!(modular["losing"], (losing % 1_000_000_007u32).to_string());
+    refused(
+        &["--game", "fraction:1/2", "--sizes", "1..=10^16", "--heaps", "3"],
+        "a subset-sum problem); sizes 1..=",
+    );
+}
