@@ -292,8 +292,8 @@ pub enum Error {
         steps: Estimate,
         /// The limit.
         limit: u128,
-        /// The largest size, from `lo` on, whose range fits the limit.
-        reach: BigUint,
+        /// The largest size, from `lo` on, whose range fits the limit (boxed: errors stay small).
+        reach: Box<BigUint>,
     },
 
     /// The structured spectrum asked for a histogram that has counts per value.

@@ -132,7 +132,7 @@ impl Level {
         // a_i by M_i, largest first (the constant at M = 0 last).
         let mut terms: Vec<(u64, i64)> =
             ends.iter().map(|&(m, w)| (m >> (v + 1), w * level_weight(m, v) as i64)).collect();
-        terms.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        terms.sort_unstable_by_key(|&(m, _)| std::cmp::Reverse(m));
         terms.dedup_by(|later, first| {
             let same = later.0 == first.0;
             if same {

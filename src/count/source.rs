@@ -102,7 +102,7 @@ pub(super) fn half_too_wide(lo: &BigUint, hi: &BigUint, steps: Option<u128>, lim
             high = middle;
         }
     }
-    Error::HalfTooWide { lo: lo.clone(), hi: hi.clone(), steps: Estimate(steps), limit, reach: low }
+    Error::HalfTooWide { lo: lo.clone(), hi: hi.clone(), steps: Estimate(steps), limit, reach: Box::new(low) }
 }
 
 #[cfg(test)]
@@ -279,7 +279,7 @@ mod tests {
         assert_eq!(counts.total, BigUint::from(u128::from(hi).pow(2)));
         let err = Query::new(half).sizes(1u32, 10u64.pow(16)).heaps(2u32).modulus(7u32).count().unwrap_err();
         let Error::HalfTooWide { reach, .. } = &err else { panic!("{err}") };
-        assert!(*reach > BigUint::from(10u64.pow(12)) && *reach < BigUint::from(10u64.pow(16)), "{err}");
+        assert!(**reach > BigUint::from(10u64.pow(12)) && **reach < BigUint::from(10u64.pow(16)), "{err}");
         assert!(!err.to_string().contains('\n'), "{err}");
     }
 }

@@ -118,7 +118,7 @@ pub const NAMES: &[Named] = &[
         name: "fraction:P/Q",
         spec: "fraction:P/Q",
         rule: "remove k stones, 1 <= k <= floor(n·P/Q), from a heap of n (0 < P < Q)",
-        proven: "1/2: closed form G(2n) = n, G(2n+1) = G(n), never periodic; other fractions: none \
-                 (values computed directly)",
+        proven: "1/2: closed form G(2n) = n, G(2n+1) = G(n), never periodic, counted without values \
+                 up to about 10^14 sizes; other fractions: none (values computed directly)",
     },
 ];

@@ -43,7 +43,9 @@ nim, one-interval subtraction games (subtract:A-B), games whose values grow by a
 structured spectrum, without one slot per Grundy value: sizes like 1..=2^10000000-1 work\n\
 wherever the answer is modular. --unordered and --distinct take K steps per distinct\n\
 transformed value, within --max-work (Project Euler 409, --sizes 1..=2^n-1 --heaps n\n\
---distinct, has two values: n up to 10^8 within the default 4*10^8 steps).")]
+--distinct, has two values: n up to 10^8 within the default 4*10^8 steps). Take at most half\n\
+(fraction:1/2) has one value interval per bit of the sizes: counted the same way up to about\n\
+1..=10^14 (its distinct values grow like 2^(b/2) for sizes of b bits), refused beyond.")]
 pub struct Args {
     /// The game: nim, subtract:1-3,7, allbut:1,2, octal:0.07, moore:K, …
     #[arg(

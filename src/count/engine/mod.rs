@@ -464,6 +464,13 @@ struct Distinct {
 
 impl Distinct {
     pub fn of(spectrum: &Spectrum) -> Distinct {
+        if let Spectrum::Levels(s) = spectrum {
+            // Distinct by construction: no table of big integers.
+            return Distinct {
+                values: (0..s.len()).map(|c| s.value(c)).collect(),
+                class_value: (0..s.len()).collect(),
+            };
+        }
         let mut index = std::collections::HashMap::new();
         let mut values = Vec::new();
         let class_value = (0..spectrum.len())
