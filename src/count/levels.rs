@@ -381,9 +381,8 @@ impl LevelSpectrum {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fwht::reference;
-    use crate::ring::Exact128;
-    use std::collections::BTreeMap;
+    use crate::testing::array_spectrum;
+    use std::collections::HashMap;
 
     /// `T_m(s) = g_v(m) · χ_u(m >> (v + 1))` for `s = 2^v (2u + 1)`, and `T_m(0) = m`, against the
     /// definition `Σ_{y < m} (−1)^{popcount(y & s)}` (O(F²)), for every `m <= F = 2^d`, `d <= 6`.
@@ -409,30 +408,12 @@ mod tests {
         }
     }
 
-    /// The multiset `{Ĥ_j}` by the O(F log F) transform of the histogram's array.
-    fn array_classes(h: &Histogram) -> BTreeMap<i64, u64> {
-        let array = h.to_array().unwrap();
-        let mut data = vec![0i128; array.transform_len()];
-        for term in array.terms() {
-            let w = i128::try_from(term.weight()).unwrap();
-            for (slot, &c) in data.iter_mut().zip(term.counts().iter()) {
-                *slot += w * i128::from(c);
-            }
-        }
-        reference::textbook(&Exact128, &mut data);
-        let mut out = BTreeMap::new();
-        for x in data {
-            *out.entry(i64::try_from(x).unwrap()).or_default() += 1;
-        }
-        out
-    }
-
     /// The level spectrum as a multiset, checked for increasing distinct values and slot 0.
-    fn level_classes(h: &Histogram) -> BTreeMap<i64, u64> {
+    fn level_classes(h: &Histogram) -> HashMap<i128, u64> {
         let s = LevelSpectrum::new(h, u128::MAX).unwrap();
         assert!(s.values.windows(2).all(|w| w[0] < w[1]), "distinct and increasing");
         assert_eq!(BigInt::from(s.values[s.zero_class]), BigInt::from(h.total().clone()));
-        s.values.iter().copied().zip(s.multiplicity.iter().copied()).collect()
+        s.values.iter().map(|&v| i128::from(v)).zip(s.multiplicity.iter().copied()).collect()
     }
 
     /// Take at most half over `lo..=hi` for `lo` = 0, 1, random, `hi` = 0, 1, `2^j − 1`, `2^j`
@@ -455,7 +436,7 @@ mod tests {
             let h = crate::histogram::fraction_half(&lo.into(), &hi.into()).unwrap();
             let (levels, ..) = plan(&h).expect("word-sized intervals");
             entangled += levels.iter().filter(|l| !l.entangled.is_empty()).count();
-            assert_eq!(level_classes(&h), array_classes(&h), "{lo}..={hi}");
+            assert_eq!(level_classes(&h), array_spectrum(&h), "{lo}..={hi}");
         }
         assert!(entangled > 100, "ranges with entangled endpoints are checked: {entangled}");
     }
@@ -476,7 +457,7 @@ mod tests {
                 })
                 .collect();
             let h = Histogram::from_intervals(intervals.clone()).unwrap();
-            assert_eq!(level_classes(&h), array_classes(&h), "case {case}: {intervals:?}");
+            assert_eq!(level_classes(&h), array_spectrum(&h), "case {case}: {intervals:?}");
         }
     }
 

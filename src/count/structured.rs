@@ -451,9 +451,7 @@ fn interval_classes<N: Number>(d: u32, ends: &[N], weights: &[N], sink: &mut Sin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fwht::reference;
     use crate::histogram::Progression;
-    use crate::ring::Exact128;
     use rayon::prelude::*;
 
     /// The classes of the histogram of `progressions`, whose transform has `2^d` slots.
@@ -462,24 +460,6 @@ mod tests {
         assert_eq!(h.log2_len(), d);
         let s = StructuredSpectrum::new(&h, MAX_STEPS).unwrap();
         s.values.into_iter().zip(s.multiplicity).collect()
-    }
-
-    /// The multiset `{Ĥ_j}` of the array transform of `h` (values below 2^127).
-    fn array_classes(h: &Histogram) -> HashMap<i128, u64> {
-        let array = h.to_array().unwrap();
-        let mut data = vec![0i128; array.transform_len()];
-        for term in array.terms() {
-            let w = i128::try_from(term.weight()).unwrap();
-            for (slot, &c) in data.iter_mut().zip(term.counts().iter()) {
-                *slot += w * i128::from(c);
-            }
-        }
-        reference::textbook(&Exact128, &mut data);
-        let mut out = HashMap::new();
-        for x in data {
-            *out.entry(x).or_default() += 1;
-        }
-        out
     }
 
     /// The multiset of the structured spectrum of `h`, checked for distinct values and the
@@ -602,7 +582,11 @@ mod tests {
                 })
                 .collect();
             let h = Histogram::from_progressions(shift, progressions.clone()).unwrap();
-            assert_eq!(structured_classes(&h), array_classes(&h), "case {case}: {shift} {progressions:?}");
+            assert_eq!(
+                structured_classes(&h),
+                crate::testing::array_spectrum(&h),
+                "case {case}: {shift} {progressions:?}"
+            );
         }
     }
 
