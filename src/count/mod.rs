@@ -30,7 +30,8 @@
 //! submodules: `slots` (transformed residues on the SIMD kernels), `classes` (one value per class
 //! of equal transformed values) and `probability`; `misere`, `coefficients` (the unordered
 //! recurrences), `spectrum` (the exact transform), `structured` (the spectrum of a structured
-//! histogram without arrays), `tally` (distinct residues), `moore` (Moore's Nim-K, digit by
+//! histogram without arrays), `levels` (the same for intervals with many ends, as signed subset
+//! sums), `tally` (distinct residues), `moore` (Moore's Nim-K, digit by
 //! digit) and `distributed` (feature `mpi`) do one thing each. The residue rings are in
 //! [`crate::ring`].
 //!
