@@ -231,6 +231,11 @@ mod tests {
                     assert_eq!(closed.report.spectrum, SpectrumPath::Structured, "{what}");
                 }
             }
+            let probability = |path| {
+                Query::new(half.clone()).sizes(lo, hi).heaps(3u32).spectrum(path).probability(false).unwrap()
+            };
+            let (closed, array) = (probability(SpectrumPath::Structured), probability(SpectrumPath::Array));
+            assert!((closed.losing - array.losing).abs() <= 1e-12, "{lo}..={hi}: {closed:?} {array:?}");
             for kind in [Kind::Multiset, Kind::Set] {
                 for k in [2u32, 3] {
                     let count = |path| {
