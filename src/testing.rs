@@ -13,22 +13,3 @@ impl Rng {
         self.0
     }
 }
-
-/// The multiset `{Ĥ_j}` of the transform of `h`'s array of slots, by the O(F log F) reference
-/// transform (values below 2^127).
-pub(crate) fn array_spectrum(h: &crate::histogram::Histogram) -> std::collections::HashMap<i128, u64> {
-    let array = h.to_array().unwrap();
-    let mut data = vec![0i128; array.transform_len()];
-    for term in array.terms() {
-        let w = i128::try_from(term.weight()).unwrap();
-        for (slot, &c) in data.iter_mut().zip(term.counts().iter()) {
-            *slot += w * i128::from(c);
-        }
-    }
-    crate::fwht::reference::textbook(&crate::ring::Exact128, &mut data);
-    let mut out = std::collections::HashMap::new();
-    for x in data {
-        *out.entry(x).or_default() += 1;
-    }
-    out
-}

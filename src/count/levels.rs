@@ -381,7 +381,7 @@ impl LevelSpectrum {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::array_spectrum;
+    use crate::count::spectrum::array_multiset;
     use std::collections::HashMap;
 
     /// `T_m(s) = g_v(m) · χ_u(m >> (v + 1))` for `s = 2^v (2u + 1)`, and `T_m(0) = m`, against the
@@ -436,7 +436,7 @@ mod tests {
             let h = crate::histogram::fraction_half(&lo.into(), &hi.into()).unwrap();
             let (levels, ..) = plan(&h).expect("word-sized intervals");
             entangled += levels.iter().filter(|l| !l.entangled.is_empty()).count();
-            assert_eq!(level_classes(&h), array_spectrum(&h), "{lo}..={hi}");
+            assert_eq!(level_classes(&h), array_multiset(&h), "{lo}..={hi}");
         }
         assert!(entangled > 100, "ranges with entangled endpoints are checked: {entangled}");
     }
@@ -457,7 +457,7 @@ mod tests {
                 })
                 .collect();
             let h = Histogram::from_intervals(intervals.clone()).unwrap();
-            assert_eq!(level_classes(&h), array_spectrum(&h), "case {case}: {intervals:?}");
+            assert_eq!(level_classes(&h), array_multiset(&h), "case {case}: {intervals:?}");
         }
     }
 

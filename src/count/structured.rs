@@ -584,7 +584,7 @@ mod tests {
             let h = Histogram::from_progressions(shift, progressions.clone()).unwrap();
             assert_eq!(
                 structured_classes(&h),
-                crate::testing::array_spectrum(&h),
+                crate::count::spectrum::array_multiset(&h),
                 "case {case}: {shift} {progressions:?}"
             );
         }
