@@ -43,9 +43,10 @@
 mod collective;
 mod file;
 mod plan;
+mod window;
 
 pub use file::{elements_in_file, file_elements};
-pub use plan::{Plan, Timings};
+pub use plan::{Block, Plan, Sharing, Timings};
 
 /// The MPI bindings the distributed API takes its communicators from.
 pub use mpi;
