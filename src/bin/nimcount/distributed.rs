@@ -87,7 +87,7 @@ mod enabled {
             .build_global()
             .map_err(|e| usage(format!("cannot start {} threads: {e}", setup.threads)))?;
         with_mpi(|world| {
-            let measured = with_ring!(ring.clone(), |r| measure(world, r, &ring, log2, setup, args))?;
+            let measured = with_ring!(ring, |r| measure(world, r, &ring, log2, setup, args))?;
             if world.rank() == 0 {
                 report(args, ring, log2, setup, &measured)?;
             }
@@ -203,7 +203,7 @@ mod enabled {
                     .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))
                     .and_then(|pool| {
                         let setup = bench::Setup { threads, textbook: false, ..setup };
-                        pool.install(|| bench::measure(ring.clone(), any.clone(), log2, setup, &|_| {}))
+                        pool.install(|| bench::measure(ring.clone(), *any, log2, setup, &|_| {}))
                     });
                 match one {
                     Ok(m) => {
