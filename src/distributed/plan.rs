@@ -322,8 +322,12 @@ where
     pub fn block(&self) -> Result<Block<R::Elem>> {
         let len = self.block_len();
         let what = || format!("a block of 2^{} elements", len.trailing_zeros());
-        let fits = crate::memory::bytes_for::<R::Elem>(what, len as u128)
-            .and_then(|bytes| crate::memory::ensure_fits(what, bytes));
+        let fits = if self.nodes.size > 1 {
+            Window::<R::Elem>::fits(self.nodes.size, len)
+        } else {
+            crate::memory::bytes_for::<R::Elem>(what, len as u128)
+                .and_then(|bytes| crate::memory::ensure_fits(what, bytes))
+        };
         agree(self.comm, fits)?;
         let memory = if self.nodes.size > 1 {
             Window::allocate(&self.nodes.node, len).map(Memory::Shared)

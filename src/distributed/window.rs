@@ -42,6 +42,21 @@ unsafe impl<E: Send> Send for Window<E> {}
 unsafe impl<E: Sync> Sync for Window<E> {}
 
 impl<E: bytemuck::Pod> Window<E> {
+    /// Refuses, before anything is mapped, a node's part that this process could not map or
+    /// the machine could not hold: every process of the node maps all `S · share` elements
+    /// (address space), and they all live in this machine's memory. Not collective.
+    pub(crate) fn fits(processes: usize, share: usize) -> Result<()> {
+        let len = share as u128 * processes as u128;
+        let what = || {
+            format!(
+                "the shared memory of {processes} processes of one node (2^{} elements)",
+                len.trailing_zeros()
+            )
+        };
+        let bytes = crate::memory::bytes_for::<E>(what, len)?;
+        crate::memory::ensure_fits(what, bytes.saturating_add(PAGE as u64))
+    }
+
     /// Allocates `share` zeroed elements on every process of `node` (a communicator whose
     /// processes share memory); collective on `node`. The error is this process's own: callers
     /// agree on it across every process before going on.
@@ -57,10 +72,6 @@ impl<E: bytemuck::Pod> Window<E> {
             .and_then(|b| b.checked_add(PAGE))
             .and_then(|b| isize::try_from(b).ok())
             .ok_or_else(|| too_large::<E>(share))?;
-        crate::memory::ensure_fits(
-            || format!("a shared block of {share} elements"),
-            (bytes as usize / processes) as u64,
-        )?;
         let mine = if rank == 0 { bytes } else { 0 };
         let mut base: *mut c_void = std::ptr::null_mut();
         // SAFETY: an FFI handle is plain data; MPI writes it before it is read.
