@@ -33,8 +33,11 @@ fn main() {
     checks.counts();
     let counts = start.elapsed() - transforms;
     checks.errors();
+    let start = std::time::Instant::now();
+    checks.transposes();
+    let transposes = start.elapsed();
     if world.rank() == 0 {
-        eprintln!("transforms {transforms:.1?}, counts {counts:.1?}");
+        eprintln!("transforms {transforms:.1?}, counts {counts:.1?}, transposes {transposes:.1?}");
     }
     if world.rank() == 0 {
         println!("distributed checks on {} processes: {} passed, 0 failed", world.size(), checks.passed);
@@ -298,5 +301,116 @@ fn float(seed: u64, i: usize) -> f64 {
         6 => 3.0e30,
         9 => -1.0e-30,
         _ => (random(seed, i) >> 11) as f64 / (1u64 << 52) as f64 - 1.0,
+    }
+}
+
+// The in-place transpose (`nimcount::distributed::testing::transpose`) against the all-to-all.
+
+impl Checks<'_> {
+    /// Every element width the exchange knows (1, 4, 8 and 16 bytes, floats), pieces of 0, 1 and
+    /// more columns, chunks that divide the piece and chunks that do not, one chunk and many.
+    fn transposes(&mut self) {
+        use nimcount::distributed::testing::CHUNK;
+        let shapes: &[(usize, &[usize])] = &[
+            (0, &[1, 4]),
+            (1, &[0, 1, 4]),
+            (2, &[1, 2, 3]),
+            (7, &[1, 2, 7, 8]),
+            (64, &[16, 10, 64, 1000]),
+            (1000, &[1, 999, 128]),
+            (CHUNK + 5, &[CHUNK, 4096]),
+        ];
+        for &(piece, chunks) in shapes {
+            for &chunk in chunks {
+                self.transpose(piece, chunk, |i| i as u8);
+                self.transpose(piece, chunk, |i| i as u32);
+                self.transpose(piece, chunk, |i| i);
+                self.transpose(piece, chunk, |i| -(i as i128) << 64 | i as i128);
+                self.transpose(piece, chunk, f64::from_bits);
+            }
+        }
+    }
+
+    /// One transpose of pieces of `piece` columns in chunks of `chunk`, every element a distinct
+    /// `value(random)`: `before` flips bits that must travel, `after` flips others that must
+    /// stay, and both record the columns they saw, where the rows lie and what they held.
+    fn transpose<E: bytemuck::Pod + Send + Sync>(
+        &mut self,
+        piece: usize,
+        chunk: usize,
+        value: impl Fn(u64) -> E,
+    ) {
+        use nimcount::distributed::testing::{all_to_all, transpose};
+        let (rank, processes) = (self.world.rank() as usize, self.processes());
+        let what = format!(
+            "transpose of {processes} pieces of {piece} {} in chunks of {chunk}, rank {rank}",
+            std::any::type_name::<E>()
+        );
+        let len = processes * piece;
+        let input: Vec<E> = (0..len).map(|i| value(random(0x7a5e, rank * len + i))).collect();
+        let (early, late) = (0xa5u8, 0x3cu8);
+        let mut sent = input.clone();
+        flip(&mut sent, early);
+        let mut expected = vec![E::zeroed(); len];
+        if len > 0 {
+            // (Open MPI takes two empty buffers for one and refuses them.)
+            all_to_all(self.world, &sent, &mut expected);
+        }
+        let arrived = expected.clone();
+        flip(&mut expected, late);
+
+        let mut block = input.clone();
+        let base = block.as_ptr() as usize;
+        let size = std::mem::size_of::<E>();
+        // Where `rows` lie in the block: the first column, after checking that row q is a slice of
+        // piece q at the same columns as row 0.
+        let place = |rows: &[&mut [E]]| -> (usize, usize) {
+            assert_eq!(rows.len(), processes, "{what}: one row per piece");
+            let column = (rows[0].as_ptr() as usize - base) / size;
+            let width = rows[0].len();
+            for (q, row) in rows.iter().enumerate() {
+                assert_eq!((row.as_ptr() as usize - base) / size, q * piece + column, "{what}: row {q}");
+                assert_eq!(row.len(), width, "{what}: row {q} width");
+            }
+            (column, width)
+        };
+        let (mut early_seen, mut late_seen) = (Vec::new(), Vec::new());
+        let (bytes, _, _) = transpose(
+            self.world,
+            &mut block,
+            chunk,
+            |rows| {
+                let (column, width) = place(rows);
+                for (q, row) in rows.iter_mut().enumerate() {
+                    assert!(bits(row) == bits(&input[q * piece + column..][..width]), "{what}: before");
+                    flip(row, early);
+                }
+                early_seen.push((column, width));
+            },
+            |rows| {
+                let (column, width) = place(rows);
+                for (q, row) in rows.iter_mut().enumerate() {
+                    assert!(bits(row) == bits(&arrived[q * piece + column..][..width]), "{what}: after");
+                    flip(row, late);
+                }
+                late_seen.push((column, width));
+            },
+        );
+        assert!(bits(&block) == bits(&expected), "{what}: result");
+        assert_eq!(bytes, ((processes - 1) * piece * size) as u64, "{what}: bytes sent");
+        // Every column once, in ascending chunks of the width asked for (the last one shorter).
+        let width = chunk.clamp(1, piece.max(1));
+        let chunks: Vec<(usize, usize)> =
+            (0..piece).step_by(width).map(|column| (column, width.min(piece - column))).collect();
+        assert_eq!(early_seen, chunks, "{what}: the chunks before");
+        assert_eq!(late_seen, chunks, "{what}: the chunks after");
+        self.passed += 1;
+    }
+}
+
+/// Every byte of `x` xor `salt`.
+fn flip<E: bytemuck::Pod>(x: &mut [E], salt: u8) {
+    for byte in bytemuck::cast_slice_mut::<E, u8>(x) {
+        *byte ^= salt;
     }
 }

@@ -9,6 +9,7 @@ use mpi::topology::{Color, SimpleCommunicator};
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use super::collective::{self, agree};
+use super::transpose::{CHUNK, transpose};
 use super::window::Window;
 use crate::error::{Error, Result};
 use crate::fwht::{self, Backend};
@@ -441,25 +442,22 @@ where
     /// of `b/N` columns, the top `log2 N` levels across them, and for the natural order the same
     /// transpose back.
     fn levels_between_nodes(&self, block: &mut [R::Elem], natural: bool, timings: &mut Timings) {
+        let (ring, parallel) = (self.ring(), self.local.parallel());
         let cross = &self.nodes.cross;
         let start = Instant::now();
-        let mut received = vec![self.ring().zero(); block.len()];
-        collective::all_to_all(cross, block, &mut received);
-        timings.exchange += start.elapsed();
-        timings.bytes_sent += sent_bytes(block, self.nodes.count);
-        let start = Instant::now();
-        let mut rows: Vec<&mut [R::Elem]> =
-            received.chunks_exact_mut(block.len() / self.nodes.count).collect();
-        upper_levels(self.ring(), &mut rows, self.local.parallel());
-        timings.levels += start.elapsed();
-        let start = Instant::now();
+        // The top levels of each chunk run while the next chunk travels.
+        let there = transpose(cross, block, CHUNK, |_| {}, |rows| upper_levels(ring, rows, parallel));
+        let mut elapsed = start.elapsed();
+        timings.levels += there.computing;
+        timings.bytes_sent += there.bytes_sent;
         if natural {
-            collective::all_to_all(cross, &received, block);
-            timings.bytes_sent += sent_bytes(block, self.nodes.count);
-        } else {
-            block.copy_from_slice(&received);
+            // The same exchange again sends every row back to the process it came from.
+            let start = Instant::now();
+            let back = transpose(cross, block, CHUNK, |_| {}, |_| {});
+            elapsed += start.elapsed();
+            timings.bytes_sent += back.bytes_sent;
         }
-        timings.exchange += start.elapsed();
+        timings.exchange += elapsed.saturating_sub(there.computing);
     }
 
     /// The forward transform, in natural order, by pairwise exchanges between nodes instead of
@@ -591,12 +589,6 @@ where
         }
         Ok(())
     }
-}
-
-/// The bytes one process sends in one transpose over `n` processes: every piece of its block
-/// but its own, `(1 − 1/n)` of the block.
-fn sent_bytes<E>(block: &[E], n: usize) -> u64 {
-    (std::mem::size_of_val(block) / n * (n - 1)) as u64
 }
 
 /// `Σ |x|`, saturating at `u128::MAX`.
