@@ -269,8 +269,8 @@ fn standard_streams_are_refused_for_slices() {
 
 #[test]
 fn one_process_that_cannot_allocate_fails_everywhere() {
-    // The first process may map at most 1.5 GiB of address space; each process's block of 2^28
-    // u32 (1 GiB, and as much again for the exchange) fits the others' memory but not its own.
+    // The first process may map at most 1.5 GiB of address space, then 0.75 GiB; the others
+    // have no limit. 2^29 u32 over two processes.
     if !Path::new("/bin/sh").exists() {
         eprintln!("SKIPPED: no /bin/sh to set the first process's limit");
         return;
@@ -281,8 +281,13 @@ fn one_process_that_cannot_allocate_fails_everywhere() {
         ["bench", "--distributed", "--ring", "u32", "--modulus", "998244353", "--log2", "29", "--runs", "1"];
     let out = mpirun_groups(&[(1, limited), (1, &[])], &args);
     failed_everywhere(&out, 2, "the shared memory of 2 processes of one node (2^29 elements) needs 2.00 GiB");
+    // Every process a node of its own, each maps its block (1 GiB) and two chunk buffers, no
+    // more: that runs within 1.5 GiB of address space, and fails within 0.75 GiB.
     let exchange: Vec<&str> = args.iter().copied().chain(["--exchange", "all-to-all"]).collect();
     let out = mpirun_groups(&[(1, limited), (1, &[])], &exchange);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let tighter: &[&str] = &["sh", "-c", "ulimit -v 786432 && exec \"$0\" \"$@\""];
+    let out = mpirun_groups(&[(1, tighter), (1, &[])], &exchange);
     failed_everywhere(&out, 2, "a block of 2^28 elements needs 1.00 GiB");
 }
 
