@@ -362,39 +362,26 @@ impl Checks<'_> {
         let mut block = input.clone();
         let base = block.as_ptr() as usize;
         let size = std::mem::size_of::<E>();
-        // Where `rows` lie in the block: the first column, after checking that row q is a slice of
-        // piece q at the same columns as row 0.
-        let place = |rows: &[&mut [E]]| -> (usize, usize) {
+        // A callback's check: rows[q] is piece q's slice of the same columns as row 0 and holds
+        // what `reference` holds there; then its bits flip by `salt`, and its columns are noted.
+        let visit = |rows: &mut [&mut [E]], reference: &[E], salt: u8, seen: &mut Vec<(usize, usize)>| {
             assert_eq!(rows.len(), processes, "{what}: one row per piece");
-            let column = (rows[0].as_ptr() as usize - base) / size;
-            let width = rows[0].len();
-            for (q, row) in rows.iter().enumerate() {
+            let (column, width) = ((rows[0].as_ptr() as usize - base) / size, rows[0].len());
+            for (q, row) in rows.iter_mut().enumerate() {
                 assert_eq!((row.as_ptr() as usize - base) / size, q * piece + column, "{what}: row {q}");
-                assert_eq!(row.len(), width, "{what}: row {q} width");
+                let stage = if salt == early { "before" } else { "after" };
+                assert!(bits(row) == bits(&reference[q * piece + column..][..width]), "{what}: {stage}");
+                flip(row, salt);
             }
-            (column, width)
+            seen.push((column, width));
         };
         let (mut early_seen, mut late_seen) = (Vec::new(), Vec::new());
         let (bytes, _, _) = transpose(
             self.world,
             &mut block,
             chunk,
-            |rows| {
-                let (column, width) = place(rows);
-                for (q, row) in rows.iter_mut().enumerate() {
-                    assert!(bits(row) == bits(&input[q * piece + column..][..width]), "{what}: before");
-                    flip(row, early);
-                }
-                early_seen.push((column, width));
-            },
-            |rows| {
-                let (column, width) = place(rows);
-                for (q, row) in rows.iter_mut().enumerate() {
-                    assert!(bits(row) == bits(&arrived[q * piece + column..][..width]), "{what}: after");
-                    flip(row, late);
-                }
-                late_seen.push((column, width));
-            },
+            |rows| visit(rows, &input, early, &mut early_seen),
+            |rows| visit(rows, &arrived, late, &mut late_seen),
         );
         assert!(bits(&block) == bits(&expected), "{what}: result");
         assert_eq!(bytes, ((processes - 1) * piece * size) as u64, "{what}: bytes sent");

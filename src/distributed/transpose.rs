@@ -26,10 +26,16 @@ use mpi::traits::Communicator;
 
 use super::collective::word_bytes;
 
-/// Columns per chunk for callers without a better figure: `2^16` (256 KiB of `u32` per piece and
-/// chunk). Measured with two processes on one machine at `2^24 … 2^28` `u32` elements, the
-/// transpose with the top levels as `after` against one all-to-all followed by the top levels.
-pub(crate) const CHUNK: usize = 1 << 16;
+/// Columns per chunk for callers without a better figure: `2^17` (512 KiB of `u32` per piece and
+/// chunk; the send buffers take `2 (P − 1)` times that, so many processes may want less).
+///
+/// Measured with `benches/transpose.rs`, two processes on a shared 2-core machine (load 5–9):
+/// against one all-to-all followed by the same top levels, alternated within each run, the
+/// median of the per-run ratios for `2^17` was 0.89–1.37 at `2^28` `u32` and 0.60–1.77 at `2^26`
+/// over three rounds. `2^16 … 2^19` differ by less than the rounds do; `2^14` and `2^15` lost at
+/// `2^28` (1.3–1.8), `2^22` lost at every size (1.1). On one machine the exchange is memory
+/// copies by the same cores, so there is little to overlap; the second block is what it saves.
+pub(crate) const CHUNK: usize = 1 << 17;
 
 /// Tags repeat every `2^15` chunks: MPI promises tags up to `32767` at least. Chunk `c + 2^15`
 /// cannot meet chunk `c` anyway: every message of a chunk has arrived before the next is posted.
@@ -159,8 +165,13 @@ where
                 requests.test_all(&mut done);
                 copy_out(rows, rank, filling);
             }
+            // Waiting tests and yields the core in turn: a partner that shares this core (more
+            // processes than cores, or a busy machine) moves the chunk along sooner than one
+            // spinning in MPI_Waitall would let it.
             let start = Instant::now();
-            requests.wait_all(&mut done);
+            while !requests.test_all(&mut done) {
+                std::thread::yield_now();
+            }
             moved.waiting += start.elapsed();
         });
         arrived = Some(rows);
