@@ -443,6 +443,14 @@ pub enum Error {
         message: String,
     },
 
+    /// The processes of one node could not share one block of memory (an MPI-3 shared-memory
+    /// window); `--exchange all-to-all` avoids it.
+    #[error("the processes of one node cannot share memory: {}", clip(detail))]
+    SharedMemory {
+        /// What went wrong.
+        detail: String,
+    },
+
     /// A counting query that the distributed count does not compute.
     #[error("the distributed count does not support {what}")]
     NotDistributed {

@@ -79,15 +79,18 @@ fn counts_match_the_single_process_count() {
     for modulus in ["10^9+7", "2^64"] {
         let args: Vec<&str> = query.iter().copied().chain(["--modulus", modulus]).collect();
         let one: serde_json::Value = serde_json::from_slice(&nimcount(&args).stdout).unwrap();
-        let args: Vec<&str> = args.into_iter().chain(["--distributed"]).collect();
-        let out = mpirun(2, &args);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let two: serde_json::Value =
-            serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0");
-        for field in ["losing", "winning", "total", "modulus", "transform_size"] {
-            assert_eq!(two[field], one[field], "{field} modulo {modulus}");
+        for exchange in ["shared", "all-to-all"] {
+            let args: Vec<&str> =
+                args.iter().copied().chain(["--distributed", "--exchange", exchange]).collect();
+            let out = mpirun(2, &args);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let two: serde_json::Value =
+                serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0");
+            for field in ["losing", "winning", "total", "modulus", "transform_size"] {
+                assert_eq!(two[field], one[field], "{field} modulo {modulus}, {exchange}");
+            }
+            assert_eq!(two["processes"], 2);
         }
-        assert_eq!(two["processes"], 2);
     }
     // The text report says how the slots were spread.
     let out = mpirun(
@@ -114,14 +117,18 @@ fn transforms_of_a_shared_file_match_the_single_process_transform() {
     let input = input.display().to_string();
     let one = path("one.bin");
     nimcount(&[&["transform", "--input", &input, "--output", &one][..], &ring].concat());
-    for processes in [1, 4] {
-        let out_path = path(&format!("{processes}.bin"));
-        let args =
-            [&["transform", "--distributed", "--input", &input, "--output", &out_path][..], &ring].concat();
+    for (processes, exchange) in [(1, "shared"), (4, "shared"), (4, "all-to-all")] {
+        let out_path = path(&format!("{processes}.{exchange}.bin"));
+        let args = [
+            &["transform", "--distributed", "--exchange", exchange, "--input", &input, "--output", &out_path]
+                [..],
+            &ring,
+        ]
+        .concat();
         let out = mpirun(processes, &args);
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(std::fs::read(&out_path).unwrap() == std::fs::read(&one).unwrap(), "{processes} processes");
-        let back = path(&format!("{processes}.back.bin"));
+        let back = path(&format!("{processes}.{exchange}.back.bin"));
         let args = [
             &["transform", "--distributed", "--inverse", "--input", &out_path, "--output", &back][..],
             &ring,
@@ -132,7 +139,7 @@ fn transforms_of_a_shared_file_match_the_single_process_transform() {
     }
     // No temporary file is left behind.
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(left.len(), 6, "{left:?}");
+    assert_eq!(left.len(), 8, "{left:?}");
 }
 
 #[test]
@@ -145,10 +152,46 @@ fn bench_reports_its_parts() {
         (v["processes"].as_u64(), v["log2"].as_u64(), v["runs"].as_u64()),
         (Some(2), Some(14), Some(3))
     );
-    for field in
-        ["median_ns", "local_median_ns", "exchange_median_ns", "levels_median_ns", "gbps", "exchange_share"]
-    {
+    for field in [
+        "median_ns",
+        "local_median_ns",
+        "node_median_ns",
+        "exchange_median_ns",
+        "levels_median_ns",
+        "gbps",
+        "exchange_share",
+        "exchange_bytes",
+    ] {
         assert!(v[field].as_f64().is_some_and(|x| x >= 0.0), "{field}: {v}");
+    }
+    assert_eq!((v["exchange"].as_str(), v["processes_per_node"].as_u64()), (Some("shared"), Some(2)));
+    // The forced exchange between nodes sends half of each block there and half of it back, and
+    // --compare times one process alone with 1 and 2 threads.
+    let out = mpirun(
+        2,
+        &[
+            "bench",
+            "--distributed",
+            "--ring",
+            "u32",
+            "--modulus",
+            "7",
+            "--log2",
+            "14",
+            "--runs",
+            "2",
+            "--exchange",
+            "all-to-all",
+            "--compare",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0");
+    assert_eq!(v["exchange_bytes"].as_u64(), Some(2 * (1 << 13) * 4 / 2), "{v}");
+    assert_eq!(v["processes_per_node"].as_u64(), Some(1), "{v}");
+    for field in ["alone_1_thread_median_ns", "alone_all_threads_median_ns", "speedup_vs_1_thread"] {
+        assert!(v[field].as_f64().is_some_and(|x| x > 0.0), "{field}: {v}");
     }
     let out = mpirun(
         2,
@@ -159,7 +202,8 @@ fn bench_reports_its_parts() {
         stdout.starts_with("distributed forward transform of 2^12 u32 mod 998244353 elements"),
         "{stdout}"
     );
-    assert!(stdout.contains("on 2 processes (2^11 each)") && stdout.contains("exchange"), "{stdout}");
+    assert!(stdout.contains("on 2 processes (2^11 each; 1 node of 2 sharing memory"), "{stdout}");
+    assert!(stdout.contains("\nnode ") && stdout.contains("exchange"), "{stdout}");
 }
 
 #[test]
@@ -225,16 +269,25 @@ fn standard_streams_are_refused_for_slices() {
 
 #[test]
 fn one_process_that_cannot_allocate_fails_everywhere() {
-    // The first process may map at most 1.5 GiB of address space; each process's block of 2^28
-    // u32 (1 GiB, and as much again for the exchange) fits the others' memory but not its own.
+    // The first process may map at most 1.5 GiB of address space, then 0.75 GiB; the others
+    // have no limit. 2^29 u32 over two processes.
     if !Path::new("/bin/sh").exists() {
         eprintln!("SKIPPED: no /bin/sh to set the first process's limit");
         return;
     }
+    // Sharing memory, every process of the node maps the node's whole part (2 GiB).
     let limited: &[&str] = &["sh", "-c", "ulimit -v 1572864 && exec \"$0\" \"$@\""];
     let args =
         ["bench", "--distributed", "--ring", "u32", "--modulus", "998244353", "--log2", "29", "--runs", "1"];
     let out = mpirun_groups(&[(1, limited), (1, &[])], &args);
+    failed_everywhere(&out, 2, "the shared memory of 2 processes of one node (2^29 elements) needs 2.00 GiB");
+    // Every process a node of its own, each maps its block (1 GiB) and two chunk buffers, no
+    // more: that runs within 1.5 GiB of address space, and fails within 0.75 GiB.
+    let exchange: Vec<&str> = args.iter().copied().chain(["--exchange", "all-to-all"]).collect();
+    let out = mpirun_groups(&[(1, limited), (1, &[])], &exchange);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let tighter: &[&str] = &["sh", "-c", "ulimit -v 786432 && exec \"$0\" \"$@\""];
+    let out = mpirun_groups(&[(1, tighter), (1, &[])], &exchange);
     failed_everywhere(&out, 2, "a block of 2^28 elements needs 1.00 GiB");
 }
 

@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use nimcount::count::Query;
 use nimcount::distributed::mpi::traits::Communicator;
-use nimcount::distributed::{Plan, agree, mpi};
+use nimcount::distributed::{Plan, Sharing, agree, mpi};
 use nimcount::fwht;
 use nimcount::game::Game;
 use nimcount::histogram::Histogram;
@@ -17,6 +17,11 @@ use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wr
 use nimcount::{Error, Result};
 
 type World = mpi::topology::SimpleCommunicator;
+
+/// Every grouping: all processes of the machine sharing memory, every process a node of its
+/// own (the exchange between nodes), and nodes of two processes (both stages: with 4 processes,
+/// 2 nodes of 2).
+const SHARINGS: [Sharing; 3] = [Sharing::Node, Sharing::Exchange, Sharing::AtMost(2)];
 
 fn main() {
     let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled).expect("MPI starts");
@@ -28,8 +33,11 @@ fn main() {
     checks.counts();
     let counts = start.elapsed() - transforms;
     checks.errors();
+    let start = std::time::Instant::now();
+    checks.transposes();
+    let transposes = start.elapsed();
     if world.rank() == 0 {
-        eprintln!("transforms {transforms:.1?}, counts {counts:.1?}");
+        eprintln!("transforms {transforms:.1?}, counts {counts:.1?}, transposes {transposes:.1?}");
     }
     if world.rank() == 0 {
         println!("distributed checks on {} processes: {} passed, 0 failed", world.size(), checks.passed);
@@ -67,9 +75,13 @@ impl Checks<'_> {
         let mut sizes: Vec<u32> = (p..=2 * p + 1).collect();
         sizes.extend([10, 11, 13, 16, 19, 22]);
         sizes.dedup();
+        // 2^24, the largest size asked of the distributed transform's tests, for two rings.
+        let m32 = 998_244_353u32;
+        let n24 = 1usize << 24;
+        self.transform(Mod32::new(m32).unwrap(), 24, |s, i| residue(s, i, n24, u64::from(m32)) as u32);
+        self.transform(Float32, 24, |s, i| float(s, i) as f32);
         for &log2 in &sizes {
             let n = 1usize << log2;
-            let m32 = 998_244_353u32;
             let big32 = (1u32 << 31) - 1;
             let m64 = (1u64 << 62) - 57;
             self.transform(Mod32::new(m32).unwrap(), log2, |s, i| residue(s, i, n, u64::from(m32)) as u32);
@@ -105,25 +117,27 @@ impl Checks<'_> {
         let what = format!("{ring} 2^{log2} on {} processes", self.processes());
         // Threads only change anything from 2^16 elements on.
         let threads: &[bool] = if log2 >= 16 { &[false, true] } else { &[false] };
-        for &parallel in threads {
-            let plan = Plan::new(self.world, ring.clone(), n as u64).unwrap().with_parallel(parallel);
+        for (&parallel, sharing) in threads.iter().flat_map(|p| SHARINGS.map(|s| (p, s))) {
+            let what = format!("{what}, {sharing:?}, threads {parallel}");
+            let plan = Plan::new(self.world, ring.clone(), n as u64)
+                .unwrap()
+                .with_parallel(parallel)
+                .with_sharing(sharing);
             let (start, len) = (plan.block_start() as usize, plan.block_len());
             let input = &whole[start..start + len];
-            let mut block = plan.scratch().unwrap();
-            let mut scratch = plan.scratch().unwrap();
+            let mut block = plan.block().unwrap();
             block.copy_from_slice(input);
-            plan.forward(&mut block, &mut scratch).unwrap();
+            plan.forward(&mut block).unwrap();
             assert!(bits(&block) == bits(&expected[start..start + len]), "{what}: natural order");
 
             block.copy_from_slice(input);
-            plan.forward_pairwise(&mut block, &mut scratch).unwrap();
+            plan.forward_pairwise(&mut block).unwrap();
             assert!(bits(&block) == bits(&expected[start..start + len]), "{what}: pairwise exchanges");
 
             block.copy_from_slice(input);
-            let mut out = plan.scratch().unwrap();
-            plan.forward_transposed(&mut block, &mut out).unwrap();
+            plan.forward_transposed(&mut block).unwrap();
             let want: Vec<R::Elem> = (0..len).map(|i| expected[plan.transposed_index(i) as usize]).collect();
-            assert!(bits(&out) == bits(&want), "{what}: transposed layout");
+            assert!(bits(&block) == bits(&want), "{what}: transposed layout");
             let mut seen: Vec<u64> = (0..len).map(|i| plan.transposed_index(i)).collect();
             seen.sort_unstable();
             seen.dedup();
@@ -134,7 +148,7 @@ impl Checks<'_> {
                 let mut back = expected.clone();
                 let single = fwht::Plan::new(ring.clone(), n).unwrap().inverse(&mut back);
                 block.copy_from_slice(&expected[start..start + len]);
-                match (single, plan.inverse(&mut block, &mut scratch)) {
+                match (single, plan.inverse(&mut block)) {
                     (Ok(()), Ok(_)) => {
                         assert!(bits(&block) == bits(&back[start..start + len]), "{what}: inverse")
                     }
@@ -188,16 +202,19 @@ impl Checks<'_> {
     }
 
     fn same_count(&mut self, what: &str, query: Query<'_>) {
-        let here = query.count_distributed(self.world).unwrap_or_else(|e| panic!("{what}: {e}"));
         let one = query.count().unwrap();
-        assert_eq!(
-            (&here.losing, &here.winning, &here.total),
-            (&one.losing, &one.winning, &one.total),
-            "{what}"
-        );
-        assert_eq!(here.modulus, one.modulus, "{what}");
-        assert_eq!(here.report.log2_len, one.report.log2_len, "{what}");
-        self.passed += 1;
+        for sharing in SHARINGS {
+            let here =
+                query.count_distributed_with(self.world, sharing).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                (&here.losing, &here.winning, &here.total),
+                (&one.losing, &one.winning, &one.total),
+                "{what}, {sharing:?}"
+            );
+            assert_eq!(here.modulus, one.modulus, "{what}");
+            assert_eq!(here.report.log2_len, one.report.log2_len, "{what}");
+            self.passed += 1;
+        }
     }
 
     /// A mistake on one process is an error on every process, never a hang.
@@ -219,9 +236,12 @@ impl Checks<'_> {
 
         // A block of the wrong length on the last process.
         let plan = Plan::new(self.world, Wrap32, 1 << 12).unwrap();
-        let len = plan.block_len() - usize::from(last);
-        let (mut block, mut scratch) = (vec![1u32; len], vec![0u32; plan.block_len()]);
-        match plan.forward(&mut block, &mut scratch) {
+        let shorter = Plan::new(self.world, Wrap32, 1 << 11).unwrap();
+        // Blocks are freed collectively: both stay owned here, so every process drops them in
+        // the same order.
+        let (mut right, mut wrong) = (plan.block().unwrap(), shorter.block().unwrap());
+        let block = if last { &mut wrong } else { &mut right };
+        match plan.forward(block) {
             Err(Error::LengthMismatch { .. }) => assert!(last),
             Err(Error::ProcessFailed { rank: r, .. }) => assert!(!last && r == processes - 1),
             other => panic!("wrong length: {other:?}"),
@@ -231,8 +251,9 @@ impl Checks<'_> {
         let n = 1usize << 12;
         let plan = Plan::new(self.world, Exact64, n as u64).unwrap();
         let each = i64::MAX / n as i64 * processes as i64; // every block sums to about MAX
-        let (mut block, mut scratch) = (vec![each; plan.block_len()], vec![0i64; plan.block_len()]);
-        let result = plan.forward(&mut block, &mut scratch);
+        let mut block = plan.block().unwrap();
+        block.fill(each);
+        let result = plan.forward(&mut block);
         if processes > 1 {
             assert!(matches!(result, Err(Error::Overflow { .. })), "global bound: {result:?}");
             assert!(block.iter().all(|&x| x == each), "refused before anything was written");
@@ -280,5 +301,103 @@ fn float(seed: u64, i: usize) -> f64 {
         6 => 3.0e30,
         9 => -1.0e-30,
         _ => (random(seed, i) >> 11) as f64 / (1u64 << 52) as f64 - 1.0,
+    }
+}
+
+// The in-place transpose (`nimcount::distributed::testing::transpose`) against the all-to-all.
+
+impl Checks<'_> {
+    /// Every element width the exchange knows (1, 4, 8 and 16 bytes, floats), pieces of 0, 1 and
+    /// more columns, chunks that divide the piece and chunks that do not, one chunk and many.
+    fn transposes(&mut self) {
+        use nimcount::distributed::testing::CHUNK;
+        let shapes: &[(usize, &[usize])] = &[
+            (0, &[1, 4]),
+            (1, &[0, 1, 4]),
+            (2, &[1, 2, 3]),
+            (7, &[1, 2, 7, 8]),
+            (64, &[16, 10, 64, 1000]),
+            (1000, &[1, 999, 128]),
+            (CHUNK + 5, &[CHUNK, 4096]),
+        ];
+        for &(piece, chunks) in shapes {
+            for &chunk in chunks {
+                self.transpose(piece, chunk, |i| i as u8);
+                self.transpose(piece, chunk, |i| i as u32);
+                self.transpose(piece, chunk, |i| i);
+                self.transpose(piece, chunk, |i| -(i as i128) << 64 | i as i128);
+                self.transpose(piece, chunk, f64::from_bits);
+            }
+        }
+    }
+
+    /// One transpose of pieces of `piece` columns in chunks of `chunk`, every element a distinct
+    /// `value(random)`: `before` flips bits that must travel, `after` flips others that must
+    /// stay, and both record the columns they saw, where the rows lie and what they held.
+    fn transpose<E: bytemuck::Pod + Send + Sync>(
+        &mut self,
+        piece: usize,
+        chunk: usize,
+        value: impl Fn(u64) -> E,
+    ) {
+        use nimcount::distributed::testing::{all_to_all, transpose};
+        let (rank, processes) = (self.world.rank() as usize, self.processes());
+        let what = format!(
+            "transpose of {processes} pieces of {piece} {} in chunks of {chunk}, rank {rank}",
+            std::any::type_name::<E>()
+        );
+        let len = processes * piece;
+        let input: Vec<E> = (0..len).map(|i| value(random(0x7a5e, rank * len + i))).collect();
+        let (early, late) = (0xa5u8, 0x3cu8);
+        let mut sent = input.clone();
+        flip(&mut sent, early);
+        let mut expected = vec![E::zeroed(); len];
+        if len > 0 {
+            // (Open MPI takes two empty buffers for one and refuses them.)
+            all_to_all(self.world, &sent, &mut expected);
+        }
+        let arrived = expected.clone();
+        flip(&mut expected, late);
+
+        let mut block = input.clone();
+        let base = block.as_ptr() as usize;
+        let size = std::mem::size_of::<E>();
+        // A callback's check: rows[q] is piece q's slice of the same columns as row 0 and holds
+        // what `reference` holds there; then its bits flip by `salt`, and its columns are noted.
+        let visit = |rows: &mut [&mut [E]], reference: &[E], salt: u8, seen: &mut Vec<(usize, usize)>| {
+            assert_eq!(rows.len(), processes, "{what}: one row per piece");
+            let (column, width) = ((rows[0].as_ptr() as usize - base) / size, rows[0].len());
+            for (q, row) in rows.iter_mut().enumerate() {
+                assert_eq!((row.as_ptr() as usize - base) / size, q * piece + column, "{what}: row {q}");
+                let stage = if salt == early { "before" } else { "after" };
+                assert!(bits(row) == bits(&reference[q * piece + column..][..width]), "{what}: {stage}");
+                flip(row, salt);
+            }
+            seen.push((column, width));
+        };
+        let (mut early_seen, mut late_seen) = (Vec::new(), Vec::new());
+        let (bytes, _, _) = transpose(
+            self.world,
+            &mut block,
+            chunk,
+            |rows| visit(rows, &input, early, &mut early_seen),
+            |rows| visit(rows, &arrived, late, &mut late_seen),
+        );
+        assert!(bits(&block) == bits(&expected), "{what}: result");
+        assert_eq!(bytes, ((processes - 1) * piece * size) as u64, "{what}: bytes sent");
+        // Every column once, in ascending chunks of the width asked for (the last one shorter).
+        let width = chunk.clamp(1, piece.max(1));
+        let chunks: Vec<(usize, usize)> =
+            (0..piece).step_by(width).map(|column| (column, width.min(piece - column))).collect();
+        assert_eq!(early_seen, chunks, "{what}: the chunks before");
+        assert_eq!(late_seen, chunks, "{what}: the chunks after");
+        self.passed += 1;
+    }
+}
+
+/// Every byte of `x` xor `salt`.
+fn flip<E: bytemuck::Pod>(x: &mut [E], salt: u8) {
+    for byte in bytemuck::cast_slice_mut::<E, u8>(x) {
+        *byte ^= salt;
     }
 }

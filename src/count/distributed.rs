@@ -13,7 +13,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::modulus::{self, Part, winning};
 use super::{Counts, Kind, Query, Report, Stages};
 use crate::arith::{crt, is_prime};
-use crate::distributed::{Plan, agree};
+use crate::distributed::{Plan, Sharing, agree};
 use crate::error::{Error, Estimate, Result};
 use crate::fwht::Backend;
 use crate::histogram::Histogram;
@@ -53,12 +53,19 @@ impl Query<'_> {
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn count_distributed<C: Communicator>(&self, comm: &C) -> Result<Counts> {
-        count(comm, self)
+        count(comm, self, Sharing::Node)
+    }
+
+    /// [`count_distributed`](Self::count_distributed) with the processes grouped as `sharing`
+    /// asks ([`Sharing::Exchange`] runs every level above the blocks through the exchange
+    /// between nodes, as on a cluster of one-process nodes). The same answer either way.
+    pub fn count_distributed_with<C: Communicator>(&self, comm: &C, sharing: Sharing) -> Result<Counts> {
+        count(comm, self, sharing)
     }
 }
 
 /// [`Query::count_distributed`].
-fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
+fn count<C: Communicator>(comm: &C, query: &Query<'_>, sharing: Sharing) -> Result<Counts> {
     if query.asked_kind() != Kind::Ordered {
         return Err(Error::NotDistributed { what: "unordered heaps or distinct sizes (ordered heaps only)" });
     }
@@ -96,6 +103,7 @@ fn count<C: Communicator>(comm: &C, query: &Query<'_>) -> Result<Counts> {
         k,
         backend: query.asked_backend(),
         parallel: query.asked_parallel(),
+        sharing,
     };
     let progress = query.asked_progress();
     progress.start("distributed count", 0);
@@ -126,6 +134,7 @@ struct Run<'a, C> {
     k: &'a BigUint,
     backend: Backend,
     parallel: bool,
+    sharing: Sharing,
 }
 
 impl<C: Communicator> Run<'_, C> {
@@ -229,22 +238,24 @@ impl<C: Communicator> Run<'_, C> {
     {
         let plan = Plan::new(self.comm, ring, self.histogram.transform_len() as u64)?
             .with_backend(self.backend)?
-            .with_parallel(self.parallel);
+            .with_parallel(self.parallel)
+            .with_sharing(self.sharing);
         let start = Instant::now();
-        let mut block = plan.scratch()?;
-        let mut spectrum = plan.scratch()?;
+        let mut block = plan.block()?;
         let first = plan.block_start() as usize;
         fill(self.histogram, first..first + plan.block_len(), &mut block);
         stages.add("residues", start.elapsed());
-        let timings = plan.forward_transposed(&mut block, &mut spectrum)?;
+        // The powers are summed, so the transposed layout will do: no exchange back.
+        let timings = plan.forward_transposed(&mut block)?;
         stages.add("local transform", timings.local);
+        stages.add("node levels", timings.node);
         stages.add("exchange", timings.exchange);
         stages.add("top levels", timings.levels);
         let start = Instant::now();
-        plan.pow_each(&mut spectrum, self.k.clone())?;
+        plan.pow_each(&mut block, self.k.clone())?;
         stages.add("powers", start.elapsed());
         let start = Instant::now();
-        let s = plan.sum(&spectrum);
+        let s = plan.sum(&block);
         stages.add("sum", start.elapsed());
         Ok(s)
     }

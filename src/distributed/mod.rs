@@ -34,6 +34,11 @@
 //! those that did not fail themselves) instead of entering an exchange its partner will never
 //! join.
 //!
+//! **An in-place, overlapped transpose.** `transpose.rs` does the same exchange as the
+//! all-to-all without the second block-size buffer: chunk by chunk, each chunk's receives landing
+//! in the slots its sends left from, with callbacks on the chunks either side of the one in
+//! flight (the top levels, for the transform) so that computing hides part of the exchange.
+//!
 //! **Files in slices.** [`elements_in_file`], [`Plan::read_block`] and [`Plan::write_block`] read
 //! and write each process's block of a binary file at its offset (see `file.rs`).
 //!
@@ -43,9 +48,11 @@
 mod collective;
 mod file;
 mod plan;
+mod transpose;
+mod window;
 
 pub use file::{elements_in_file, file_elements};
-pub use plan::{Plan, Timings};
+pub use plan::{Block, Plan, Sharing, Timings};
 
 /// The MPI bindings the distributed API takes its communicators from.
 pub use mpi;
@@ -65,4 +72,39 @@ pub use mpi;
 /// ```
 pub fn agree<C: mpi::traits::Communicator, T>(comm: &C, local: crate::Result<T>) -> crate::Result<T> {
     collective::agree(comm, local)
+}
+
+/// Internals that only the tests run under `mpirun` (`tests/distributed.rs`) and measurements
+/// reach: not part of the API, and free to change.
+#[doc(hidden)]
+pub mod testing {
+    use std::time::Duration;
+
+    use mpi::traits::Communicator;
+
+    /// The columns per chunk that the distributed transform uses by default.
+    pub const CHUNK: usize = super::transpose::CHUNK;
+
+    /// The in-place transpose of `block` (see `transpose.rs`): the bytes this process sent, the
+    /// time it waited for messages, and the time in the callbacks.
+    pub fn transpose<C, E>(
+        comm: &C,
+        block: &mut [E],
+        chunk: usize,
+        before: impl FnMut(&mut [&mut [E]]),
+        after: impl FnMut(&mut [&mut [E]]),
+    ) -> (u64, Duration, Duration)
+    where
+        C: Communicator,
+        E: bytemuck::Pod + Send + Sync,
+    {
+        let moved = super::transpose::transpose(comm, block, chunk, before, after);
+        (moved.bytes_sent, moved.waiting, moved.computing)
+    }
+
+    /// The all-to-all that the transform uses: piece `q` of `send` becomes piece `r` of `recv` on
+    /// process `q`, for the sending process `r`.
+    pub fn all_to_all<C: Communicator, E: bytemuck::Pod>(comm: &C, send: &[E], recv: &mut [E]) {
+        super::collective::all_to_all(comm, send, recv)
+    }
 }

@@ -1,11 +1,16 @@
-//! The distributed transform: local blocks, one all-to-all, the top levels across rows.
+//! The distributed transform: local blocks, the node levels in shared memory, one exchange
+//! between nodes, the top levels across rows.
 
 use std::any::Any;
+use std::ops::{Deref, DerefMut};
 use std::time::{Duration, Instant};
 
-use mpi::traits::Communicator;
+use mpi::topology::{Color, SimpleCommunicator};
+use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use super::collective::{self, agree};
+use super::transpose::{CHUNK, transpose};
+use super::window::Window;
 use crate::error::{Error, Result};
 use crate::fwht::{self, Backend};
 use crate::memory::LargeBuffer;
@@ -15,9 +20,123 @@ use crate::ring::{Exact64, Exact128, Ring};
 /// lines and whole vector registers).
 const COLUMN_TASK: usize = 1 << 15;
 
+/// Which processes share memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Sharing {
+    /// The processes of one node (those `MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)` groups)
+    /// hold their blocks in one shared-memory window and run the node's levels on it in place;
+    /// data crosses a process boundary only between nodes. The default. Used when every node
+    /// has the same power-of-two number of processes with consecutive ranks (how `mpirun`
+    /// places them by default); otherwise every process is a node of its own.
+    #[default]
+    Node,
+    /// Every process is a node of its own: every level above the block goes through the
+    /// exchange between nodes, as on a cluster of one-process nodes (to test and measure that
+    /// path on one machine).
+    Exchange,
+    /// At most this many processes (a power of two) share memory: the processes of each node
+    /// form groups of that size, each a node of its own. Several nodes of several processes
+    /// each on one machine (to test and measure the two stages together).
+    AtMost(usize),
+}
+
+/// How the processes are grouped: `S` processes per node share memory (`node`), and the
+/// `N = P / S` processes with the same rank inside their nodes exchange (`cross`). World rank
+/// `r` is process `r mod S` of node `r / S`.
+struct Nodes {
+    node: SimpleCommunicator,
+    cross: SimpleCommunicator,
+    /// `S`, a power of two.
+    size: usize,
+    /// `N`, a power of two.
+    count: usize,
+}
+
+impl Nodes {
+    /// Groups the processes of `comm` as `sharing` asks; collective. Every process reaches the
+    /// same grouping (it is decided from every process's node size and rank, gathered).
+    fn new<C: Communicator>(comm: &C, sharing: Sharing) -> Nodes {
+        let (rank, processes) = (comm.rank(), comm.size() as usize);
+        let shared = comm.split_shared(rank);
+        let mine = [shared.size() as u64, shared.rank() as u64];
+        let all = collective::gather(comm, mine);
+        let size = all[0][0] as usize;
+        let regular = size.is_power_of_two()
+            && processes.is_multiple_of(size)
+            && all.iter().enumerate().all(|(r, &[s, q])| s as usize == size && q as usize == r % size);
+        let most = match sharing {
+            Sharing::Node => size,
+            Sharing::Exchange => 1,
+            Sharing::AtMost(most) => most.max(1),
+        };
+        let size = if regular && most.is_power_of_two() { size.min(most) } else { 1 };
+        let node = if size > 1 {
+            // Consecutive ranks of the machine, `size` at a time.
+            shared.split_by_color(Color::with_value(shared.rank() / size as i32)).expect("a color is given")
+        } else {
+            comm.split_by_color(Color::with_value(rank)).expect("a color is given")
+        };
+        let cross = comm
+            .split_by_color_with_key(Color::with_value(rank % size as i32), rank)
+            .expect("a color is given");
+        Nodes { node, cross, size, count: processes / size }
+    }
+}
+
+/// This process's block of a distributed vector: the elements
+/// [`block_start()`](Plan::block_start)`..` of the whole, in natural order until a transform
+/// leaves them transposed. Made by [`Plan::block`]; where processes share a node it lives in
+/// the node's shared-memory window, and the plan's node levels reach into the blocks of the
+/// other processes of the node. Freeing a shared block is collective: every process drops its
+/// blocks in the same order (as it made them, with the same code on every process).
+pub struct Block<E> {
+    memory: Memory<E>,
+}
+
+enum Memory<E> {
+    Own(LargeBuffer<E>),
+    Shared(Window<E>),
+}
+
+impl<E: bytemuck::Pod> Deref for Block<E> {
+    type Target = [E];
+    fn deref(&self) -> &[E] {
+        match &self.memory {
+            Memory::Own(buffer) => buffer,
+            Memory::Shared(window) => window.own(),
+        }
+    }
+}
+
+impl<E: bytemuck::Pod> DerefMut for Block<E> {
+    fn deref_mut(&mut self) -> &mut [E] {
+        match &mut self.memory {
+            Memory::Own(buffer) => buffer,
+            Memory::Shared(window) => window.own_mut(),
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for Block<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shared = matches!(self.memory, Memory::Shared(_));
+        f.debug_struct("Block").field("shared", &shared).finish_non_exhaustive()
+    }
+}
+
 /// A Walsh–Hadamard transform of `2^n` elements spread over the `P = 2^p` processes of a
 /// communicator, each holding one contiguous block of `2^n / P` elements: process `r` holds the
 /// elements `r · 2^n/P .. (r + 1) · 2^n/P`.
+///
+/// The levels run in three stages, lowest first:
+/// 1. **local**: each process transforms its own block (the lower `n − p` levels);
+/// 2. **node**: the `S` processes of a node share their blocks in one shared-memory window
+///    ([`Sharing::Node`]); for the next `log2 S` levels each takes `1/S` of the columns of all
+///    `S` blocks, in place, between two barriers. No element is copied;
+/// 3. **between nodes**: the `N` processes with the same rank inside their nodes transpose
+///    their blocks (one exchange, in chunks, the top levels of one chunk overlapping the
+///    transfer of the next), then run the top `log2 N` levels across the rows received.
 ///
 /// Every method that takes blocks is collective: every process of the communicator calls it, in
 /// the same order, with its own block. A mistake on one process (a block of the wrong length,
@@ -35,10 +154,12 @@ const COLUMN_TASK: usize = 1 << 15;
 /// let world = universe.world();
 /// let plan = Plan::new(&world, Mod32::new(998_244_353)?, 1 << 20)?;
 /// // This process's block: the elements block_start() .. block_start() + block_len().
-/// let mut block: Vec<u32> = (0..plan.block_len() as u64).map(|i| ((plan.block_start() + i) % 7) as u32).collect();
-/// let mut scratch = plan.scratch()?;
-/// let timings = plan.forward(&mut block, &mut scratch)?;
-/// println!("local {:?}, exchange {:?}", timings.local, timings.exchange);
+/// let mut block = plan.block()?;
+/// for (i, x) in block.iter_mut().enumerate() {
+///     *x = ((plan.block_start() + i as u64) % 7) as u32;
+/// }
+/// let timings = plan.forward(&mut block)?;
+/// println!("local {:?}, node {:?}, exchange {:?}", timings.local, timings.node, timings.exchange);
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub struct Plan<'c, R: Ring, C> {
@@ -47,6 +168,7 @@ pub struct Plan<'c, R: Ring, C> {
     log2: u32,
     processes: usize,
     rank: usize,
+    nodes: Nodes,
 }
 
 impl<R: Ring, C> std::fmt::Debug for Plan<'_, R, C> {
@@ -56,6 +178,7 @@ impl<R: Ring, C> std::fmt::Debug for Plan<'_, R, C> {
             .field("log2", &self.log2)
             .field("processes", &self.processes)
             .field("rank", &self.rank)
+            .field("processes_per_node", &self.nodes.size)
             .finish_non_exhaustive()
     }
 }
@@ -66,17 +189,21 @@ impl<R: Ring, C> std::fmt::Debug for Plan<'_, R, C> {
 pub struct Timings {
     /// The local transform of the block (the lower `n − p` levels), with its checks.
     pub local: Duration,
-    /// The exchanges between processes (one all-to-all for the transposed layout, two for the
-    /// natural one), waiting for the slowest process included.
+    /// The node levels, in the node's shared memory, with the barriers that bracket them.
+    pub node: Duration,
+    /// The exchanges between nodes (the transpose, and for the natural order its way back):
+    /// the time spent waiting for data, waiting for the slowest process included.
     pub exchange: Duration,
-    /// The top `p` levels, across the rows received.
+    /// The top levels across nodes, on the rows received.
     pub levels: Duration,
+    /// Bytes this process sent to other processes.
+    pub bytes_sent: u64,
 }
 
 impl Timings {
-    /// The three parts together.
+    /// The four parts together.
     pub fn total(&self) -> Duration {
-        self.local + self.exchange + self.levels
+        self.local + self.node + self.exchange + self.levels
     }
 }
 
@@ -86,8 +213,8 @@ where
     C: Communicator,
 {
     /// A plan for `len` elements (a power of two) over the processes of `comm` (a power of two of
-    /// them, at most `len`); collective. The local transforms run on the widest backend of each
-    /// process's CPU, on rayon's thread pool.
+    /// them, at most `len`), sharing memory inside each node ([`Sharing::Node`]); collective. The
+    /// local transforms run on the widest backend of each process's CPU, on rayon's thread pool.
     pub fn new(comm: &'c C, ring: R, len: u64) -> Result<Self> {
         if !collective::same_everywhere(comm, len) {
             return Err(Error::ProcessesDisagree { what: "the transform length" });
@@ -111,7 +238,15 @@ where
             log2: global.trailing_zeros(),
             processes,
             rank: comm.rank() as usize,
+            nodes: Nodes::new(comm, Sharing::Node),
         })
+    }
+
+    /// The same plan with the processes grouped as `sharing` asks; collective. Blocks made by
+    /// the plan before do not fit it.
+    pub fn with_sharing(mut self, sharing: Sharing) -> Self {
+        self.nodes = Nodes::new(self.comm, sharing);
+        self
     }
 
     /// The same plan on another backend; collective (an error on every process when one lacks it).
@@ -146,6 +281,11 @@ where
         self.processes
     }
 
+    /// The number of processes `S` that share each node's memory (1 with [`Sharing::Exchange`]).
+    pub fn processes_per_node(&self) -> usize {
+        self.nodes.size
+    }
+
     /// This process's rank.
     pub fn rank(&self) -> usize {
         self.rank
@@ -176,15 +316,26 @@ where
         &self.local
     }
 
-    /// A block-length buffer of zeros (huge pages, see [`LargeBuffer`]), for a block or for the
-    /// scratch space of the transforms; collective (refused on every process when one cannot
-    /// allocate it).
-    pub fn scratch(&self) -> Result<LargeBuffer<R::Elem>> {
+    /// This process's block, zeros: in the node's shared-memory window where processes share a
+    /// node, else in private memory (huge pages, see [`LargeBuffer`]). Collective (refused on
+    /// every process when one cannot allocate it, before anything is allocated where the memory
+    /// is known to be short).
+    pub fn block(&self) -> Result<Block<R::Elem>> {
         let len = self.block_len();
-        agree(
-            self.comm,
-            LargeBuffer::zeroed(|| format!("a block of 2^{} elements", len.trailing_zeros()), len),
-        )
+        let what = || format!("a block of 2^{} elements", len.trailing_zeros());
+        let fits = if self.nodes.size > 1 {
+            Window::<R::Elem>::fits(self.nodes.size, len)
+        } else {
+            crate::memory::bytes_for::<R::Elem>(what, len as u128)
+                .and_then(|bytes| crate::memory::ensure_fits(what, bytes))
+        };
+        agree(self.comm, fits)?;
+        let memory = if self.nodes.size > 1 {
+            Window::allocate(&self.nodes.node, len).map(Memory::Shared)
+        } else {
+            LargeBuffer::zeroed(what, len).map(Memory::Own)
+        };
+        Ok(Block { memory: agree(self.comm, memory)? })
     }
 
     /// Whether blocks are too short to be cut into one piece per process: then the whole vector
@@ -193,52 +344,154 @@ where
         self.block_len() < self.processes
     }
 
-    /// The forward transform, in place, in natural order: afterwards `block` holds the elements
-    /// `block_start() ..` of the transform of the whole vector. `scratch` is block-length space
-    /// (its contents are overwritten). Collective.
-    pub fn forward(&self, block: &mut [R::Elem], scratch: &mut [R::Elem]) -> Result<Timings> {
-        if self.processes == 1 {
-            return self.forward_alone(block, scratch);
-        }
-        let mut timings = self.forward_transposed(block, scratch)?;
-        let start = Instant::now();
-        if self.gathers() {
-            block.copy_from_slice(scratch);
+    /// Refuses, on every process, a block of another length, or one outside the shared window
+    /// the node levels need.
+    fn check_block(&self, block: &Block<R::Elem>) -> Result<()> {
+        let len = self.block_len();
+        let mine = if block.len() != len {
+            Err(Error::LengthMismatch { len: block.len(), plan_len: len })
         } else {
-            // The same exchange again sends every row back to the process it came from.
-            collective::all_to_all(self.comm, scratch, block);
+            match &block.memory {
+                Memory::Shared(w) if self.nodes.size > 1 && w.processes() != self.nodes.size => {
+                    Err(Error::SharedMemory {
+                        detail: "the block was made for another grouping of processes".into(),
+                    })
+                }
+                Memory::Own(_) if self.nodes.size > 1 && !self.gathers() => Err(Error::SharedMemory {
+                    detail: "the block is not in the node's shared window: make it with Plan::block".into(),
+                }),
+                _ => Ok(()),
+            }
+        };
+        agree(self.comm, mine)?;
+        self.check_global_bound(block)
+    }
+
+    /// The forward transform, in place, in natural order: afterwards `block` holds the elements
+    /// `block_start() ..` of the transform of the whole vector. Collective.
+    pub fn forward(&self, block: &mut Block<R::Elem>) -> Result<Timings> {
+        self.forward_in(block, true)
+    }
+
+    /// The forward transform, in place, in the transposed layout: afterwards `block[i]` is
+    /// element [`transposed_index(i)`](Self::transposed_index) of the transform of the whole
+    /// vector. Half the exchange of [`forward`](Self::forward), for callers that only need the
+    /// elements pointwise (sums of powers, as counting does). Collective.
+    pub fn forward_transposed(&self, block: &mut Block<R::Elem>) -> Result<Timings> {
+        self.forward_in(block, false)
+    }
+
+    fn forward_in(&self, block: &mut Block<R::Elem>, natural: bool) -> Result<Timings> {
+        self.check_block(block)?;
+        let mut timings = Timings::default();
+        if self.gathers() {
+            return self.forward_gathered(block);
         }
-        timings.exchange += start.elapsed();
+        let start = Instant::now();
+        agree(self.comm, self.local.forward(block))?;
+        timings.local = start.elapsed();
+        let start = Instant::now();
+        self.node_levels(block);
+        timings.node = start.elapsed();
+        if self.nodes.count > 1 {
+            self.levels_between_nodes(block, natural, &mut timings);
+        }
         Ok(timings)
     }
 
-    /// The forward transform, in natural order, by pairwise exchanges instead of the all-to-all:
-    /// for each of the top levels `i = 0 … p − 1`, the whole block goes to and comes from the
-    /// partner `rank ⊕ 2^i`, and the lower of the two keeps `a + b`, the upper `a − b`. The same
-    /// result, bit for bit; `p` whole blocks sent per process against `(1 − 1/P)` of one for the
-    /// all-to-all (kept to measure the two against each other). Collective.
-    pub fn forward_pairwise(&self, block: &mut [R::Elem], scratch: &mut [R::Elem]) -> Result<Timings> {
-        let len = self.block_len();
-        let lengths = match (block.len(), scratch.len()) {
-            (b, o) if b == len && o == len => Ok(()),
-            (b, o) => Err(Error::LengthMismatch { len: if b != len { b } else { o }, plan_len: len }),
-        };
-        agree(self.comm, lengths)?;
-        self.check_global_bound(block)?;
+    /// Blocks shorter than `P`: every process gathers the whole vector, transforms it and keeps
+    /// its own block (natural order).
+    fn forward_gathered(&self, block: &mut [R::Elem]) -> Result<Timings> {
+        let mut timings = Timings::default();
+        let len = block.len();
+        let start = Instant::now();
+        let mut all = vec![self.ring().zero(); len * self.processes];
+        collective::all_gather(self.comm, block, &mut all);
+        timings.exchange = start.elapsed();
+        timings.bytes_sent = ((self.processes - 1) * std::mem::size_of_val(block)) as u64;
+        let start = Instant::now();
+        let whole = fwht::Plan::new(self.ring().clone(), all.len())?
+            .with_backend(self.local.backend())?
+            .with_parallel(self.local.parallel());
+        agree(self.comm, whole.forward(&mut all))?;
+        block.copy_from_slice(&all[self.rank * len..][..len]);
+        timings.local = start.elapsed();
+        Ok(timings)
+    }
+
+    /// The node levels: process `j` of the node's `S` takes columns `j · b/S .. (j + 1) · b/S`
+    /// of every block of the node (`b` the block length) and runs the `log2 S` levels across
+    /// them, in place in the shared window. Nothing is copied; two barriers bracket the stage.
+    fn node_levels(&self, block: &mut Block<R::Elem>) {
+        let s = self.nodes.size;
+        let Memory::Shared(window) = &mut block.memory else { return };
+        if s == 1 {
+            return;
+        }
+        let width = self.block_len() / s;
+        let first = self.nodes.node.rank() as usize * width;
+        window.fence(&self.nodes.node);
+        let mut rows = window.columns_mut(first..first + width);
+        upper_levels(self.ring(), &mut rows, self.local.parallel());
+        drop(rows);
+        window.fence(&self.nodes.node);
+    }
+
+    /// The levels between nodes, over `cross` (the `N` processes with this process's rank
+    /// inside their nodes, whose blocks pair element for element): one transpose into `N` rows
+    /// of `b/N` columns, the top `log2 N` levels across them, and for the natural order the same
+    /// transpose back.
+    fn levels_between_nodes(&self, block: &mut [R::Elem], natural: bool, timings: &mut Timings) {
+        let (ring, parallel) = (self.ring(), self.local.parallel());
+        let cross = &self.nodes.cross;
+        let start = Instant::now();
+        // The top levels of each chunk run while the next chunk travels.
+        let there = transpose(cross, block, CHUNK, |_| {}, |rows| upper_levels(ring, rows, parallel));
+        let mut elapsed = start.elapsed();
+        timings.levels += there.computing;
+        timings.bytes_sent += there.bytes_sent;
+        if natural {
+            // The same exchange again sends every row back to the process it came from.
+            let start = Instant::now();
+            let back = transpose(cross, block, CHUNK, |_| {}, |_| {});
+            elapsed += start.elapsed();
+            timings.bytes_sent += back.bytes_sent;
+        }
+        timings.exchange += elapsed.saturating_sub(there.computing);
+    }
+
+    /// The forward transform, in natural order, by pairwise exchanges between nodes instead of
+    /// the transpose: for each of the top levels `i = 0 … log2 N − 1`, the whole block goes to
+    /// and comes from the partner node `⊕ 2^i`, and the lower of the two keeps `a + b`, the upper
+    /// `a − b`. The same result, bit for bit; `log2 N` whole blocks sent per process against
+    /// `(1 − 1/N)` of one each way for the transpose (kept to measure the two against each
+    /// other). Collective.
+    pub fn forward_pairwise(&self, block: &mut Block<R::Elem>) -> Result<Timings> {
+        self.check_block(block)?;
+        if self.gathers() {
+            return self.forward_gathered(block);
+        }
         let mut timings = Timings::default();
         let start = Instant::now();
         agree(self.comm, self.local.forward(block))?;
         timings.local = start.elapsed();
+        let start = Instant::now();
+        self.node_levels(block);
+        timings.node = start.elapsed();
+        let scratch = LargeBuffer::zeroed(|| "the partner's block".into(), self.block_len());
+        let mut scratch = agree(self.comm, scratch)?;
         let (ring, parallel) = (self.ring(), self.local.parallel());
+        let (cross, me) = (&self.nodes.cross, self.nodes.cross.rank() as usize);
         let mut bit = 1;
-        while bit < self.processes {
-            let partner = self.rank ^ bit;
+        while bit < self.nodes.count {
+            let partner = me ^ bit;
             let start = Instant::now();
-            collective::exchange(self.comm, partner, block, scratch);
+            collective::exchange(cross, partner, block, &mut scratch);
             timings.exchange += start.elapsed();
+            timings.bytes_sent += std::mem::size_of_val::<[R::Elem]>(block) as u64;
             let start = Instant::now();
-            let lower = self.rank < partner;
-            crate::parallel::zip_chunks(block, &*scratch, parallel, COLUMN_TASK, |mine, theirs| {
+            let lower = me < partner;
+            crate::parallel::zip_chunks(block, &scratch, parallel, COLUMN_TASK, |mine, theirs| {
                 for (x, &y) in mine.iter_mut().zip(theirs) {
                     *x = if lower { ring.add(*x, y) } else { ring.sub(y, *x) };
                 }
@@ -249,86 +502,36 @@ where
         Ok(timings)
     }
 
-    /// The forward transform into `out`, in the transposed layout: `out[i]` is element
-    /// [`transposed_index(i)`](Self::transposed_index) of the transform of the whole vector.
-    /// `block` is left holding its local transform. One exchange instead of two, for callers that
-    /// only need the elements pointwise (sums of powers, as counting does). Collective.
-    pub fn forward_transposed(&self, block: &mut [R::Elem], out: &mut [R::Elem]) -> Result<Timings> {
-        let len = self.block_len();
-        let lengths = match (block.len(), out.len()) {
-            (b, o) if b == len && o == len => Ok(()),
-            (b, o) => Err(Error::LengthMismatch { len: if b != len { b } else { o }, plan_len: len }),
-        };
-        agree(self.comm, lengths)?;
-        if self.processes == 1 {
-            let timings = self.forward_alone(block, out)?;
-            out.copy_from_slice(block);
-            return Ok(timings);
-        }
-        self.check_global_bound(block)?;
-        let mut timings = Timings::default();
-        if self.gathers() {
-            let start = Instant::now();
-            let mut all = vec![self.ring().zero(); len * self.processes];
-            collective::all_gather(self.comm, block, &mut all);
-            timings.exchange = start.elapsed();
-            let start = Instant::now();
-            let whole = fwht::Plan::new(self.ring().clone(), all.len())?
-                .with_backend(self.local.backend())?
-                .with_parallel(self.local.parallel());
-            whole.forward(&mut all)?;
-            out.copy_from_slice(&all[self.rank * len..][..len]);
-            timings.local = start.elapsed();
-            return Ok(timings);
-        }
-        let start = Instant::now();
-        agree(self.comm, self.local.forward(block))?;
-        timings.local = start.elapsed();
-        let start = Instant::now();
-        collective::all_to_all(self.comm, block, out);
-        timings.exchange = start.elapsed();
-        let start = Instant::now();
-        upper_levels(self.ring(), out, self.processes, self.local.parallel());
-        timings.levels = start.elapsed();
-        Ok(timings)
-    }
-
-    /// One process: the local transform is the whole transform (no exchange, no copy).
-    fn forward_alone(&self, block: &mut [R::Elem], scratch: &[R::Elem]) -> Result<Timings> {
-        if scratch.len() != block.len() {
-            return Err(Error::LengthMismatch { len: scratch.len(), plan_len: self.block_len() });
-        }
-        let start = Instant::now();
-        self.local.forward(block)?;
-        Ok(Timings { local: start.elapsed(), ..Timings::default() })
-    }
-
     /// The normalised inverse, in place, in natural order (`inverse(forward(x)) == x`); refused
     /// for rings without `1/2`. Collective.
-    pub fn inverse(&self, block: &mut [R::Elem], scratch: &mut [R::Elem]) -> Result<Timings> {
+    pub fn inverse(&self, block: &mut Block<R::Elem>) -> Result<Timings> {
         if self.log2 > 0 && !self.ring().can_halve() {
             return Err(Error::NoInverseOfTwo { ring: self.ring().to_string() });
         }
-        let mut timings = self.forward(block, scratch)?;
+        let mut timings = self.forward(block)?;
         let start = Instant::now();
         agree(self.comm, self.ring().divide_by_power_of_two(block, self.log2, self.local.parallel()))?;
         timings.local += start.elapsed();
         Ok(timings)
     }
 
-    /// The index in the whole transform of element `i` of [`forward_transposed`]'s output: row
-    /// `r = i / (2^n/P^2)` came from process `r`, and this process `q` holds column range `q` of
-    /// every row, so `i ↦ r · 2^n/P + q · 2^n/P^2 + i mod 2^n/P^2`. When blocks are shorter than
-    /// `P` the layout is the natural one.
+    /// The index in the whole transform of element `i` of the block after
+    /// [`forward_transposed`]. This process is process `j` of node `a`; its block, after the
+    /// exchange, holds `N` rows of `c = b/N` columns (`b` the block length): row `m` came from
+    /// process `j` of node `m`, and this process holds column range `a` of it. So
+    /// `i ↦ m · S·b + j · b + a · c + i mod c` with `m = i / c`. With one node (or blocks shorter
+    /// than `P`) the layout is the natural one.
     ///
     /// [`forward_transposed`]: Self::forward_transposed
     pub fn transposed_index(&self, i: usize) -> u64 {
-        if self.gathers() {
+        if self.gathers() || self.nodes.count == 1 {
             return self.block_start() + i as u64;
         }
-        let columns = self.block_len() / self.processes;
-        let (row, column) = ((i / columns) as u64, (i % columns) as u64);
-        row * self.block_len() as u64 + (self.rank * columns) as u64 + column
+        let (b, s, n) = (self.block_len() as u64, self.nodes.size as u64, self.nodes.count as u64);
+        let (j, a) = (self.rank as u64 % s, self.rank as u64 / s);
+        let c = b / n;
+        let (row, column) = (i as u64 / c, i as u64 % c);
+        row * s * b + j * b + a * c + column
     }
 
     /// `x ← x^k` for every element of this process's data (no communication), as
@@ -350,6 +553,11 @@ where
             |a, b| ring.add(a, b),
         );
         collective::gather(self.comm, mine).into_iter().fold(ring.zero(), |a, b| ring.add(a, b))
+    }
+
+    /// Waits at a barrier of every process.
+    pub fn barrier(&self) {
+        self.comm.barrier();
     }
 
     /// The exact rings refuse a transform whose values could leave their range: the bound is the
@@ -392,11 +600,10 @@ fn abs_sum<T: Copy + Sync, U: Into<u128>>(
     crate::parallel::reduce(data, parallel, 1 << 16, 0u128, |x| abs(x).into(), u128::saturating_add)
 }
 
-/// The top levels of the transform on the transposed layout: `data` is `rows` rows, and for
+/// The top levels of the transform on the transposed layout: `rows` of equal length, and for
 /// `h = 1, 2, …, rows/2` the rows `i` and `i + h` (bit `h` of `i` clear) become `(a + b, a − b)`
 /// column by column. Ascending like the textbook loop, two levels per pass over memory.
-fn upper_levels<R: Ring<Elem: Copy>>(ring: &R, data: &mut [R::Elem], rows: usize, parallel: bool) {
-    let mut rows: Vec<&mut [R::Elem]> = data.chunks_exact_mut(data.len() / rows).collect();
+fn upper_levels<R: Ring<Elem: Copy>>(ring: &R, rows: &mut [&mut [R::Elem]], parallel: bool) {
     let p = rows.len();
     let mut h = 1;
     while h < p {
@@ -523,7 +730,8 @@ mod tests {
             }
             for parallel in [false, true] {
                 let mut z = y.clone();
-                upper_levels(&ring, &mut z, rows, parallel);
+                let mut cut: Vec<&mut [R::Elem]> = z.chunks_exact_mut(x.len() / rows).collect();
+                upper_levels(&ring, &mut cut, parallel);
                 assert_eq!(z, expected, "{rows} rows, parallel {parallel}");
             }
         }

@@ -60,19 +60,40 @@ pub struct Args {
     /// time, its local-transform and communication parts, and GB/s (needs the mpi feature).
     #[arg(long)]
     pub(crate) distributed: bool,
-    /// With --distributed: how the top levels cross processes, one all-to-all (the default) or
-    /// pairwise exchanges of whole blocks.
-    #[arg(long, value_enum, default_value_t = Exchange::AllToAll, requires = "distributed")]
+    /// With --distributed: how the levels above the blocks cross processes. `shared` (the
+    /// default): the processes of one node share their blocks in memory and the node's levels
+    /// run there in place; only the levels between nodes go through the exchange. `all-to-all`:
+    /// every process is a node of its own (the between-node path on one machine). `pairwise`:
+    /// the same, by exchanges of whole blocks with a partner per level.
+    #[arg(long, value_enum, default_value_t = Exchange::Shared, requires = "distributed")]
     pub(crate) exchange: Exchange,
+    /// With --distributed: also time one process alone on the whole vector, with one thread and
+    /// with as many threads as all processes together, in the same run (rank 0 computes, the
+    /// others sleep).
+    #[arg(long, requires = "distributed")]
+    pub(crate) compare: bool,
 }
 
 /// How a distributed transform crosses processes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Exchange {
-    /// One all-to-all into a transposed layout, and one back.
+    /// The processes of one node share memory; one transpose between nodes.
+    Shared,
+    /// Every process a node of its own: one transpose into a transposed layout, one back.
     AllToAll,
-    /// One exchange of whole blocks with a partner per top level.
+    /// Every process a node of its own: one exchange of whole blocks with a partner per level.
     Pairwise,
+}
+
+impl Exchange {
+    /// How the distributed plan groups processes.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn sharing(self) -> nimcount::distributed::Sharing {
+        match self {
+            Exchange::Shared => nimcount::distributed::Sharing::Node,
+            Exchange::AllToAll | Exchange::Pairwise => nimcount::distributed::Sharing::Exchange,
+        }
+    }
 }
 
 /// Timing summary of one method.

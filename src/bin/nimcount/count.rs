@@ -131,6 +131,11 @@ pub struct Args {
     /// normal play; needs the mpi feature).
     #[arg(long, conflicts_with_all = ["staircase", "distribution", "probability"])]
     distributed: bool,
+    /// With --distributed: `shared` (the default) shares memory among the processes of one
+    /// node; `all-to-all` makes every process a node of its own (the between-node exchange on one
+    /// machine). The answer is the same.
+    #[arg(long, value_enum, default_value_t = crate::bench::Exchange::Shared, requires = "distributed")]
+    exchange: crate::bench::Exchange,
 }
 
 /// Runs `nimcount count`.
@@ -216,7 +221,12 @@ pub fn run(args: Args) -> Result<()> {
         processes: None,
     };
     if args.distributed {
-        return crate::distributed::count(&query, |c, processes| {
+        if args.exchange == crate::bench::Exchange::Pairwise {
+            return Err(usage(
+                "count --distributed exchanges by transposing: --exchange shared or all-to-all",
+            ));
+        }
+        return crate::distributed::count(&query, args.exchange, |c, processes| {
             progress.finish();
             summary.processes = Some(processes);
             summary.print_count(c, args.json, args.verbose, start.elapsed())

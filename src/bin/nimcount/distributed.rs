@@ -21,6 +21,7 @@ mod disabled {
 
     pub fn count(
         _: &nimcount::count::Query<'_>,
+        _: crate::bench::Exchange,
         _: impl FnOnce(&nimcount::count::Counts, usize) -> Result<()>,
     ) -> Result<()> {
         refuse()
@@ -86,7 +87,7 @@ mod enabled {
             .build_global()
             .map_err(|e| usage(format!("cannot start {} threads: {e}", setup.threads)))?;
         with_mpi(|world| {
-            let measured = with_ring!(ring, |r| measure(world, r, log2, setup, args))?;
+            let measured = with_ring!(ring, |r| measure(world, r, &ring, log2, setup, args))?;
             if world.rank() == 0 {
                 report(args, ring, log2, setup, &measured)?;
             }
@@ -97,16 +98,23 @@ mod enabled {
     /// What the processes measured together: every part's runs, each the slowest process's.
     struct Measured {
         processes: usize,
+        per_node: usize,
         bytes: u64,
+        /// Bytes one process sent per transform (the most of any process).
+        sent: u64,
         total: Timing,
         local: Timing,
+        node: Timing,
         exchange: Timing,
         levels: Timing,
+        /// With `--compare`: one process on the whole vector, one thread and all threads.
+        alone: Option<[Timing; 2]>,
     }
 
     fn measure<R: CliRing>(
         world: &SimpleCommunicator,
         ring: R,
+        any: &nimcount::ring::AnyRing,
         log2: u32,
         setup: bench::Setup,
         args: &bench::Args,
@@ -114,28 +122,29 @@ mod enabled {
         let (runs, pairwise) = (setup.runs, args.exchange == bench::Exchange::Pairwise);
         let plan = Plan::new(world, ring.clone(), 1u64 << log2)?
             .with_backend(setup.backend)?
-            .with_parallel(setup.threads > 1);
-        let mut block = plan.scratch()?;
-        let mut scratch = plan.scratch()?;
+            .with_parallel(setup.threads > 1)
+            .with_sharing(args.exchange.sharing());
+        let mut block = plan.block()?;
         let start = plan.block_start();
         for (i, x) in block.iter_mut().enumerate() {
             *x = ring.bench_value(bench::random_bits(start + i as u64));
         }
-        let once = |block: &mut [R::Elem], scratch: &mut [R::Elem]| -> Result<[u64; 4]> {
+        let mut sent = 0;
+        let mut once = |block: &mut distributed::Block<R::Elem>| -> Result<[u64; 5]> {
             world.barrier();
             let began = Instant::now();
-            let t =
-                if pairwise { plan.forward_pairwise(block, scratch)? } else { plan.forward(block, scratch)? };
+            let t = if pairwise { plan.forward_pairwise(block)? } else { plan.forward(block)? };
             let total = began.elapsed();
-            let mine = [total, t.local, t.exchange, t.levels].map(|d| d.as_nanos() as u64);
-            let mut slowest = [0u64; 4];
+            let mine = [total, t.local, t.node, t.exchange, t.levels].map(|d| d.as_nanos() as u64);
+            let mut slowest = [0u64; 5];
             world.all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+            world.all_reduce_into(&t.bytes_sent, &mut sent, SystemOperation::max());
             if ring.can_halve() {
-                plan.inverse(block, scratch)?;
+                plan.inverse(block)?;
             }
             Ok(slowest)
         };
-        once(&mut block, &mut scratch)?; // warm-up
+        once(&mut block)?; // warm-up
         let mut all = Vec::new();
         let mut elapsed = Duration::ZERO;
         loop {
@@ -151,19 +160,91 @@ mod enabled {
             if done {
                 break;
             }
-            let run = once(&mut block, &mut scratch)?;
+            let run = once(&mut block)?;
             elapsed += Duration::from_nanos(run[0]);
             all.push(run);
         }
+        drop(block);
         let part = |i: usize| bench::summarize(all.iter().map(|run| Duration::from_nanos(run[i])).collect());
+        let alone =
+            if args.compare { Some(alone(world, ring, any, log2, setup, plan.processes())?) } else { None };
         Ok(Measured {
             processes: plan.processes(),
+            per_node: plan.processes_per_node(),
             bytes: (1u64 << log2) * std::mem::size_of::<R::Elem>() as u64,
+            sent,
             total: part(0),
             local: part(1),
-            exchange: part(2),
-            levels: part(3),
+            node: part(2),
+            exchange: part(3),
+            levels: part(4),
+            alone,
         })
+    }
+
+    /// `--compare`: rank 0 times the single-process transform of the whole vector with one
+    /// thread and with the threads of every process together; the other processes wait without
+    /// spinning, so that the cores are rank 0's. Collective; every process returns the times.
+    fn alone<R: CliRing>(
+        world: &SimpleCommunicator,
+        ring: R,
+        any: &nimcount::ring::AnyRing,
+        log2: u32,
+        setup: bench::Setup,
+        processes: usize,
+    ) -> Result<[Timing; 2]> {
+        let mut times = [Duration::ZERO; 6];
+        let mut measured: Result<()> = Ok(());
+        if world.rank() == 0 {
+            for (i, threads) in [1, setup.threads * processes].into_iter().enumerate() {
+                let one = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))
+                    .and_then(|pool| {
+                        let setup = bench::Setup { threads, textbook: false, ..setup };
+                        pool.install(|| bench::measure(ring.clone(), *any, log2, setup, &|_| {}))
+                    });
+                match one {
+                    Ok(m) => {
+                        times[3 * i..3 * i + 3].copy_from_slice(&[m.fast.median, m.fast.min, m.fast.max])
+                    }
+                    Err(e) => {
+                        measured = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
+        wait_quietly(world);
+        let mut failed = u8::from(measured.is_err());
+        world.process_at_rank(0).broadcast_into(&mut failed);
+        if failed != 0 {
+            measured?;
+            return Err(usage("process 0 failed to time one process alone (--compare)"));
+        }
+        let mut nanos = times.map(|d| d.as_nanos() as u64);
+        world.process_at_rank(0).broadcast_into(&mut nanos[..]);
+        let timing = |i: usize| Timing {
+            runs: 0,
+            median: Duration::from_nanos(nanos[3 * i]),
+            min: Duration::from_nanos(nanos[3 * i + 1]),
+            max: Duration::from_nanos(nanos[3 * i + 2]),
+        };
+        Ok([timing(0), timing(1)])
+    }
+
+    /// A barrier that sleeps while it waits instead of spinning (MPI's blocking barrier keeps a
+    /// core busy, which would steal it from rank 0's measurement).
+    fn wait_quietly(world: &SimpleCommunicator) {
+        let mut request = world.immediate_barrier();
+        loop {
+            match request.test() {
+                Ok(_) => return,
+                Err(pending) => request = pending,
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     fn report(
@@ -174,42 +255,62 @@ mod enabled {
         m: &Measured,
     ) -> Result<()> {
         let gbps = m.bytes as f64 / m.total.median.as_nanos().max(1) as f64;
+        let exchange_gbps = m.sent as f64 / m.exchange.median.as_nanos().max(1) as f64;
         let share = |t: Timing| t.median.as_secs_f64() / m.total.median.as_secs_f64().max(1e-12);
+        let speedup = |t: Timing| t.median.as_secs_f64() / m.total.median.as_secs_f64().max(1e-12);
         let mut out = common::stdout();
         let block_log2 = log2 - m.processes.trailing_zeros().min(log2);
+        let exchange = match args.exchange {
+            bench::Exchange::Shared => "shared",
+            bench::Exchange::AllToAll => "all-to-all",
+            bench::Exchange::Pairwise => "pairwise",
+        };
+        let threads = setup.threads;
         if args.json {
-            let value = serde_json::json!({
+            let mut value = serde_json::json!({
                 "ring": ring.name(),
                 "modulus": ring.modulus().map(|m| m.to_string()),
                 "backend": setup.backend.name(),
                 "log2": log2,
                 "elements": 1u64 << log2,
                 "processes": m.processes,
-                "exchange": if args.exchange == bench::Exchange::Pairwise { "pairwise" } else { "all-to-all" },
-                "threads": setup.threads,
+                "processes_per_node": m.per_node,
+                "exchange": exchange,
+                "threads": threads,
                 "runs": m.total.runs,
                 "median_ns": m.total.median.as_nanos() as u64,
                 "min_ns": m.total.min.as_nanos() as u64,
                 "max_ns": m.total.max.as_nanos() as u64,
                 "local_median_ns": m.local.median.as_nanos() as u64,
+                "node_median_ns": m.node.median.as_nanos() as u64,
                 "exchange_median_ns": m.exchange.median.as_nanos() as u64,
                 "levels_median_ns": m.levels.median.as_nanos() as u64,
                 "exchange_share": share(m.exchange),
+                "exchange_bytes": m.sent,
+                "exchange_gbps": exchange_gbps,
                 "gbps": gbps,
             });
+            if let Some([one, all]) = m.alone {
+                value["alone_1_thread_median_ns"] = (one.median.as_nanos() as u64).into();
+                value["alone_all_threads_median_ns"] = (all.median.as_nanos() as u64).into();
+                value["alone_all_threads"] = (threads * m.processes).into();
+                value["speedup_vs_1_thread"] = speedup(one).into();
+                value["speedup_vs_all_threads"] = speedup(all).into();
+            }
             writeln!(out, "{value}").map_err(common::stdout_error)?;
         } else {
             let modulus = ring.modulus().map(|m| format!(" mod {m}")).unwrap_or_default();
-            let threads = setup.threads;
-            let pairwise =
-                if args.exchange == bench::Exchange::Pairwise { ", pairwise exchanges" } else { "" };
+            let nodes = m.processes / m.per_node.max(1);
             let mut text = format!(
                 "distributed forward transform of 2^{log2} {}{modulus} elements ({}) on {} process{} \
-                 (2^{block_log2} each{pairwise}), backend {}, {threads} thread{} each\n",
+                 (2^{block_log2} each; {nodes} node{} of {} sharing memory; exchange {exchange}), backend {}, \
+                 {threads} thread{} each\n",
                 ring.name(),
                 Bytes(m.bytes),
                 m.processes,
                 if m.processes == 1 { "" } else { "es" },
+                if nodes == 1 { "" } else { "s" },
+                m.per_node,
                 setup.backend,
                 if threads == 1 { "" } else { "s" },
             );
@@ -220,11 +321,31 @@ mod enabled {
                 show(m.total.max),
                 common::plural(m.total.runs, "run", "runs")
             );
-            for (name, t) in [("local", m.local), ("exchange", m.exchange), ("top levels", m.levels)] {
+            for (name, t) in
+                [("local", m.local), ("node", m.node), ("exchange", m.exchange), ("top levels", m.levels)]
+            {
                 text += &format!(
-                    "{name:<11} median {:>10}  {:>5.1}% of the total\n",
+                    "{name:<11} median {:>10}  {:>5.1}% of the total",
                     show(t.median),
                     100.0 * share(t)
+                );
+                if name == "exchange" {
+                    text += &format!("  ({} sent per process, {exchange_gbps:.2} GB/s)", Bytes(m.sent));
+                }
+                text += "\n";
+            }
+            if let Some([one, all]) = m.alone {
+                let all_threads = threads * m.processes;
+                text += &format!(
+                    "one process, 1 thread      median {:>10}  distributed is {:.2}x faster\n",
+                    show(one.median),
+                    speedup(one)
+                );
+                text += &format!(
+                    "one process, {all_threads} thread{:<6} median {:>10}  distributed is {:.2}x faster\n",
+                    if all_threads == 1 { "" } else { "s" },
+                    show(all.median),
+                    speedup(all)
                 );
             }
             out.write_all(text.as_bytes()).map_err(common::stdout_error)?;
@@ -234,9 +355,13 @@ mod enabled {
 
     /// `mpirun -n P nimcount count … --distributed`: every process counts its blocks, rank 0
     /// prints (`print` gets the counts and the number of processes).
-    pub fn count(query: &Query<'_>, print: impl FnOnce(&Counts, usize) -> Result<()>) -> Result<()> {
+    pub fn count(
+        query: &Query<'_>,
+        exchange: bench::Exchange,
+        print: impl FnOnce(&Counts, usize) -> Result<()>,
+    ) -> Result<()> {
         with_mpi(|world| {
-            let counts = query.count_distributed(world)?;
+            let counts = query.count_distributed_with(world, exchange.sharing())?;
             if world.rank() == 0 {
                 print(&counts, world.size() as usize)?;
             }
@@ -274,15 +399,14 @@ mod enabled {
     ) -> Result<()> {
         let size = std::mem::size_of::<R::Elem>() as u64;
         let n = distributed::elements_in_file(world, &args.input, size)?;
-        let plan = Plan::new(world, ring, n)?.with_backend(backend)?;
-        let mut block = plan.scratch()?;
-        let mut scratch = plan.scratch()?;
+        let plan = Plan::new(world, ring, n)?.with_backend(backend)?.with_sharing(args.exchange.sharing());
+        let mut block = plan.block()?;
         plan.read_block(&args.input, &mut block)?;
         if args.inverse {
-            plan.inverse(&mut block, &mut scratch)?;
+            plan.inverse(&mut block)?;
         } else {
             // --unnormalized is the forward matrix again (W · W = n · I).
-            plan.forward(&mut block, &mut scratch)?;
+            plan.forward(&mut block)?;
         }
         let lead = world.rank() == 0;
         let mut id = std::process::id();

@@ -64,6 +64,11 @@ pub struct Args {
     /// of the files (binary; a file system every process sees; needs the mpi feature).
     #[arg(long, conflicts_with = "max_input")]
     pub(crate) distributed: bool,
+    /// With --distributed: `shared` (the default) shares memory among the processes of one
+    /// node; `all-to-all` makes every process a node of its own (the between-node exchange on one
+    /// machine). The output is the same.
+    #[arg(long, value_enum, default_value_t = crate::bench::Exchange::Shared, requires = "distributed")]
+    pub(crate) exchange: crate::bench::Exchange,
 }
 
 /// Runs `nimcount transform` in one process (`main` sends `--distributed` elsewhere).
