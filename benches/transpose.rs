@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use nimcount::distributed::mpi::collective::SystemOperation;
 use nimcount::distributed::mpi::traits::{Communicator, CommunicatorCollectives};
-use nimcount::distributed::{Plan, mpi, testing};
+use nimcount::distributed::{Plan, Sharing, mpi, testing};
 use nimcount::ring::{Mod32, Ring};
 
 const MODULUS: u32 = 998_244_353;
@@ -46,19 +46,22 @@ fn main() {
     let ring = Mod32::new(MODULUS).unwrap();
     let processes = world.size() as usize;
     for &log2 in &sizes {
-        let plan = Plan::new(&world, ring, 1 << log2).unwrap().with_parallel(false);
+        let plan =
+            Plan::new(&world, ring, 1 << log2).unwrap().with_parallel(false).with_sharing(Sharing::Exchange);
         let len = plan.block_len();
         let start = plan.block_start();
         let mut block: Vec<u32> =
             (0..len as u64).map(|i| ((start + i) % u64::from(MODULUS)) as u32).collect();
         let mut out = vec![0u32; len];
+        let mut whole = plan.block().unwrap();
         // Per variant: the slowest process's time in each run, and (chunks) its waiting time.
         let variants = 2 + chunks.len();
         let mut times = vec![Vec::new(); variants];
         let mut waits = vec![Vec::new(); variants];
         for _ in 0..runs {
             world.barrier();
-            let timings = plan.forward_transposed(&mut block, &mut out).unwrap();
+            whole.copy_from_slice(&block);
+            let timings = plan.forward_transposed(&mut whole).unwrap();
             times[0].push(slowest(&world, timings.exchange + timings.levels));
 
             world.barrier();

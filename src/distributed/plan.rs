@@ -14,7 +14,8 @@ use super::window::Window;
 use crate::error::{Error, Result};
 use crate::fwht::{self, Backend};
 use crate::memory::LargeBuffer;
-use crate::ring::{Exact64, Exact128, Ring};
+use crate::ring::{Exact64, Exact128, Internal, Ring};
+use crate::simd::kernel::STAGGER_MIN_ROW_BYTES;
 
 /// Columns per task when the top levels split across threads (a multiple of 1024: whole cache
 /// lines and whole vector registers).
@@ -83,6 +84,25 @@ impl Nodes {
         Nodes { node, cross, size, count: processes / size }
     }
 }
+
+impl Nodes {
+    /// `e`: how many of the block's top levels the node stage takes over from the local stage,
+    /// so that its passes over memory do three levels each, as the single-process kernel's do
+    /// (`log2 S + e` a multiple of 3: with two processes the local stage transforms the block's
+    /// four quarters and the node stage runs one radix-8 pass over the node's eight quarters,
+    /// the same passes as one process with two threads). None when nothing is shared, or when
+    /// the rows would be shorter than [`NODE_ROW_MIN`].
+    fn extra(&self, block: usize) -> u32 {
+        if self.size == 1 {
+            return 0;
+        }
+        let extra = (3 - self.size.trailing_zeros() % 3) % 3;
+        if block >> extra >= NODE_ROW_MIN * self.size { extra } else { 0 }
+    }
+}
+
+/// The shortest rows the node stage takes extra levels for (shorter blocks are cheap anyway).
+const NODE_ROW_MIN: usize = 1 << 12;
 
 /// This process's block of a distributed vector: the elements
 /// [`block_start()`](Plan::block_start)`..` of the whole, in natural order until a transform
@@ -165,6 +185,10 @@ impl<E> std::fmt::Debug for Block<E> {
 pub struct Plan<'c, R: Ring, C> {
     comm: &'c C,
     local: fwht::Plan<R>,
+    /// The local stage where processes share a node: the block's `2^e` rows, each transformed
+    /// whole; the node stage then runs the top `e` levels of the block together with the node's
+    /// `log2 S` (see [`Nodes::extra`]). Equal to `local` when nothing is shared.
+    rows: fwht::Plan<R>,
     log2: u32,
     processes: usize,
     rank: usize,
@@ -232,33 +256,47 @@ where
         }
         let block = global / processes;
         collective::check_exchange::<R::Elem>(block)?;
+        let local = fwht::Plan::new(ring, block)?;
         Ok(Plan {
             comm,
-            local: fwht::Plan::new(ring, block)?,
+            rows: local.clone(),
+            local,
             log2: global.trailing_zeros(),
             processes,
             rank: comm.rank() as usize,
             nodes: Nodes::new(comm, Sharing::Node),
-        })
+        }
+        .with_rows())
+    }
+
+    /// Sets the plan of the local stage's rows for the current grouping (see [`Nodes::extra`]).
+    fn with_rows(mut self) -> Self {
+        let extra = self.nodes.extra(self.block_len());
+        self.rows = fwht::Plan::new(self.ring().clone(), self.block_len() >> extra)
+            .expect("a power of two, at least 1")
+            .with_backend(self.local.backend())
+            .expect("the backend the local plan has")
+            .with_parallel(self.local.parallel());
+        self
     }
 
     /// The same plan with the processes grouped as `sharing` asks; collective. Blocks made by
     /// the plan before do not fit it.
     pub fn with_sharing(mut self, sharing: Sharing) -> Self {
         self.nodes = Nodes::new(self.comm, sharing);
-        self
+        self.with_rows()
     }
 
     /// The same plan on another backend; collective (an error on every process when one lacks it).
     pub fn with_backend(mut self, backend: Backend) -> Result<Self> {
         self.local = agree(self.comm, self.local.clone().with_backend(backend))?;
-        Ok(self)
+        Ok(self.with_rows())
     }
 
     /// The same plan, allowed (`true`, the default) or not to use rayon's thread pool.
     pub fn with_parallel(mut self, parallel: bool) -> Self {
         self.local = self.local.with_parallel(parallel);
-        self
+        self.with_rows()
     }
 
     /// The transform length `2^n`.
@@ -388,7 +426,7 @@ where
             return self.forward_gathered(block);
         }
         let start = Instant::now();
-        agree(self.comm, self.local.forward(block))?;
+        agree(self.comm, self.rows.forward(block))?;
         timings.local = start.elapsed();
         let start = Instant::now();
         self.node_levels(block);
@@ -419,20 +457,26 @@ where
         Ok(timings)
     }
 
-    /// The node levels: process `j` of the node's `S` takes columns `j · b/S .. (j + 1) · b/S`
-    /// of every block of the node (`b` the block length) and runs the `log2 S` levels across
-    /// them, in place in the shared window. Nothing is copied; two barriers bracket the stage.
+    /// The node levels: the node's `S` blocks are `S · 2^e` rows of `b / 2^e` elements (`b` the
+    /// block length, `e` from [`Nodes::extra`]), each transformed whole by the local stage;
+    /// process `j` of the node takes columns `j · c .. (j + 1) · c` of every row (`c` the row
+    /// length over `S`) and runs the `log2 S + e` levels across the rows, in place in the shared
+    /// window, three at a time. Nothing is copied; two barriers bracket the stage.
     fn node_levels(&self, block: &mut Block<R::Elem>) {
         let s = self.nodes.size;
         let Memory::Shared(window) = &mut block.memory else { return };
         if s == 1 {
             return;
         }
-        let width = self.block_len() / s;
+        let row = self.rows.len();
+        let width = row / s;
         let first = self.nodes.node.rank() as usize * width;
+        let columns: Vec<_> =
+            (0..self.block_len() / row).map(|r| r * row + first..r * row + first + width).collect();
         window.fence(&self.nodes.node);
-        let mut rows = window.columns_mut(first..first + width);
-        upper_levels(self.ring(), &mut rows, self.local.parallel());
+        let mut rows = window.columns_mut(&columns);
+        let apart = row * std::mem::size_of::<R::Elem>();
+        upper_levels(self.ring(), &mut rows, self.local.parallel(), self.local.backend(), apart);
         drop(rows);
         window.fence(&self.nodes.node);
     }
@@ -446,7 +490,9 @@ where
         let cross = &self.nodes.cross;
         let start = Instant::now();
         // The top levels of each chunk run while the next chunk travels.
-        let there = transpose(cross, block, CHUNK, |_| {}, |rows| upper_levels(ring, rows, parallel));
+        let (backend, apart) = (self.local.backend(), std::mem::size_of_val(block) / self.nodes.count);
+        let there =
+            transpose(cross, block, CHUNK, |_| {}, |rows| upper_levels(ring, rows, parallel, backend, apart));
         let mut elapsed = start.elapsed();
         timings.levels += there.computing;
         timings.bytes_sent += there.bytes_sent;
@@ -473,7 +519,7 @@ where
         }
         let mut timings = Timings::default();
         let start = Instant::now();
-        agree(self.comm, self.local.forward(block))?;
+        agree(self.comm, self.rows.forward(block))?;
         timings.local = start.elapsed();
         let start = Instant::now();
         self.node_levels(block);
@@ -603,25 +649,95 @@ fn abs_sum<T: Copy + Sync, U: Into<u128>>(
 /// The top levels of the transform on the transposed layout: `rows` of equal length, and for
 /// `h = 1, 2, …, rows/2` the rows `i` and `i + h` (bit `h` of `i` clear) become `(a + b, a − b)`
 /// column by column. Ascending like the textbook loop, two levels per pass over memory.
-fn upper_levels<R: Ring<Elem: Copy>>(ring: &R, rows: &mut [&mut [R::Elem]], parallel: bool) {
+fn upper_levels<R: Ring<Elem: Copy>>(
+    ring: &R,
+    rows: &mut [&mut [R::Elem]],
+    parallel: bool,
+    backend: Backend,
+    apart: usize,
+) {
     let p = rows.len();
     let mut h = 1;
     while h < p {
-        let two = 2 * h < p;
-        let span = if two { 4 * h } else { 2 * h };
+        let levels = if 8 * h <= p {
+            3
+        } else if 4 * h <= p {
+            2
+        } else {
+            1
+        };
+        let span = h << levels;
         for first in (0..p).step_by(span) {
             for i in first..first + h {
-                if two {
-                    let [a, b, c, d] =
-                        rows.get_disjoint_mut([i, i + h, i + 2 * h, i + 3 * h]).expect("distinct rows");
-                    radix4(ring, [&mut **a, &mut **b, &mut **c, &mut **d], parallel);
-                } else {
-                    let [a, b] = rows.get_disjoint_mut([i, i + h]).expect("distinct rows");
-                    radix2(ring, [&mut **a, &mut **b], parallel);
+                match levels {
+                    3 => {
+                        let picked = rows
+                            .get_disjoint_mut(std::array::from_fn::<usize, 8, _>(|j| i + j * h))
+                            .expect("distinct rows");
+                        let mut picked = picked.map(|r| &mut **r);
+                        // The SIMD kernel's column pass where the ring has one, else tiles.
+                        let staggered = h * apart >= STAGGER_MIN_ROW_BYTES;
+                        if !ring.transform_rows(&mut picked, staggered, backend, parallel, Internal(())) {
+                            radix8(ring, picked, parallel);
+                        }
+                    }
+                    2 => {
+                        let [a, b, c, d] =
+                            rows.get_disjoint_mut([i, i + h, i + 2 * h, i + 3 * h]).expect("distinct rows");
+                        radix4(ring, [&mut **a, &mut **b, &mut **c, &mut **d], parallel);
+                    }
+                    _ => {
+                        let [a, b] = rows.get_disjoint_mut([i, i + h]).expect("distinct rows");
+                        radix2(ring, [&mut **a, &mut **b], parallel);
+                    }
                 }
             }
         }
         h = span;
+    }
+}
+
+/// Levels `h`, `2h` and `4h` on the rows `i + j·h`, `j = 0 … 7`, for every column, tile by tile
+/// as [`radix4`] does: one read and one write of each row for three levels.
+fn radix8<R: Ring<Elem: Copy>>(ring: &R, mut rows: [&mut [R::Elem]; 8], parallel: bool) {
+    let len = rows[0].len();
+    if parallel && len >= 2 * COLUMN_TASK {
+        let mid = (len / 2) & !1023;
+        let mut left: [&mut [R::Elem]; 8] = Default::default();
+        let mut right: [&mut [R::Elem]; 8] = Default::default();
+        for (j, row) in rows.into_iter().enumerate() {
+            (left[j], right[j]) = row.split_at_mut(mid);
+        }
+        crate::parallel::join(true, || radix8(ring, left, true), || radix8(ring, right, true));
+        return;
+    }
+    let tile = tile_len::<R::Elem>().min(len);
+    let mut stage = vec![ring.zero(); 8 * tile];
+    let mut first = 0;
+    while first < len {
+        let n = tile.min(len - first);
+        let columns = first..first + n;
+        let mut staged: Vec<&mut [R::Elem]> = stage.chunks_exact_mut(tile).map(|s| &mut s[..n]).collect();
+        for (s, row) in staged.iter_mut().zip(&rows) {
+            s.copy_from_slice(&row[columns.clone()]);
+        }
+        // Levels h, 2h, 4h in ascending order: staged tiles (j, j + 1), then (j, j + 2), then
+        // (j, j + 4), the lower keeping a + b, the upper a − b; each a loop over two tiles in
+        // cache, which the compiler vectorises.
+        for step in [1, 2, 4] {
+            for j in (0..8).filter(|j| j & step == 0) {
+                let (low, high) = staged.split_at_mut(j + step);
+                for (x, y) in low[j].iter_mut().zip(high[0].iter_mut()) {
+                    let (a, b) = (*x, *y);
+                    *x = ring.add(a, b);
+                    *y = ring.sub(a, b);
+                }
+            }
+        }
+        for (s, row) in staged.iter().zip(rows.iter_mut()) {
+            row[columns.clone()].copy_from_slice(s);
+        }
+        first += n;
     }
 }
 
@@ -728,11 +844,19 @@ mod tests {
             for row in y.chunks_exact_mut(x.len() / rows) {
                 reference::textbook(&ring, row);
             }
-            for parallel in [false, true] {
+            // The SIMD column pass where the ring has one (rows of 256 elements and more), and the
+            // portable tiles; plain and staggered.
+            for (parallel, backend, apart) in [
+                (false, Backend::Scalar, 0),
+                (true, Backend::Scalar, 0),
+                (false, Backend::best(), 0),
+                (true, Backend::best(), 0),
+                (false, Backend::best(), usize::MAX / 64),
+            ] {
                 let mut z = y.clone();
                 let mut cut: Vec<&mut [R::Elem]> = z.chunks_exact_mut(x.len() / rows).collect();
-                upper_levels(&ring, &mut cut, parallel);
-                assert_eq!(z, expected, "{rows} rows, parallel {parallel}");
+                upper_levels(&ring, &mut cut, parallel, backend, apart);
+                assert_eq!(z, expected, "{rows} rows, parallel {parallel}, {backend:?}, {apart} bytes apart");
             }
         }
     }

@@ -156,27 +156,34 @@ impl<E> Window<E> {
         unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(self.rank * self.share), self.share) }
     }
 
-    /// Columns `columns` of every share of the node (row `q` is node rank `q`'s share), to write.
+    /// The ranges `ranges` (inside a share, disjoint, ascending) of every share of the node, to
+    /// write: share 0's ranges in order, then share 1's, and so on.
     ///
-    /// Sound only while every process of the node asks for a column range disjoint from the
-    /// others', between two [`fence`](Self::fence)s: the node stage of `plan.rs` is the one
-    /// caller, and gives process `j` the `j`-th of `S` equal ranges.
-    pub(crate) fn columns_mut(&mut self, columns: std::ops::Range<usize>) -> Vec<&mut [E]> {
-        assert!(columns.start <= columns.end && columns.end <= self.share, "columns inside a share");
-        (0..self.processes)
-            .map(|q| {
+    /// Sound only while every process of the node asks for ranges disjoint from the others',
+    /// between two [`fence`](Self::fence)s: the node stage of `plan.rs` is the one caller, and
+    /// gives process `j` the `j`-th of `S` equal column ranges of every row.
+    pub(crate) fn columns_mut(&mut self, ranges: &[std::ops::Range<usize>]) -> Vec<&mut [E]> {
+        assert!(
+            ranges.windows(2).all(|w| w[0].end <= w[1].start)
+                && ranges.iter().all(|r| r.start <= r.end && r.end <= self.share),
+            "disjoint ascending ranges inside a share"
+        );
+        let mut slices = Vec::with_capacity(self.processes * ranges.len());
+        for q in 0..self.processes {
+            for range in ranges {
                 // SAFETY: the range lies inside share `q` of the mapping (asserted above), and
-                // no other process touches these columns until the next fence; the slices of
-                // distinct rows are disjoint, and `&mut self` keeps this process from making
+                // no other process touches it until the next fence; the ranges are disjoint
+                // (asserted), so are the slices, and `&mut self` keeps this process from making
                 // others meanwhile.
-                unsafe {
+                slices.push(unsafe {
                     std::slice::from_raw_parts_mut(
-                        self.base.as_ptr().add(q * self.share + columns.start),
-                        columns.len(),
+                        self.base.as_ptr().add(q * self.share + range.start),
+                        range.len(),
                     )
-                }
-            })
-            .collect()
+                });
+            }
+        }
+        slices
     }
 
     /// Makes every process's writes to the window visible to every other process of the node,

@@ -262,6 +262,23 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         portable_transform(self, data, log2, parallel);
     }
 
+    /// One pass of the transform across `rows` (the transform of length `rows.len()` of every
+    /// column) on the SIMD kernel, where this ring has one and the rows suit it; false, with the
+    /// rows untouched, when the caller must do it. `staggered` for rows far apart in memory.
+    /// Only nimcount can call it (it needs an [`Internal`] token).
+    #[doc(hidden)]
+    fn transform_rows(
+        &self,
+        rows: &mut [&mut [Self::Elem]],
+        staggered: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        let _ = (rows, staggered, backend, parallel);
+        false
+    }
+
     /// [`transform`](Ring::transform) of valid elements only ([`is_valid`](Ring::is_valid)):
     /// `Err(index)` of the first invalid element, with `data` left as it was. The default checks
     /// first; the modular rings check each block as their kernel first loads it. Only nimcount

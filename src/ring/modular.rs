@@ -181,6 +181,16 @@ impl Ring for Mod32 {
             portable_transform(self, data, log2, parallel);
         }
     }
+    fn transform_rows(
+        &self,
+        rows: &mut [&mut [u32]],
+        staggered: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        simd::mod32_rows(self.modulus(), rows, staggered, backend, parallel)
+    }
     /// Each block is checked as the kernel first loads it (see
     /// [`crate::simd::kernel::transform_checked`]); no pass over memory of its own.
     fn transform_checked(
@@ -312,6 +322,16 @@ impl Ring for Mod64 {
             }
         });
         Ok(true)
+    }
+    fn transform_rows(
+        &self,
+        rows: &mut [&mut [u64]],
+        staggered: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        simd::mod64_rows(self.modulus(), rows, staggered, backend, parallel)
     }
     fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
         if !simd::mod64(self.modulus(), data, log2, backend, parallel) {

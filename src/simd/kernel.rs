@@ -224,6 +224,15 @@ fn top_pass<B: Butterflies>(b: B, data: &mut [B::Elem], levels: u32, parallel: b
     if parallel { split_columns(b, rows, staggered) } else { pass(b, rows, staggered) }
 }
 
+/// One column pass across `rows` (2, 4, 8 or 16 rows of equal length, a multiple of 256
+/// elements): the transform of length `rows.len()` of every column, with the butterflies of
+/// [`transform`], split into column ranges on the thread pool when `parallel`. `staggered` for
+/// rows far apart in memory (see [`STAGGER_MIN_ROW_BYTES`]). For passes whose rows are not one
+/// buffer (the distributed transform's rows in several processes' memory).
+pub(crate) fn rows_pass<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: bool, parallel: bool) {
+    if parallel { split_columns(b, rows, staggered) } else { pass(b, rows, staggered) }
+}
+
 /// One column pass, in the plain or the staggered memory order.
 fn pass<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: bool) {
     if staggered { b.staggered(rows) } else { b.columns(rows) }

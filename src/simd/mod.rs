@@ -144,6 +144,63 @@ macro_rules! dispatch {
 #[cfg(target_arch = "x86_64")]
 use x86::{avx2, avx512};
 
+/// Runs one column pass of the SIMD kernel `b` across `rows` when it exists and the rows suit
+/// it (2, 4, 8 or 16 of one length, a multiple of 256); false when the caller must do it.
+#[cfg(target_arch = "x86_64")]
+fn run_rows<B: Butterflies>(
+    b: Option<B>,
+    rows: &mut [&mut [B::Elem]],
+    staggered: bool,
+    parallel: bool,
+) -> bool {
+    let len = rows.first().map_or(0, |r| r.len());
+    match b {
+        Some(b)
+            if matches!(rows.len(), 2 | 4 | 8 | 16)
+                && len > 0
+                && len.is_multiple_of(256)
+                && rows.iter().all(|r| r.len() == len) =>
+        {
+            kernel::rows_pass(b, rows, staggered, parallel);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// One SIMD column pass across rows (see [`kernel::rows_pass`]) on `backend`; false, with the
+/// rows untouched, when that backend has no kernel or the rows do not suit it.
+macro_rules! dispatch_rows {
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*), $elem:ty, $avx2:expr, $avx512:expr) => {
+        $(#[$doc])*
+        pub(crate) fn $name(
+            $($arg: $ty,)*
+            rows: &mut [&mut [$elem]],
+            staggered: bool,
+            backend: Backend,
+            parallel: bool,
+        ) -> bool {
+            let _ = ($($arg,)* &rows, staggered, parallel);
+            match backend {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => run_rows($avx512, rows, staggered, parallel),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => run_rows($avx2, rows, staggered, parallel),
+                _ => false,
+            }
+        }
+    };
+}
+
+dispatch_rows!(
+    /// Residues modulo an odd `m < 2^31`, across rows.
+    mod32_rows(m: u32), u32, avx2::Mod32x8::new(m), avx512::Mod32x16::new(m)
+);
+dispatch_rows!(
+    /// Residues modulo an odd `m < 2^63`, across rows.
+    mod64_rows(m: u64), u64, avx2::Mod64x4::new(m), avx512::Mod64x8::new(m)
+);
+
 /// Runs the checked SIMD kernel `b` when it exists and its leaf fits; `None` when the caller must
 /// use the portable kernel instead.
 #[cfg(target_arch = "x86_64")]
