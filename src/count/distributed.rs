@@ -85,15 +85,9 @@ fn count<C: Communicator>(comm: &C, query: &Query<'_>, sharing: Sharing) -> Resu
     }
     let mut stages = Stages::default();
     let start = Instant::now();
-    // Slices of residues are filled from the histogram's terms: a structured histogram (value
-    // intervals, counted elsewhere without any array) is expanded first, on every process.
-    let (histogram, source) = agree(
-        comm,
-        query.histogram().and_then(|(h, source)| {
-            let h = if h.is_structured() { std::borrow::Cow::Owned(h.to_array()?) } else { h };
-            Ok((h, source))
-        }),
-    )?;
+    // Each process fills its own block of residues from the histogram's terms and value
+    // intervals: no process holds an array of all the slots.
+    let (histogram, source) = agree(comm, query.histogram())?;
     stages.add("histogram", start.elapsed());
     let k = query.asked_heaps()?;
     let n = histogram.total().clone();

@@ -181,6 +181,26 @@ impl Histogram {
         assert!(slots.start <= slots.end && slots.end <= self.transform_len(), "slots {slots:?}");
         assert_eq!(out.len(), slots.len());
         let put = |x: W| T::try_from(x).ok().expect("the residue fits the word");
+        if let Some(structured) = &self.structured {
+            // Progression by progression, only the values that fall in `slots`: no array of all
+            // the slots (a distributed count fills each process's block this way).
+            let step = 1usize << structured.shift;
+            for p in &structured.progressions {
+                let (Some(lo), Some(hi)) = (p.lo.to_usize(), p.hi.to_usize()) else { continue };
+                let w = weight(&p.weight);
+                // Values residue + step · q, q in lo..=hi, inside slots.
+                let residue = p.residue as usize;
+                let first_q = lo.max(slots.start.saturating_sub(residue).div_ceil(step));
+                let last_q = match slots.end.checked_sub(residue + 1) {
+                    Some(top) => hi.min(top / step),
+                    None => continue,
+                };
+                for q in first_q..=last_q {
+                    let x = &mut out[residue + step * q - slots.start];
+                    *x = put(add((*x).into(), w, 1));
+                }
+            }
+        }
         for term in &self.terms {
             let w = weight(&term.weight);
             match &term.counts {
@@ -267,7 +287,18 @@ mod tests {
             Term::new(big, vec![u32::MAX, 7, 0, 1]),
         ])
         .unwrap();
-        for h in [&periodic, &dense] {
+        // Value intervals (a structured histogram), filled without an array of all the slots.
+        let b = |x: u128| BigUint::from(x);
+        let intervals = Histogram::from_intervals([
+            (b(0), b(5), b(u128::MAX)),
+            (b(3), b(40), b(7)),
+            (b(100), b(100), b(1) << 70u32),
+            (b(17), b(17), b(1)),
+            (b(64), b(127), b(u64::MAX.into())),
+        ])
+        .unwrap();
+        assert!(intervals.is_structured());
+        for h in [&periodic, &dense, &intervals] {
             let len = h.transform_len();
             let exact: Vec<BigUint> = (0..len as u64).map(|g| h.count(g)).collect();
             let mut ranges = vec![0..len, 0..0, len..len, 0..1, len - 1..len, 1..len - 1];
