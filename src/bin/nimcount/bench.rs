@@ -69,7 +69,7 @@ pub struct Args {
     pub(crate) exchange: Exchange,
     /// With --distributed: also time one process alone on the whole vector, with one thread and
     /// with as many threads as all processes together, in the same run (rank 0 computes, the
-    /// others sleep).
+    /// others sleep; run under `mpirun --bind-to none`, or rank 0's threads share one core).
     #[arg(long, requires = "distributed")]
     pub(crate) compare: bool,
 }

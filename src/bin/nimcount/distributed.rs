@@ -184,7 +184,9 @@ mod enabled {
 
     /// `--compare`: rank 0 times the single-process transform of the whole vector with one
     /// thread and with the threads of every process together; the other processes wait without
-    /// spinning, so that the cores are rank 0's. Collective; every process returns the times.
+    /// spinning, so that the cores are rank 0's (with `mpirun --bind-to none`: Open MPI binds each
+    /// of two processes to one core by default, rank 0's threads included). Collective; every
+    /// process returns the times.
     fn alone<R: CliRing>(
         world: &SimpleCommunicator,
         ring: R,
