@@ -9,7 +9,7 @@ use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
 
 macro_rules! float_ring {
-    ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:ty, $label:expr, $dispatch:ident) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:ty, $label:expr, $dispatch:ident, $rows:ident) => {
         unit_ring!($(#[$doc])* $name, $label);
 
         impl Ring for $name {
@@ -77,6 +77,16 @@ macro_rules! float_ring {
                     portable_transform(self, data, log2, parallel);
                 }
             }
+            fn transform_rows(
+                &self,
+                rows: &mut [&mut [$elem]],
+                staggered: bool,
+                backend: Backend,
+                parallel: bool,
+                _: Internal,
+            ) -> bool {
+                simd::$rows(rows, staggered, backend, parallel)
+            }
         }
     };
 }
@@ -86,13 +96,13 @@ float_ring!(
     /// (ascending levels, `a + b` and `a - b` with the same operands), so results are
     /// bit-identical across backends and to the textbook loop — except for the sign and payload
     /// of NaN results, which Rust leaves unspecified.
-    Float32, f32, u32, "f32", f32
+    Float32, f32, u32, "f32", f32, f32_rows
 );
 
 float_ring!(
     /// IEEE double precision, with the same bit-exactness across backends as [`Float32`] (NaN
     /// signs and payloads aside).
-    Float64, f64, u64, "f64", f64
+    Float64, f64, u64, "f64", f64, f64_rows
 );
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::parallel;
 use crate::simd::{self, Backend};
 
 macro_rules! wrapping_ring {
-    ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:expr, $label:expr, $dispatch:ident) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $bits:expr, $label:expr, $dispatch:ident, $rows:ident) => {
         unit_ring!($(#[$doc])* $name, $label);
 
         impl Ring for $name {
@@ -52,6 +52,16 @@ macro_rules! wrapping_ring {
                     portable_transform(self, data, log2, parallel);
                 }
             }
+            fn transform_rows(
+                &self,
+                rows: &mut [&mut [$elem]],
+                staggered: bool,
+                backend: Backend,
+                parallel: bool,
+                _: Internal,
+            ) -> bool {
+                simd::$rows(rows, staggered, backend, parallel)
+            }
         }
     };
 }
@@ -75,7 +85,7 @@ wrapping_ring!(
     /// assert_eq!(BigUint::from(Wrap32.pow(3, &k)), direct);
     /// # Ok::<(), nimcount::Error>(())
     /// ```
-    Wrap32, u32, 32, "wrap32", wrap32
+    Wrap32, u32, 32, "wrap32", wrap32, wrap32_rows
 );
 
 wrapping_ring!(
@@ -83,5 +93,5 @@ wrapping_ring!(
     ///
     /// Two is not invertible: the forward and the unnormalised inverse transforms exist, the
     /// normalised inverse is refused with [`Error::NoInverseOfTwo`](crate::Error::NoInverseOfTwo).
-    Wrap64, u64, 64, "wrap64", wrap64
+    Wrap64, u64, 64, "wrap64", wrap64, wrap64_rows
 );

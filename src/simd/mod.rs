@@ -200,6 +200,22 @@ dispatch_rows!(
     /// Residues modulo an odd `m < 2^63`, across rows.
     mod64_rows(m: u64), u64, avx2::Mod64x4::new(m), avx512::Mod64x8::new(m)
 );
+dispatch_rows!(
+    /// Wrapping `u32` arithmetic, across rows.
+    wrap32_rows(), u32, avx2::Wrap32x8::new(), avx512::Wrap32x16::new()
+);
+dispatch_rows!(
+    /// Wrapping `u64` arithmetic, across rows.
+    wrap64_rows(), u64, avx2::Wrap64x4::new(), avx512::Wrap64x8::new()
+);
+dispatch_rows!(
+    /// IEEE single precision, across rows.
+    f32_rows(), f32, avx2::F32x8::new(), avx512::F32x16::new()
+);
+dispatch_rows!(
+    /// IEEE double precision, across rows.
+    f64_rows(), f64, avx2::F64x4::new(), avx512::F64x8::new()
+);
 
 /// Runs the checked SIMD kernel `b` when it exists and its leaf fits; `None` when the caller must
 /// use the portable kernel instead.
