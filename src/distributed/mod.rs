@@ -4,22 +4,30 @@
 //! `P = 2^p` processes each hold one contiguous block of `2^n / P` elements of a vector of
 //! `2^n`. The transform is separable: `W_{2^n} = (W_P ⊗ I)(I ⊗ W_{2^n/P})`.
 //!
-//! 1. **Local levels.** Each process transforms its block with the SIMD kernel
-//!    ([`fwht::Plan`](crate::fwht::Plan)): the lower `n − p` levels.
-//! 2. **One all-to-all.** Each block is cut into `P` pieces of `2^n / P^2` columns; piece `q`
-//!    goes to process `q`. Process `q` then holds `P` rows (one from every process) of the same
-//!    column range: the transposed layout.
-//! 3. **Top levels.** The top `p` levels pair rows `i` and `i + h` for `h = 1, 2, …, P/2`, column
-//!    by column, ascending like the textbook loop, two levels per pass over memory.
+//! The processes of one node (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`, `S` of them) share
+//! their blocks in one MPI-3 shared-memory window (`window.rs`); the `N = P / S` nodes exchange.
+//!
+//! 1. **Local levels.** Each process transforms the rows of its block with the SIMD kernel
+//!    ([`fwht::Plan`](crate::fwht::Plan)).
+//! 2. **Node levels.** Process `j` of a node takes the `j`-th `1/S` of the columns of every row
+//!    of the node's blocks and runs the levels across them (the block's top levels with the
+//!    node's `log2 S`, three at a time on the SIMD kernel's column pass), in place in the shared
+//!    window, between two barriers. No element is copied.
+//! 3. **Between nodes.** The processes with the same rank inside their nodes transpose their
+//!    blocks in place, chunk by chunk (`transpose.rs`): piece `q` goes to node `q`, which then
+//!    holds `N` rows (one from every node) of the same column range, the transposed layout; the
+//!    top `log2 N` levels run on each chunk while the next one travels.
 //!
 //! Counting only needs the transformed values pointwise (it sums their `k`-th powers), so
 //! [`Plan::forward_transposed`] stops there; [`Plan::forward`] sends every row back with the same
-//! all-to-all, for the natural order. Every ring works, and the levels run in the same ascending
+//! transpose, for the natural order. Every ring works, and the levels run in the same ascending
 //! order with the same operations as the single-process transform, so the results are
 //! bit-identical to it, floats included. When blocks are shorter than `P` (fewer than `P^2`
 //! elements in all) every process gathers the whole vector and transforms it itself.
+//! [`Sharing`] chooses the grouping: [`Sharing::Exchange`] makes every process a node of its own
+//! (the exchange between nodes on one machine).
 //!
-//! **Why one all-to-all and not pairwise exchanges.** The alternative exchanges whole blocks with
+//! **Why one transpose and not pairwise exchanges.** The alternative exchanges whole blocks with
 //! the partner `r ⊕ 2^i` for each of the `p` top levels: `p` messages of the whole block per
 //! process, against `P − 1` pieces adding up to `(1 − 1/P)` of a block for the all-to-all. With
 //! 2 processes the two move the same bytes; from 4 on the exchanges move `p / (1 − 1/P)` times

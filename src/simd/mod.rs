@@ -1,4 +1,5 @@
-//! The SIMD layer: the bottom of the crate, and the only place with `unsafe` code.
+//! The SIMD layer: the bottom of the crate, and with the distributed transform's shared-memory
+//! window (`distributed/window.rs`, MPI's C calls) the only place with `unsafe` code.
 //!
 //! It knows machine words, not rings: every entry point takes plain moduli (`m`, and for the
 //! Montgomery power its constants) and plain slices, and the rings above it choose what to call.
