@@ -4,7 +4,7 @@
 //! [`Result`]. Messages are single lines that name the offending value, so the command-line
 //! tool can print them as they are: every text a variant carries is shown through
 //! [`crate::message`] (control characters escaped, inputs shortened to about 80 characters and
-//! reasons to [`REASON_CHARS`](crate::message::REASON_CHARS)), whoever built it, and every big
+//! reasons to [`REASON_CHARS`]), whoever built it, and every big
 //! number through [`short`].
 
 use std::fmt;

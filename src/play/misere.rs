@@ -55,7 +55,7 @@ pub enum MisereRule {
 }
 
 /// A position of heap games in misère play, each heap with the rules of its own game: its
-/// verdict and every winning move (see the [module documentation](self) for how).
+/// verdict and every winning move (the module `play::misere` says how).
 ///
 /// ```
 /// use nimcount::game::Game;

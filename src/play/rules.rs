@@ -100,7 +100,7 @@ impl Rules<'static> {
     /// computed up to `largest`.
     ///
     /// The winning moves of a heap beyond the stored values: every move that leaves one heap
-    /// (at most [`LISTED_PER_HEAP`] for a one-interval subtraction set); for a move that leaves
+    /// (at most `LISTED_PER_HEAP` for a one-interval subtraction set); for a move that leaves
     /// two or three heaps, those whose smaller heaps are below `n0 + p` (preperiod plus period).
     /// Those reach every value a split reaches: sort a split's heaps, and while one of the two
     /// smaller ones is `n0 + p` or more, take `p` from it (same value, it stays `>= n0`) and
