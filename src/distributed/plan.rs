@@ -648,7 +648,9 @@ fn abs_sum<T: Copy + Sync, U: Into<u128>>(
 
 /// The top levels of the transform on the transposed layout: `rows` of equal length, and for
 /// `h = 1, 2, …, rows/2` the rows `i` and `i + h` (bit `h` of `i` clear) become `(a + b, a − b)`
-/// column by column. Ascending like the textbook loop, two levels per pass over memory.
+/// column by column. Ascending like the textbook loop, up to three levels per pass over memory:
+/// the SIMD kernel's column pass where the ring has one, else [`radix`]. `apart`: the bytes
+/// between consecutive rows in memory (passes over rows far apart are staggered).
 fn upper_levels<R: Ring<Elem: Copy>>(
     ring: &R,
     rows: &mut [&mut [R::Elem]],
@@ -667,29 +669,13 @@ fn upper_levels<R: Ring<Elem: Copy>>(
             1
         };
         let span = h << levels;
+        let staggered = h.saturating_mul(apart) >= STAGGER_MIN_ROW_BYTES;
         for first in (0..p).step_by(span) {
             for i in first..first + h {
                 match levels {
-                    3 => {
-                        let picked = rows
-                            .get_disjoint_mut(std::array::from_fn::<usize, 8, _>(|j| i + j * h))
-                            .expect("distinct rows");
-                        let mut picked = picked.map(|r| &mut **r);
-                        // The SIMD kernel's column pass where the ring has one, else tiles.
-                        let staggered = h * apart >= STAGGER_MIN_ROW_BYTES;
-                        if !ring.transform_rows(&mut picked, staggered, backend, parallel, Internal(())) {
-                            radix8(ring, picked, parallel);
-                        }
-                    }
-                    2 => {
-                        let [a, b, c, d] =
-                            rows.get_disjoint_mut([i, i + h, i + 2 * h, i + 3 * h]).expect("distinct rows");
-                        radix4(ring, [&mut **a, &mut **b, &mut **c, &mut **d], parallel);
-                    }
-                    _ => {
-                        let [a, b] = rows.get_disjoint_mut([i, i + h]).expect("distinct rows");
-                        radix2(ring, [&mut **a, &mut **b], parallel);
-                    }
+                    3 => pass::<R, 8>(ring, rows, i, h, staggered, backend, parallel),
+                    2 => pass::<R, 4>(ring, rows, i, h, staggered, backend, parallel),
+                    _ => pass::<R, 2>(ring, rows, i, h, staggered, backend, parallel),
                 }
             }
         }
@@ -697,22 +683,52 @@ fn upper_levels<R: Ring<Elem: Copy>>(
     }
 }
 
-/// Levels `h`, `2h` and `4h` on the rows `i + j·h`, `j = 0 … 7`, for every column, tile by tile
-/// as [`radix4`] does: one read and one write of each row for three levels.
-fn radix8<R: Ring<Elem: Copy>>(ring: &R, mut rows: [&mut [R::Elem]; 8], parallel: bool) {
+/// One pass of [`upper_levels`] over the `N` rows `i + j·h`.
+fn pass<R: Ring<Elem: Copy>, const N: usize>(
+    ring: &R,
+    rows: &mut [&mut [R::Elem]],
+    i: usize,
+    h: usize,
+    staggered: bool,
+    backend: Backend,
+    parallel: bool,
+) {
+    let picked =
+        rows.get_disjoint_mut(std::array::from_fn::<usize, N, _>(|j| i + j * h)).expect("distinct rows");
+    let mut picked = picked.map(|r| &mut **r);
+    if !ring.transform_rows(&mut picked, staggered, backend, parallel, Internal(())) {
+        radix(ring, picked, parallel);
+    }
+}
+
+/// Bytes of each row that a pass takes at a time (see [`radix`]).
+const TILE_BYTES: usize = 16 << 10;
+
+/// Levels `h`, `2h`, …, `(N/2)·h` on `N` rows (2, 4 or 8: the rows `i + j·h` of
+/// [`upper_levels`]), for every column, in portable code.
+///
+/// Rows here lie a whole received piece apart (256 MiB for 2^28 `u32` on two processes), and
+/// streams that far apart collide in memory (as the kernel's staggered passes describe): on the
+/// development machine a plain loop over two rows took 1.10 s for the 512 MiB of one process,
+/// against 0.35 s tile by tile, in the same run. So the pass goes tile by tile
+/// ([`TILE_BYTES`] of each row): the tiles are copied into a cache-resident staging buffer, the
+/// butterflies run there level by level, two tiles at a time (loops the compiler vectorises),
+/// and the tiles are copied back: each row is then read and written in long runs of its own.
+/// Same operations, same order.
+fn radix<R: Ring<Elem: Copy>, const N: usize>(ring: &R, mut rows: [&mut [R::Elem]; N], parallel: bool) {
     let len = rows[0].len();
     if parallel && len >= 2 * COLUMN_TASK {
         let mid = (len / 2) & !1023;
-        let mut left: [&mut [R::Elem]; 8] = Default::default();
-        let mut right: [&mut [R::Elem]; 8] = Default::default();
+        let mut left: [&mut [R::Elem]; N] = std::array::from_fn(|_| Default::default());
+        let mut right: [&mut [R::Elem]; N] = std::array::from_fn(|_| Default::default());
         for (j, row) in rows.into_iter().enumerate() {
             (left[j], right[j]) = row.split_at_mut(mid);
         }
-        crate::parallel::join(true, || radix8(ring, left, true), || radix8(ring, right, true));
+        crate::parallel::join(true, || radix(ring, left, true), || radix(ring, right, true));
         return;
     }
     let tile = tile_len::<R::Elem>().min(len);
-    let mut stage = vec![ring.zero(); 8 * tile];
+    let mut stage = vec![ring.zero(); N * tile];
     let mut first = 0;
     while first < len {
         let n = tile.min(len - first);
@@ -721,11 +737,11 @@ fn radix8<R: Ring<Elem: Copy>>(ring: &R, mut rows: [&mut [R::Elem]; 8], parallel
         for (s, row) in staged.iter_mut().zip(&rows) {
             s.copy_from_slice(&row[columns.clone()]);
         }
-        // Levels h, 2h, 4h in ascending order: staged tiles (j, j + 1), then (j, j + 2), then
-        // (j, j + 4), the lower keeping a + b, the upper a − b; each a loop over two tiles in
-        // cache, which the compiler vectorises.
-        for step in [1, 2, 4] {
-            for j in (0..8).filter(|j| j & step == 0) {
+        // Levels h, 2h, … in ascending order: tiles (j, j + 1), then (j, j + 2), …, the lower
+        // keeping a + b, the upper a − b.
+        let mut step = 1;
+        while step < N {
+            for j in (0..N).filter(|j| j & step == 0) {
                 let (low, high) = staged.split_at_mut(j + step);
                 for (x, y) in low[j].iter_mut().zip(high[0].iter_mut()) {
                     let (a, b) = (*x, *y);
@@ -733,90 +749,12 @@ fn radix8<R: Ring<Elem: Copy>>(ring: &R, mut rows: [&mut [R::Elem]; 8], parallel
                     *y = ring.sub(a, b);
                 }
             }
+            step *= 2;
         }
         for (s, row) in staged.iter().zip(rows.iter_mut()) {
             row[columns.clone()].copy_from_slice(s);
         }
         first += n;
-    }
-}
-
-/// Bytes of each row that a pass takes at a time (see [`radix4`]).
-const TILE_BYTES: usize = 16 << 10;
-
-/// Levels `h` and `2h` on the rows `i, i + h, i + 2h, i + 3h`, for every column.
-///
-/// Rows here lie a whole received piece apart (256 MiB for 2^28 `u32` on two processes), and
-/// streams that far apart collide in memory (as the kernel's staggered passes describe): on the
-/// development machine a plain loop over both rows took 1.10 s for the 512 MiB of one process,
-/// against 0.35 s tile by tile, in the same run. So the pass goes tile by tile
-/// ([`TILE_BYTES`] of each row): the tiles of rows 1–3 are copied into a cache-resident staging
-/// buffer, the butterflies run there and on row 0 in place, and the tiles are copied back: each
-/// row is then read and written in long runs of its own. Same operations, same order.
-fn radix4<R: Ring<Elem: Copy>>(ring: &R, [r0, r1, r2, r3]: [&mut [R::Elem]; 4], parallel: bool) {
-    let len = r0.len();
-    if parallel && len >= 2 * COLUMN_TASK {
-        let mid = (len / 2) & !1023;
-        let (a0, b0) = r0.split_at_mut(mid);
-        let (a1, b1) = r1.split_at_mut(mid);
-        let (a2, b2) = r2.split_at_mut(mid);
-        let (a3, b3) = r3.split_at_mut(mid);
-        crate::parallel::join(
-            true,
-            || radix4(ring, [a0, a1, a2, a3], true),
-            || radix4(ring, [b0, b1, b2, b3], true),
-        );
-        return;
-    }
-    let tile = tile_len::<R::Elem>().min(len);
-    let mut stage = vec![ring.zero(); 3 * tile];
-    let mut first = 0;
-    while first < len {
-        let n = tile.min(len - first);
-        let columns = first..first + n;
-        let (s1, rest) = stage.split_at_mut(tile);
-        let (s2, s3) = rest.split_at_mut(tile);
-        let (s1, s2, s3) = (&mut s1[..n], &mut s2[..n], &mut s3[..n]);
-        s1.copy_from_slice(&r1[columns.clone()]);
-        s2.copy_from_slice(&r2[columns.clone()]);
-        s3.copy_from_slice(&r3[columns.clone()]);
-        let t0 = &mut r0[columns.clone()];
-        for c in 0..n {
-            let (x0, x1, x2, x3) = (t0[c], s1[c], s2[c], s3[c]);
-            // Level h pairs rows (i, i + h) and (i + 2h, i + 3h); level 2h then (i, i + 2h) and
-            // (i + h, i + 3h): each element sees the levels in ascending order.
-            let (y0, y1, y2, y3) = (ring.add(x0, x1), ring.sub(x0, x1), ring.add(x2, x3), ring.sub(x2, x3));
-            t0[c] = ring.add(y0, y2);
-            s2[c] = ring.sub(y0, y2);
-            s1[c] = ring.add(y1, y3);
-            s3[c] = ring.sub(y1, y3);
-        }
-        r1[columns.clone()].copy_from_slice(s1);
-        r2[columns.clone()].copy_from_slice(s2);
-        r3[columns].copy_from_slice(s3);
-        first += n;
-    }
-}
-
-/// Level `h` on the rows `i, i + h`, for every column, tile by tile as [`radix4`] does.
-fn radix2<R: Ring<Elem: Copy>>(ring: &R, [r0, r1]: [&mut [R::Elem]; 2], parallel: bool) {
-    let len = r0.len();
-    if parallel && len >= 2 * COLUMN_TASK {
-        let mid = (len / 2) & !1023;
-        let (a0, b0) = r0.split_at_mut(mid);
-        let (a1, b1) = r1.split_at_mut(mid);
-        crate::parallel::join(true, || radix2(ring, [a0, a1], true), || radix2(ring, [b0, b1], true));
-        return;
-    }
-    let tile = tile_len::<R::Elem>().min(len);
-    let mut stage = vec![ring.zero(); tile];
-    for (t0, t1) in r0.chunks_mut(tile).zip(r1.chunks_mut(tile)) {
-        let s1 = &mut stage[..t0.len()];
-        s1.copy_from_slice(t1);
-        for (a, b) in t0.iter_mut().zip(s1.iter_mut()) {
-            (*a, *b) = (ring.add(*a, *b), ring.sub(*a, *b));
-        }
-        t1.copy_from_slice(s1);
     }
 }
 
