@@ -498,6 +498,19 @@ impl<'p> Query<'p> {
         }
     }
 
+    /// Refuses the distribution when the structured spectrum is asked for: the distribution is
+    /// an inverse transform, computed over the array of slots only.
+    fn distribution_over_array(&self) -> Result<()> {
+        match self.options.spectrum {
+            SpectrumPath::Structured => Err(Error::NotForQuery {
+                query: "the distribution over the structured spectrum".into(),
+                reason: "the distribution is an inverse transform over the array of slots; the \
+                         structured spectrum gives counts and probabilities",
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// The number of positions for every XOR value (normal play).
     ///
     /// ```
@@ -513,6 +526,7 @@ impl<'p> Query<'p> {
     pub fn distribution(&self) -> Result<Distribution> {
         self.validate()?;
         self.counts_only()?;
+        self.distribution_over_array()?;
         if self.misere {
             return Err(Error::MisereDistribution);
         }
@@ -550,6 +564,9 @@ impl<'p> Query<'p> {
     pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
         self.validate()?;
         self.counts_only()?;
+        if with_distribution {
+            self.distribution_over_array()?;
+        }
         if let Input::Sum(components) = &self.input {
             let (histograms, sources, stages) = self.sum_histograms(components)?;
             let mut sum = Sum::new(self.sum_engines(components, &histograms), stages);
@@ -840,6 +857,18 @@ impl<'p> Query<'p> {
                 }
                 if self.max_heap.is_some() {
                     return refuse(query, "it computes no Grundy values, so a largest heap does not apply");
+                }
+                if self.options.spectrum != SpectrumPath::Auto {
+                    return refuse(
+                        query,
+                        "it is counted digit by digit over the binary columns, without a spectrum",
+                    );
+                }
+                if self.options.work_limit != super::MAX_STEPS {
+                    return refuse(
+                        query,
+                        "it is counted digit by digit within a limit of word operations of its own",
+                    );
                 }
                 self.range()?;
             }
