@@ -134,6 +134,12 @@ fn run_with(args: Args) -> Result<()> {
             "{flag} applies to the period search, which --first alone does not run (add --period)"
         )));
     }
+    if first.is_none() && max_heap.is_some() && args.max_seconds.is_some() {
+        return Err(common::usage(
+            "--max-seconds bounds the period search without --max-heap, and --first N; with --max-heap N \
+             the search computes N values whatever the time: drop one of them",
+        ));
+    }
     if args.no_closed_form && game == Game::Nim {
         return Err(common::usage(
             "--no-closed-form with nim: its period is proven by its closed form G(n) = n alone (no window theorem applies)",
