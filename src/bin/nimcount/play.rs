@@ -101,36 +101,37 @@ pub fn run(args: Args) -> Result<()> {
     }
     let text = args.game.as_deref().unwrap_or(DEFAULT_GAME);
     let spec = if args.staircase { Spec::staircase(text)? } else { Spec::parse(text)? };
-    let report = if let Spec::Moore(m) = spec {
-        moore(&args, m, heaps)?
+    let game = match spec {
+        Spec::Moore(m) => {
+            let report = moore(&args, m, heaps)?;
+            return if args.json { print_json(&report) } else { print_text(&report) };
+        }
+        Spec::Staircase(game) => game,
+        other => other.heap_game()?,
+    };
+    no_values_needed(&args, std::slice::from_ref(&game))?;
+    let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    // The values needed: every heap, and on a staircase every odd step plus the step above.
+    let mut largest = heaps.iter().max().cloned().unwrap_or_default();
+    if args.staircase {
+        for pair in heaps.chunks(2).filter(|p| p.len() == 2) {
+            largest = largest.max(&pair[0] + &pair[1]);
+        }
+    }
+    let progress = TerminalProgress::new();
+    let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
+        nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
+            "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
+             the step above can send down), beyond those known (heaps below {limit}){why}",
+            nimcount::error::quote(&largest.to_string())
+        )),
+        other => common::values_failure(other),
+    })?;
+    drop(progress);
+    let report = if args.staircase {
+        staircase(&args, &game, &rules, heaps)?
     } else {
-        let (Spec::Game(game) | Spec::Staircase(game)) = spec else {
-            unreachable!("Spec::parse and Spec::staircase name one game or Moore's Nim")
-        };
-        no_values_needed(&args, std::slice::from_ref(&game))?;
-        let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
-        // The values needed: every heap, and on a staircase every odd step plus the step above.
-        let mut largest = heaps.iter().max().cloned().unwrap_or_default();
-        if args.staircase {
-            for pair in heaps.chunks(2).filter(|p| p.len() == 2) {
-                largest = largest.max(&pair[0] + &pair[1]);
-            }
-        }
-        let progress = TerminalProgress::new();
-        let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
-            nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
-                "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
-                 the step above can send down), beyond those known (heaps below {limit}){why}",
-                nimcount::error::quote(&largest.to_string())
-            )),
-            other => common::values_failure(other),
-        })?;
-        drop(progress);
-        if args.staircase {
-            staircase(&args, &game, &rules, heaps)?
-        } else {
-            heap_game(&args, &game, &rules, heaps)?
-        }
+        heap_game(&args, &game, &rules, heaps)?
     };
     if args.json { print_json(&report) } else { print_text(&report) }
 }
