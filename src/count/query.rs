@@ -503,9 +503,9 @@ impl<'p> Query<'p> {
     fn distribution_over_array(&self) -> Result<()> {
         match self.options.spectrum {
             SpectrumPath::Structured => Err(Error::NotForQuery {
-                query: "the distribution over the structured spectrum".into(),
-                reason: "the distribution is an inverse transform over the array of slots; the \
-                         structured spectrum gives counts and probabilities",
+                query: "the structured spectrum".into(),
+                reason: "it gives counts and probabilities, not the distribution (an inverse \
+                         transform, over the array of slots)",
             }),
             _ => Ok(()),
         }
@@ -982,6 +982,26 @@ mod tests {
         // Misère: the empty position is won for the player to move.
         let misere = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count().unwrap();
         assert_eq!((misere.losing, misere.winning), (0u32.into(), 1u32.into()));
+    }
+
+    #[test]
+    fn options_a_query_would_not_use_are_refused() {
+        let nim = || Query::new(Game::Nim).sizes(0u32, 7u32).heaps(2u32).spectrum(SpectrumPath::Structured);
+        let err = nim().distribution().unwrap_err().to_string();
+        assert!(err.contains("not the distribution"), "{err}");
+        assert!(nim().probability(true).is_err());
+        assert!(nim().probability(false).is_ok() && nim().count().is_ok());
+        let moore = || Query::moore(2).sizes(0u32, 3u32).heaps(3u32);
+        assert!(
+            moore()
+                .spectrum(SpectrumPath::Array)
+                .count()
+                .unwrap_err()
+                .to_string()
+                .contains("without a spectrum")
+        );
+        assert!(moore().max_work(10).count().is_err());
+        assert_eq!(moore().count().unwrap().losing, 4u32.into());
     }
 
     #[test]
