@@ -50,6 +50,10 @@ pub mod count;
 
 pub mod play;
 
+// The one parser of specifications (heap games, Moore's Nim-K, staircases, sums), on the
+// games, positions and queries it builds; the binary and the Python binding call it.
+pub mod spec;
+
 #[cfg(test)]
 mod layers;
 

@@ -2,6 +2,7 @@
 //! `MemoryError`, `OSError`, and `ValueError` for every other mistake in the input.
 
 use nimcount::Error;
+use nimcount::grundy::MoreValues;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
@@ -27,27 +28,26 @@ fn too_costly(py: Python<'_>, message: String, estimate: Option<Py<PyAny>>, keyw
 /// The Python exception for a library error.
 pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
     let message = err.to_string();
+    let more = err.more_values();
     match err {
         Error::TooMuchWork { steps, .. } => {
             let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
             too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
         }
-        Error::TooCostly { values: Some(values), seconds, bytes, .. }
-            if nimcount::memory::available().is_none_or(|available| bytes <= available) =>
-        {
-            let estimate = seconds.into_pyobject(py).ok().map(|s| s.into_any().unbind());
-            too_costly(
-                py,
-                format!("{message}; max_heap={values} computes them anyway"),
-                estimate,
-                Some("max_heap"),
-            )
-        }
+        // Whether more values lift it is the library's decision.
         Error::TooCostly { seconds, .. } => {
             let estimate = seconds.into_pyobject(py).ok().map(|s| s.into_any().unbind());
-            too_costly(py, format!("{message}; that does not fit in memory"), estimate, None)
+            match more {
+                Some(MoreValues::Lift(values)) => too_costly(
+                    py,
+                    format!("{message}; max_heap={values} computes them anyway"),
+                    estimate,
+                    Some("max_heap"),
+                ),
+                _ => too_costly(py, format!("{message}; that does not fit in memory"), estimate, None),
+            }
         }
-        Error::NoPeriod { .. } => {
+        _ if more == Some(MoreValues::Search) => {
             too_costly(py, format!("{message}; max_heap= computes more values"), None, Some("max_heap"))
         }
         Error::AnswerTooLarge { bits, .. } => {

@@ -9,8 +9,9 @@ use nimcount::game::Game;
 use nimcount::grundy::{Certificate, Limit, PeriodSearch, Search};
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
-use nimcount::play::{MISERE_MAX_POSITIONS, MiserePosition, Moore, Move, Position, Rules, Verdict};
+use nimcount::play::{MISERE_MAX_POSITIONS, MiserePosition, Move, Position, Rules, Verdict};
 use nimcount::progress::Progress;
+use nimcount::spec::Spec;
 use num_traits::ToPrimitive;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -87,20 +88,12 @@ struct CountAnswer {
 
 /// The one place where positions are counted.
 fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAnswer, Refusal> {
-    let kind = match (r.unordered, r.distinct) {
-        (true, true) => return Err(Refusal::Usage("unordered=True and distinct=True: choose one".into())),
-        (true, false) => Kind::Multiset,
-        (false, true) => Kind::Set,
-        (false, false) => Kind::Ordered,
-    };
+    let kind = Kind::of(r.unordered, r.distinct)?;
     if r.probability && r.modulus.is_some() {
         return Err(Refusal::Usage("probability=True is a float: drop modulus=".into()));
     }
     let query = match &r.input {
-        Input::Game { spec, lo, hi } if Moore::names(spec) => {
-            Query::moore(Moore::parse(spec)?.k()).sizes(lo.clone(), hi.clone())
-        }
-        Input::Game { spec, lo, hi } => Query::new(Game::parse(spec)?).sizes(lo.clone(), hi.clone()),
+        Input::Game { spec, lo, hi } => Spec::parse(spec)?.query()?.sizes(lo.clone(), hi.clone()),
         Input::Histogram(pairs) => {
             if r.max_heap.is_some() {
                 return Err(Refusal::Usage(
@@ -112,12 +105,7 @@ fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAns
         Input::Sum(parts) => {
             let mut components = Vec::with_capacity(parts.len());
             for (spec, lo, hi, heaps) in parts {
-                if Moore::names(spec) {
-                    return Err(Refusal::Usage(format!(
-                        "{spec} moves on several heaps at once: not a part of a sum"
-                    )));
-                }
-                components.push(Component::new(Game::parse(spec)?, lo.clone(), hi.clone(), heaps.clone()));
+                components.push(Component::new(Spec::part(spec)?, lo.clone(), hi.clone(), heaps.clone()));
             }
             Query::sum(components)
         }
@@ -174,13 +162,7 @@ fn kind_name(kind: Kind) -> &'static str {
 
 /// The one place where Grundy values are computed: `G(0)` … `G(first − 1)`.
 fn first_values(spec: &str, first: u64, progress: &dyn Progress) -> Result<Vec<u32>, Refusal> {
-    if Moore::names(spec) {
-        return Err(Refusal::Usage(format!(
-            "{}: Moore's Nim has no Grundy values of single heaps (it moves on several at once)",
-            spec.trim()
-        )));
-    }
-    Ok(nimcount::grundy::values(&Game::parse(spec)?, first, progress)?)
+    Ok(nimcount::grundy::values(&Spec::parse(spec)?.heap_game()?, first, progress)?)
 }
 
 /// The one place where periods are searched.
@@ -189,13 +171,7 @@ fn search_period(
     max_heap: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<PeriodSearch, Refusal> {
-    if Moore::names(spec) {
-        return Err(Refusal::Usage(format!(
-            "{}: Moore's Nim has no Grundy values to be periodic",
-            spec.trim()
-        )));
-    }
-    let game = Game::parse(spec)?;
+    let game = Spec::parse(spec)?.heap_game()?;
     let limit = max_heap.map_or(Limit::default(), Limit::Heaps);
     Ok(Search::new().limit(limit).progress(progress).run(&game)?)
 }
@@ -223,19 +199,20 @@ fn play_position(
             Ok(moves)
         }
     };
-    if Moore::names(spec) {
-        let moore = Moore::parse(spec)?;
-        if misere || max_heap.is_some() {
-            let option = if misere { "misere=True" } else { "max_heap=" };
-            return Err(Refusal::Usage(format!(
-                "{option} with {}: normal play only, no Grundy values",
-                moore.spec()
-            )));
+    let game = match Spec::parse(spec)? {
+        Spec::Moore(moore) => {
+            if misere || max_heap.is_some() {
+                let option = if misere { "misere=True" } else { "max_heap=" };
+                return Err(Refusal::Usage(format!(
+                    "{option} with {}: normal play only, no Grundy values",
+                    moore.spec()
+                )));
+            }
+            let moves = listed(moore.winning_moves(&heaps).take(MAX_MOVES + 1).collect())?;
+            return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
         }
-        let moves = listed(moore.winning_moves(&heaps).take(MAX_MOVES + 1).collect())?;
-        return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
-    }
-    let game = Game::parse(spec)?;
+        other => other.heap_game()?,
+    };
     let largest = heaps.iter().max().cloned().unwrap_or_default();
     let rules =
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };

@@ -32,6 +32,31 @@ pub enum Kind {
     Set,
 }
 
+impl Kind {
+    /// The kind two switches ask for: unordered heaps (multisets), distinct sizes (sets), or
+    /// neither (ordered tuples). Both at once is refused: a set is a multiset already.
+    ///
+    /// ```
+    /// use nimcount::count::Kind;
+    /// assert_eq!(Kind::of(false, false)?, Kind::Ordered);
+    /// assert_eq!(Kind::of(true, false)?, Kind::Multiset);
+    /// assert_eq!(Kind::of(false, true)?, Kind::Set);
+    /// assert!(Kind::of(true, true).is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn of(unordered: bool, distinct: bool) -> crate::error::Result<Kind> {
+        match (unordered, distinct) {
+            (true, true) => Err(crate::error::Error::NotForQuery {
+                query: "unordered and distinct heaps".into(),
+                reason: "choose one (multisets of heap sizes, or sets of distinct sizes)",
+            }),
+            (true, false) => Ok(Kind::Multiset),
+            (false, true) => Ok(Kind::Set),
+            (false, false) => Ok(Kind::Ordered),
+        }
+    }
+}
+
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

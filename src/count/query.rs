@@ -498,6 +498,19 @@ impl<'p> Query<'p> {
         }
     }
 
+    /// Refuses the distribution when the structured spectrum is asked for: the distribution is
+    /// an inverse transform, computed over the array of slots only.
+    fn distribution_over_array(&self) -> Result<()> {
+        match self.options.spectrum {
+            SpectrumPath::Structured => Err(Error::NotForQuery {
+                query: "the structured spectrum".into(),
+                reason: "it gives counts and probabilities, not the distribution (an inverse \
+                         transform, over the array of slots)",
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// The number of positions for every XOR value (normal play).
     ///
     /// ```
@@ -513,6 +526,7 @@ impl<'p> Query<'p> {
     pub fn distribution(&self) -> Result<Distribution> {
         self.validate()?;
         self.counts_only()?;
+        self.distribution_over_array()?;
         if self.misere {
             return Err(Error::MisereDistribution);
         }
@@ -550,6 +564,9 @@ impl<'p> Query<'p> {
     pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
         self.validate()?;
         self.counts_only()?;
+        if with_distribution {
+            self.distribution_over_array()?;
+        }
         if let Input::Sum(components) = &self.input {
             let (histograms, sources, stages) = self.sum_histograms(components)?;
             let mut sum = Sum::new(self.sum_engines(components, &histograms), stages);
@@ -841,6 +858,18 @@ impl<'p> Query<'p> {
                 if self.max_heap.is_some() {
                     return refuse(query, "it computes no Grundy values, so a largest heap does not apply");
                 }
+                if self.options.spectrum != SpectrumPath::Auto {
+                    return refuse(
+                        query,
+                        "it is counted digit by digit over the binary columns, without a spectrum",
+                    );
+                }
+                if self.options.work_limit != super::MAX_STEPS {
+                    return refuse(
+                        query,
+                        "it is counted digit by digit within a limit of word operations of its own",
+                    );
+                }
                 self.range()?;
             }
         }
@@ -953,6 +982,26 @@ mod tests {
         // Misère: the empty position is won for the player to move.
         let misere = Query::new(Game::Nim).sizes(0u32, 5u32).heaps(0u32).misere(true).count().unwrap();
         assert_eq!((misere.losing, misere.winning), (0u32.into(), 1u32.into()));
+    }
+
+    #[test]
+    fn options_a_query_would_not_use_are_refused() {
+        let nim = || Query::new(Game::Nim).sizes(0u32, 7u32).heaps(2u32).spectrum(SpectrumPath::Structured);
+        let err = nim().distribution().unwrap_err().to_string();
+        assert!(err.contains("not the distribution"), "{err}");
+        assert!(nim().probability(true).is_err());
+        assert!(nim().probability(false).is_ok() && nim().count().is_ok());
+        let moore = || Query::moore(2).sizes(0u32, 3u32).heaps(3u32);
+        assert!(
+            moore()
+                .spectrum(SpectrumPath::Array)
+                .count()
+                .unwrap_err()
+                .to_string()
+                .contains("without a spectrum")
+        );
+        assert!(moore().max_work(10).count().is_err());
+        assert_eq!(moore().count().unwrap().losing, 4u32.into());
     }
 
     #[test]

@@ -63,7 +63,9 @@ use std::fmt;
 pub use cost::Estimate;
 pub use mex::{CountedMex, MexSet, mex};
 pub use octal::values_plain as octal_values_plain;
-pub use range::{DIRECT_SECONDS, RangeValues, Within, estimate_values, range_values, values_within};
+pub use range::{
+    DIRECT_SECONDS, MoreValues, RangeValues, Within, estimate_values, range_values, values_within,
+};
 pub use search::{DEFAULT_SECONDS, INFORMATIVE_VALUES, Limit, Search};
 
 pub use range::values_within_on;

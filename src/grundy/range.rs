@@ -243,6 +243,47 @@ fn closed_form_period(resolved: &Resolved<'_>) -> Option<u64> {
     }
 }
 
+/// Whether computing more Grundy values (a larger `max_heap`, the flag or keyword that bounds
+/// them) would lift an error: the one decision every caller names the limit by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MoreValues {
+    /// `G(0)` … `G(n − 1)` computed directly lift it, and they fit in the memory available.
+    Lift(u64),
+    /// A period search over more values may find the period it stopped short of.
+    Search,
+    /// The values needed do not fit in the memory available (or their number in 64 bits):
+    /// no limit of values lifts it.
+    BeyondMemory,
+}
+
+impl Error {
+    /// Whether more computed Grundy values would lift this error, and how many; `None` for
+    /// every error that no limit of values concerns.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    /// use nimcount::grundy::MoreValues;
+    /// // Subtract a square has no period: 10^9 values directly are beyond the default limit.
+    /// let err = Query::new(Game::Squares).sizes(1u32, 10u32.pow(9)).heaps(2u32).count().unwrap_err();
+    /// assert!(matches!(err.more_values(), Some(MoreValues::Lift(_) | MoreValues::BeyondMemory)));
+    /// assert_eq!(nimcount::Error::MissingHeaps.more_values(), None);
+    /// ```
+    pub fn more_values(&self) -> Option<MoreValues> {
+        match self {
+            Error::TooCostly { values: Some(values), bytes, .. }
+                if crate::memory::available().is_none_or(|available| *bytes <= available) =>
+            {
+                Some(MoreValues::Lift(*values))
+            }
+            Error::TooCostly { .. } => Some(MoreValues::BeyondMemory),
+            Error::NoPeriod { .. } => Some(MoreValues::Search),
+            _ => None,
+        }
+    }
+}
+
 fn too_costly(
     game: &dyn HeapGame,
     reason: String,

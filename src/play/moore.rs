@@ -67,8 +67,9 @@ impl Moore {
             .map_err(|_| fail("K must be at least 1: moore:K takes stones from up to K heaps".into()))
     }
 
-    /// Whether `spec` names Moore's Nim (`moore` or `moore:…`), well formed or not.
-    pub fn names(spec: &str) -> bool {
+    /// Whether `spec` names Moore's Nim (`moore` or `moore:…`), well formed or not. The one
+    /// parser of specifications ([`crate::spec::Spec`]) decides with it; nothing else looks.
+    pub(crate) fn names(spec: &str) -> bool {
         spec.trim().split(':').next().map(str::trim) == Some("moore")
     }
 

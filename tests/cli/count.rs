@@ -357,3 +357,29 @@ fn take_at_most_half_over_10_12() {
         "a subset-sum problem); sizes 1..=",
     );
 }
+
+/// An option the count would not honour is refused on one line, never run without it.
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    // The distribution is an inverse transform over the array: the structured spectrum does not
+    // give it (it used to run the array spectrum silently).
+    let nim = ["--game", "nim", "--sizes", "0..=7", "--heaps", "2", "--spectrum", "structured"];
+    refused(&[&nim[..], &["--distribution"]].concat(), "structured spectrum");
+    refused(&[&nim[..], &["--probability", "--distribution"]].concat(), "structured spectrum");
+    // Without --distribution the structured spectrum counts, and --spectrum array still gives it.
+    assert_eq!(json(&nim)["spectrum"], "structured");
+    let array =
+        ["--game", "nim", "--sizes", "0..=7", "--heaps", "2", "--spectrum", "array", "--distribution"];
+    assert_eq!(json(&array)["distribution"][0], "8");
+    // Moore's Nim-K is counted digit by digit: no spectrum and no --max-work of the transform.
+    let moore = ["--game", "moore:2", "--sizes", "0..=3", "--heaps", "3"];
+    refused(&[&moore[..], &["--spectrum", "array"]].concat(), "without a spectrum");
+    refused(&[&moore[..], &["--max-work", "10^9"]].concat(), "limit of word operations of its own");
+    // moore:0 is refused for what it is, whatever else is asked.
+    refused(
+        &["--game", "moore:0", "--sizes", "0..=3", "--heaps", "2", "--distributed"],
+        "K must be at least 1",
+    );
+    refused(&["--part", "moore:0", "0..=3", "2"], "K must be at least 1");
+    refused(&["--part", "moore:2", "0..=3", "2"], "not a part of a sum of games");
+}

@@ -182,6 +182,10 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         (&["--game", "nim", "--first", "10^12"], "beyond the limit"),
         (&["--game", "nim", "--max-heap", "3^99"], "larger than 2^64"),
         (&["--game", "nim", "--first", "ten"], "invalid number 'ten'"),
+        (&["--game", "moore:2"], "Moore's Nim has no Grundy values"),
+        (&["--game", "moore:0"], "K must be at least 1"),
+        // An option that would be ignored: the search computes --max-heap values, whatever the time.
+        (&["--game", "octal:0.6", "--max-heap", "100", "--max-seconds", "5"], "drop one of them"),
         (&[], "required arguments"),
     ] {
         refused(&[&["grundy"], args].concat(), needle);

@@ -191,16 +191,39 @@ fn bad_input_is_one_line_and_exit_code_2() {
     );
     refused(&["play", "kayles:x"], "GAME:HEAP");
     refused(&["play", "--staircase", "nim:3", "4"], "--staircase needs one game");
-    refused(&["play", "moore:2:3", "4"], "does not mix with other games");
+    refused(&["play", "moore:2:3", "4"], "not a part of a sum of games");
     refused(&["play", "--game", "moore:2", "--misere", "3"], "misère play is known exactly for nim only");
     refused(&["play", "--game", "octal:0.07", "--staircase", "3", "4"], "must take stones");
-    refused(&["play", "--game", "moore:2", "--staircase", "3", "4"], "--staircase");
+    refused(
+        &["play", "--game", "moore:2", "--staircase", "3", "4"],
+        "a staircase needs a game of single heaps",
+    );
     refused(&["play", "--game", "chess", "3"], "unknown game 'chess'");
     // Far too many moves to list: refused before printing any.
     refused(
         &["play", "--game", "moore:2", "--all", "2^17-1", "2^17-1", "2^17-1", "2^17-1"],
         "more than 100000 winning moves",
     );
+}
+
+/// A `--game` that no heap is of, or `--max-heap` where no game needs values, is refused.
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    // Every heap names its own game: --game, misspelt or not, is of no heap.
+    refused(&["play", "--game", "kayle", "nim:1"], "unknown game 'kayle'");
+    refused(&["play", "--game", "kayles", "nim:1"], "--game kayles: no heap is of it");
+    refused(&["play", "--game", "nim", "nim:1", "octal:0.77:3"], "every heap names its own game");
+    refused(&["play", "--game", "moore:0", "nim:1"], "K must be at least 1");
+    refused(&["play", "--game", "moore:2", "nim:1"], "no heap is of it");
+    // Moore's Nim-K needs K >= 1, however it is given.
+    refused(&["play", "--game", "moore:0", "1", "nim:2"], "K must be at least 1");
+    refused(&["play", "moore:0:3", "1"], "K must be at least 1");
+    refused(&["play", "--game", "moore:0", "--staircase", "1"], "K must be at least 1");
+    // Nim heaps only: no Grundy values to compute.
+    refused(&["play", "--max-heap", "10", "nim:3", "4"], "--max-heap does not apply");
+    // A --game some heap is of still counts.
+    let v = json(&["play", "--game", "kayles", "nim:1", "3"]);
+    assert_eq!(v["games"], json!(["nim", "octal:0.77"]));
 }
 
 #[test]

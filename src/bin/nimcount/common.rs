@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimcount::Error;
 use nimcount::error::Seconds;
 use nimcount::fwht::Backend;
+use nimcount::grundy::MoreValues;
 use nimcount::input::Input;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
@@ -152,6 +153,17 @@ impl Write for Stdout {
 /// Buffered standard output; write errors map to [`Error::Io`] on `<stdout>` via [`stdout_error`].
 pub fn stdout() -> BufWriter<Stdout> {
     BufWriter::new(Stdout(io::stdout().lock()))
+}
+
+/// A library error, with `--max-heap` named when more computed Grundy values would lift it (the
+/// library decides whether they would: [`Error::more_values`]).
+pub fn values_failure(err: Error) -> Failure {
+    match err.more_values() {
+        Some(MoreValues::Lift(values)) => usage(format!("{err}; --max-heap {values} computes them anyway")),
+        Some(MoreValues::Search) => usage(format!("{err}; --max-heap N computes more values")),
+        Some(MoreValues::BeyondMemory) => usage(format!("{err}; that does not fit in memory")),
+        _ => err.into(),
+    }
 }
 
 /// Wraps a failure to write standard output.

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use nimcount::count::{Component, Kind, Query, Report, Source, SpectrumPath};
-use nimcount::game::Game;
 use nimcount::histogram::Histogram;
 use nimcount::num_bigint::BigUint;
 use nimcount::number;
 use nimcount::progress::Progress;
+use nimcount::spec::Spec;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
@@ -140,31 +140,6 @@ pub struct Args {
 
 /// Runs `nimcount count`.
 pub fn run(args: Args) -> Result<()> {
-    if args.distributed && args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
-        return Err(usage(
-            "--distributed counts through the transform: moore:K counts digit by digit, on one process",
-        ));
-    }
-    if args.staircase || args.game.as_deref().is_some_and(nimcount::play::Moore::names) {
-        return crate::count_variants::run(&crate::count_variants::Request {
-            game: args.game.as_deref(),
-            histogram: args.histogram.is_some(),
-            sizes: args.sizes.as_deref(),
-            heaps: args.heaps.as_deref().unwrap_or_default(),
-            modulus: args.modulus.as_deref(),
-            unordered: args.unordered,
-            distinct: args.distinct,
-            misere: args.misere,
-            distribution: args.distribution,
-            probability: args.probability,
-            json: args.json,
-            verbose: args.verbose,
-            max_heap: args.max_heap.as_deref(),
-            max_work: args.max_work.is_some(),
-            max_input: args.max_input.is_some(),
-            staircase: args.staircase,
-        });
-    }
     let start = Instant::now();
     let progress = TerminalProgress::lines(args.verbose);
     // Every check that needs no computation first.
@@ -186,13 +161,18 @@ pub fn run(args: Args) -> Result<()> {
             "--max-heap bounds the Grundy values of --game; a histogram has no Grundy values to compute",
         ));
     }
-    let kind = kind_of(&args);
+    let kind = kind_of(&args)?;
     let (query, input) = match (&args.game, &args.histogram) {
-        (Some(spec), _) => {
+        (Some(text), _) => {
             let (lo, hi) = parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
-            let game = Game::parse(spec)?;
-            let input = Input::Game { spec: game.spec(), lo: lo.clone(), hi: hi.clone() };
-            (Query::new(game).sizes(lo, hi), input)
+            let spec = if args.staircase { Spec::staircase(text)? } else { Spec::parse(text)? };
+            if args.distributed && matches!(spec, Spec::Moore(_)) {
+                return Err(usage(
+                    "--distributed counts through the transform: moore:K counts digit by digit, on one process",
+                ));
+            }
+            let query = spec.query()?.sizes(lo.clone(), hi.clone());
+            (query, Input::Game { spec, lo, hi })
         }
         (None, Some(path)) => {
             if args.sizes.is_some() {
@@ -202,7 +182,7 @@ pub fn run(args: Args) -> Result<()> {
             let mut file = common::open_input(path, args.max_input.as_deref())?;
             let histogram = Histogram::read_input(&mut file).map_err(|e| common::input_failure(e, false))?;
             let input = Input::Histogram { path: file.name().to_string(), read: read.elapsed() };
-            (Query::from_histogram(histogram), input)
+            (Query::from_histogram(histogram).staircase(args.staircase), input)
         }
         (None, None) => {
             return Err(usage(
@@ -244,7 +224,7 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
         _ => SpectrumPath::Auto,
     };
     let mut query = query
-        .kind(kind_of(args))
+        .kind(kind_of(args)?)
         .spectrum(spectrum)
         .misere(args.misere)
         .backend(common::backend(None)?)?
@@ -261,12 +241,8 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
     Ok(query)
 }
 
-fn kind_of(args: &Args) -> Kind {
-    match (args.unordered, args.distinct) {
-        (true, _) => Kind::Multiset,
-        (_, true) => Kind::Set,
-        _ => Kind::Ordered,
-    }
+fn kind_of(args: &Args) -> Result<Kind> {
+    Ok(Kind::of(args.unordered, args.distinct)?)
 }
 
 /// `--part GAME LO..=HI K …`: a sum of different games.
@@ -285,7 +261,7 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
     let mut components = Vec::new();
     for part in args.part.chunks(3) {
         let [spec, sizes, heaps] = part else { return Err(usage("--part takes GAME LO..=HI K")) };
-        let game = Game::parse(spec)?;
+        let game = Spec::part(spec)?;
         let (lo, hi) = parse_sizes(sizes).map_err(|e| match e {
             common::Failure::Usage(reason) => usage(format!(
                 "--part {} {}",
@@ -302,7 +278,7 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
     let summary = Summary {
         heaps: parts.iter().map(|p| &p.heaps).sum(),
         input: Input::Sum { parts },
-        kind: kind_of(args),
+        kind: kind_of(args)?,
         misere: false,
         modulus,
         probability: args.probability,
@@ -350,20 +326,13 @@ pub fn parse_max_work(text: &str) -> Result<u128> {
     }
 }
 
-/// A refusal for too much work, with the flag that lifts it.
+/// A refusal for too much work or too many Grundy values, with the flag that lifts it.
 pub fn work_failure(err: nimcount::Error) -> common::Failure {
     match err {
         nimcount::Error::TooMuchWork { .. } | nimcount::Error::HalfTooWide { .. } => {
             usage(format!("{err} (--max-work raises the limit)"))
         }
-        // Direct Grundy values beyond their limit: the flag that lifts it, when memory allows.
-        nimcount::Error::TooCostly { values: Some(values), bytes, .. }
-            if nimcount::memory::available().is_none_or(|available| bytes <= available) =>
-        {
-            usage(format!("{err}; --max-heap {values} computes them anyway"))
-        }
-        nimcount::Error::TooCostly { .. } => usage(format!("{err}; that does not fit in memory")),
-        other => other.into(),
+        other => common::values_failure(other),
     }
 }
 
@@ -395,9 +364,19 @@ pub fn probability_text(p: f64) -> String {
 
 /// What the query counts over.
 enum Input {
-    Game { spec: String, lo: BigUint, hi: BigUint },
-    Histogram { path: String, read: Duration },
-    Sum { parts: Vec<Part> },
+    /// A game, Moore's Nim-K or a staircase of a game, over heap sizes `lo..=hi`.
+    Game {
+        spec: Spec,
+        lo: BigUint,
+        hi: BigUint,
+    },
+    Histogram {
+        path: String,
+        read: Duration,
+    },
+    Sum {
+        parts: Vec<Part>,
+    },
 }
 
 /// One part of a sum of games, as given.
@@ -439,7 +418,7 @@ impl Summary {
         let mut fields = Map::new();
         match &self.input {
             Input::Game { spec, lo, hi } => {
-                fields.insert("game".into(), json!(spec));
+                fields.insert("game".into(), json!(spec.spec()));
                 fields.insert("sizes".into(), json!({ "lo": decimal(lo), "hi": decimal(hi) }));
             }
             Input::Histogram { path, .. } => {
@@ -497,7 +476,120 @@ impl Summary {
         verbose: bool,
         elapsed: Duration,
     ) -> Result<()> {
+        if let Input::Game { spec: spec @ (Spec::Moore(_) | Spec::Staircase(_)), lo, hi } = &self.input {
+            return self.print_columns_or_steps(spec, (lo, hi), c, json, verbose, elapsed);
+        }
         self.print_counts([&c.losing, &c.winning, &c.total], None, &c.report, json, verbose, elapsed)
+    }
+
+    /// The count of Moore's Nim-K (digit by digit over the binary columns) or of a staircase
+    /// (heaps on the odd steps, the even steps free): their own lines and fields.
+    fn print_columns_or_steps(
+        &self,
+        spec: &Spec,
+        (lo, hi): (&BigUint, &BigUint),
+        c: &nimcount::count::Counts,
+        json: bool,
+        verbose: bool,
+        elapsed: Duration,
+    ) -> Result<()> {
+        let heaps = &self.heaps;
+        let mut fields = Map::new();
+        let mut lines: Vec<(&str, String)> = Vec::new();
+        match spec {
+            Spec::Moore(moore) => {
+                let columns = hi.bits();
+                fields.insert("game".into(), json!(moore.spec()));
+                fields.insert("heaps".into(), json!(heaps.to_string()));
+                fields.insert("columns".into(), json!(columns));
+                lines.push((
+                    "game",
+                    format!("{} (take from up to {})", moore.spec(), plural(moore.k(), "heap", "heaps")),
+                ));
+                lines.push(("sizes", format!("{lo}..={hi} ({})", plural(&c.report.sizes, "size", "sizes"))));
+                lines.push(("heaps", format!("{heaps}, ordered, normal play")));
+                lines.push((
+                    "method",
+                    format!(
+                        "digit by digit over {columns} binary columns: 1s per column modulo {}, heaps still \
+                         equal to a bound's prefix as state",
+                        BigUint::from(moore.k()) + 1u32
+                    ),
+                ));
+            }
+            Spec::Staircase(game) => {
+                let odd: BigUint = (heaps + 1u32) >> 1;
+                fields.insert("game".into(), json!(game.spec()));
+                fields.insert("steps".into(), json!(heaps.to_string()));
+                fields.insert("odd_steps".into(), json!(odd.to_string()));
+                lines.push((
+                    "game",
+                    format!("{game} staircase (coins move one step down; only odd steps count)"),
+                ));
+                lines.push((
+                    "sizes",
+                    format!("{lo}..={hi} coins per step ({})", plural(&c.report.sizes, "size", "sizes")),
+                ));
+                lines.push((
+                    "steps",
+                    format!(
+                        "{heaps}, ordered, normal play: {} counted, {} free",
+                        plural(&odd, "odd step", "odd steps"),
+                        plural(heaps - &odd, "even step", "even steps")
+                    ),
+                ));
+                if let Some((grundy, theorem)) = source_text(&c.report.source) {
+                    lines.push(("grundy", grundy));
+                    if let Some(theorem) = theorem {
+                        lines.push(("theorem", theorem));
+                    }
+                }
+                fields.insert("period".into(), source_json(&c.report.source));
+            }
+            _ => {
+                return self.print_counts(
+                    [&c.losing, &c.winning, &c.total],
+                    None,
+                    &c.report,
+                    json,
+                    verbose,
+                    elapsed,
+                );
+            }
+        }
+        let modulus_text = self.modulus.as_ref().map_or("none (exact)".to_string(), BigUint::to_string);
+        lines.insert(3, ("modulus", modulus_text));
+        let elapsed = millis(elapsed);
+        let mut out = stdout();
+        if json {
+            fields.insert("staircase".into(), json!(matches!(spec, Spec::Staircase(_))));
+            fields.insert("sizes".into(), json!({ "lo": lo.to_string(), "hi": hi.to_string() }));
+            fields.insert("kind".into(), json!("ordered"));
+            fields.insert("play".into(), json!("normal"));
+            fields.insert("number_of_sizes".into(), json!(c.report.sizes.to_string()));
+            fields.insert("losing".into(), json!(c.losing.to_string()));
+            fields.insert("winning".into(), json!(c.winning.to_string()));
+            fields.insert("total".into(), json!(c.total.to_string()));
+            fields.insert(
+                "modulus".into(),
+                self.modulus.as_ref().map_or(Value::Null, |m| json!(m.to_string())),
+            );
+            if verbose {
+                fields.insert("elapsed_ms".into(), json!(elapsed));
+            }
+            writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
+        } else {
+            lines.push(("losing", c.losing.to_string()));
+            lines.push(("winning", c.winning.to_string()));
+            lines.push(("total", c.total.to_string()));
+            if verbose {
+                lines.push(("time", format!("{elapsed:.3} ms in all")));
+            }
+            for (label, value) in lines {
+                writeln!(out, "{label:<10} {value}").map_err(stdout_error)?;
+            }
+        }
+        out.flush().map_err(stdout_error)
     }
 
     fn print_counts(
@@ -586,7 +678,7 @@ impl Summary {
         let mut lines = Vec::new();
         match &self.input {
             Input::Game { spec, lo, hi } => {
-                lines.push(("game", spec.clone()));
+                lines.push(("game", spec.spec()));
                 let sizes = plural(shown(&report.sizes), "size", "sizes");
                 lines.push(("sizes", format!("{}..={} ({sizes})", shown(lo), shown(hi))));
             }

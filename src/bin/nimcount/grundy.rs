@@ -10,6 +10,7 @@ use nimcount::grundy::{
 use serde_json::{Value, json};
 
 use nimcount::count::Query;
+use nimcount::spec::Spec;
 
 use crate::common::{self, Result, TerminalProgress};
 use crate::output::Output;
@@ -122,7 +123,7 @@ fn run_with(args: Args) -> Result<()> {
         Some(s) => s as f64,
         None => DEFAULT_SECONDS,
     };
-    let game = Game::parse(&args.game)?;
+    let game = Spec::parse(&args.game)?.heap_game()?;
     if let Some(path) = &args.plot {
         crate::plot::check_path(path)?;
     }
@@ -132,6 +133,12 @@ fn run_with(args: Args) -> Result<()> {
         return Err(common::usage(format!(
             "{flag} applies to the period search, which --first alone does not run (add --period)"
         )));
+    }
+    if first.is_none() && max_heap.is_some() && args.max_seconds.is_some() {
+        return Err(common::usage(
+            "--max-seconds bounds the period search without --max-heap, and --first N; with --max-heap N \
+             the search computes N values whatever the time: drop one of them",
+        ));
     }
     if args.no_closed_form && game == Game::Nim {
         return Err(common::usage(
@@ -195,7 +202,7 @@ fn run_with(args: Args) -> Result<()> {
 /// `--sizes LO..=HI --histogram`: the histogram as `count` builds it, written as runs of values.
 fn histogram(args: &Args) -> Result<()> {
     let (lo, hi) = common::parse_sizes(args.sizes.as_deref().unwrap_or_default())?;
-    let game = Game::parse(&args.game)?;
+    let game = Spec::parse(&args.game)?.heap_game()?;
     let max_heap = args.max_heap.as_deref().map(nimcount::number::parse_u64).transpose()?;
     if args.max_seconds.is_some() {
         return Err(common::usage(

@@ -3,7 +3,6 @@
 mod bench;
 mod common;
 mod count;
-mod count_variants;
 mod distributed;
 mod games;
 mod grundy;

@@ -8,9 +8,10 @@ use nimcount::number;
 use nimcount::play::{
     MISERE_MAX_POSITIONS, MiserePosition, MisereRule, Moore, Move, Position, Rules, Staircase, Verdict,
 };
+use nimcount::spec::Spec;
 use serde_json::{Map, Value, json};
 
-use crate::common::{Result, TerminalProgress, stdout, stdout_error, usage};
+use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage};
 
 /// The most moves `--all` lists; more is refused before anything is printed.
 const MAX_LISTED: usize = 100_000;
@@ -38,9 +39,10 @@ Examples:
   nimcount play --misere 1 1 1
   nimcount play --game subtract:1-2 --staircase 4 1 3 --all")]
 pub struct Args {
-    /// The game: nim, subtract:1,3,4, allbut:1,2, octal:0.07, squares, moore:K (take from up to K heaps).
-    #[arg(long, value_name = "SPEC", default_value = "nim")]
-    game: String,
+    /// The game: nim, subtract:1,3,4, allbut:1,2, octal:0.07, squares, moore:K (take from up to K
+    /// heaps) [default: nim]. Refused when every heap names its own game (GAME:HEAP).
+    #[arg(long, value_name = "SPEC")]
+    game: Option<String>,
     /// The heaps (with --staircase: the coins on steps 1, 2, …); GAME:HEAP for a heap of
     /// another game than --game.
     #[arg(value_name = "HEAP", required = true, allow_negative_numbers = true)]
@@ -97,36 +99,39 @@ pub fn run(args: Args) -> Result<()> {
             "--staircase with --misere: misère staircases have no theory here; drop one of them",
         ));
     }
-    let report = if Moore::names(&args.game) {
-        moore(&args, heaps)?
+    let text = args.game.as_deref().unwrap_or(DEFAULT_GAME);
+    let spec = if args.staircase { Spec::staircase(text)? } else { Spec::parse(text)? };
+    let game = match spec {
+        Spec::Moore(m) => {
+            let report = moore(&args, m, heaps)?;
+            return if args.json { print_json(&report) } else { print_text(&report) };
+        }
+        Spec::Staircase(game) => game,
+        other => other.heap_game()?,
+    };
+    no_values_needed(&args, std::slice::from_ref(&game))?;
+    let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
+    // The values needed: every heap, and on a staircase every odd step plus the step above.
+    let mut largest = heaps.iter().max().cloned().unwrap_or_default();
+    if args.staircase {
+        for pair in heaps.chunks(2).filter(|p| p.len() == 2) {
+            largest = largest.max(&pair[0] + &pair[1]);
+        }
+    }
+    let progress = TerminalProgress::new();
+    let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
+        nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
+            "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
+             the step above can send down), beyond those known (heaps below {limit}){why}",
+            nimcount::error::quote(&largest.to_string())
+        )),
+        other => common::values_failure(other),
+    })?;
+    drop(progress);
+    let report = if args.staircase {
+        staircase(&args, &game, &rules, heaps)?
     } else {
-        let game = Game::parse(&args.game)?;
-        if game == Game::Nim && args.max_heap.is_some() {
-            return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
-        }
-        let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
-        // The values needed: every heap, and on a staircase every odd step plus the step above.
-        let mut largest = heaps.iter().max().cloned().unwrap_or_default();
-        if args.staircase {
-            for pair in heaps.chunks(2).filter(|p| p.len() == 2) {
-                largest = largest.max(&pair[0] + &pair[1]);
-            }
-        }
-        let progress = TerminalProgress::new();
-        let rules = Rules::for_game(&game, &largest, max_heap, &progress).map_err(|e| match e {
-            nimcount::Error::HeapBeyondValues { limit, why, .. } if args.staircase => usage(format!(
-                "this staircase of {game} needs Grundy values up to {} (an odd step together with the coins \
-                 the step above can send down), beyond those known (heaps below {limit}){why}",
-                nimcount::error::quote(&largest.to_string())
-            )),
-            other => other.into(),
-        })?;
-        drop(progress);
-        if args.staircase {
-            staircase(&args, &game, &rules, heaps)?
-        } else {
-            heap_game(&args, &game, &rules, heaps)?
-        }
+        heap_game(&args, &game, &rules, heaps)?
     };
     if args.json { print_json(&report) } else { print_text(&report) }
 }
@@ -145,17 +150,22 @@ fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
     Ok(listed)
 }
 
-fn moore(args: &Args, heaps: Vec<BigUint>) -> Result<Report> {
-    let moore = Moore::parse(&args.game)?;
+/// The game of the heaps that name none.
+const DEFAULT_GAME: &str = "nim";
+
+/// Refuses `--max-heap` when no game of the position needs Grundy values computed (nim's are
+/// G(n) = n).
+fn no_values_needed(args: &Args, games: &[Game]) -> Result<()> {
+    if args.max_heap.is_some() && games.iter().all(|g| *g == Game::Nim) {
+        return Err(usage("nim needs no Grundy values computed (G(n) = n): --max-heap does not apply"));
+    }
+    Ok(())
+}
+
+fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
     if args.misere {
         return Err(usage(format!(
             "misère play is known exactly for nim only; refusing to guess for {}",
-            moore.spec()
-        )));
-    }
-    if args.staircase {
-        return Err(usage(format!(
-            "--staircase needs a game of single heaps; {} changes several at once",
             moore.spec()
         )));
     }
@@ -224,18 +234,22 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
     if args.staircase {
         return Err(usage("--staircase needs one game; GAME:HEAP heaps mix games"));
     }
+    // --game is a specification whether or not a heap is of it.
+    if let Some(game) = args.game.as_deref() {
+        Spec::parse(game)?;
+    }
+    if let Some(game) = args.game.as_deref().filter(|_| tagged.iter().all(|(spec, _)| spec.is_some())) {
+        return Err(usage(format!(
+            "--game {}: no heap is of it, since every heap names its own game (GAME:HEAP); drop --game",
+            nimcount::error::quote(game)
+        )));
+    }
     let mut specs: Vec<String> = Vec::new();
     let mut games: Vec<Game> = Vec::new();
     let mut largest: Vec<BigUint> = Vec::new();
     let mut of_heap: Vec<usize> = Vec::with_capacity(tagged.len());
     for (spec, heap) in &tagged {
-        let spec = spec.unwrap_or(&args.game);
-        if Moore::names(spec) {
-            return Err(usage(format!(
-                "{spec} takes from several heaps at once: it does not mix with other games"
-            )));
-        }
-        let game = Game::parse(spec)?;
+        let game = Spec::part(spec.or(args.game.as_deref()).unwrap_or(DEFAULT_GAME))?;
         let index = games.iter().position(|g| *g == game).unwrap_or_else(|| {
             specs.push(game.spec());
             games.push(game);
@@ -245,13 +259,15 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
         largest[index] = largest[index].clone().max(heap.clone());
         of_heap.push(index);
     }
+    no_values_needed(args, &games)?;
     let max_heap = args.max_heap.as_deref().map(number::parse_u64).transpose()?;
     let progress = TerminalProgress::new();
     let rules = games
         .iter()
         .zip(&largest)
         .map(|(game, largest)| Rules::for_game(game, largest, max_heap, &progress))
-        .collect::<nimcount::Result<Vec<Rules>>>()?;
+        .collect::<nimcount::Result<Vec<Rules>>>()
+        .map_err(common::values_failure)?;
     drop(progress);
     let pairs = || of_heap.iter().zip(&tagged).map(|(&g, (_, h))| (&rules[g], h.clone()));
     let heap_specs: Vec<String> = of_heap.iter().map(|&g| specs[g].clone()).collect();
