@@ -132,8 +132,8 @@ where
     /// Elements the ring does not accept (residues not below the modulus: [`Ring::is_valid`])
     /// are refused with [`Error::ValueOutOfRange`] naming the first, `data` then left as it was.
     /// The modular rings check each block as the kernel first loads it, at almost no cost beside
-    /// the transform; rings that accept every value (wrapping, floats, exact integers) have
-    /// nothing to check. [`forward_unchecked`](Plan::forward_unchecked) skips the check.
+    /// the transform; the built-in rings that accept every value (wrapping, floats, exact
+    /// integers) have nothing to check. [`forward_unchecked`](Plan::forward_unchecked) skips the check.
     ///
     /// Every method refuses an empty buffer ([`Error::EmptyBuffer`]) and one whose length is not a
     /// multiple of the plan's ([`Error::LengthMismatch`]), before touching the data.
@@ -158,8 +158,11 @@ where
     /// guarantee every element is one the ring accepts ([`Ring::is_valid`]: residues below the
     /// modulus). **Unchecked**: an element out of range is transformed as if it were one, and
     /// the results are then meaningless residues (no error, and never undefined behaviour). The
-    /// length and the exact rings' overflow are still checked. As fast as `forward` within the
-    /// noise on the modular rings; identical to it on the others.
+    /// length and the exact rings' overflow are still checked. On the modular rings `forward`
+    /// costs about a tenth more where the data fit in cache (one thread, `u32` modulo
+    /// 998 244 353, on a busy machine: 1.05–1.18× at 2^20 over three runs of 41 turns, no
+    /// difference measured at 2^24); on the built-in rings that accept every value the two are
+    /// the same transform.
     pub fn forward_unchecked(&self, data: &mut [R::Elem]) -> Result<()> {
         self.check_length(data.len())?;
         self.ring.check_transform(data, self.log2, self.parallel)?;
