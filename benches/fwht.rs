@@ -1,5 +1,6 @@
 //! Walsh–Hadamard transform benchmarks: one group per ring; in each, one id per backend (single
-//! thread), the best backend on all threads, and the textbook loop, for sizes 2^10 … 2^24, so
+//! thread), the best backend without the range check (`-unchecked`), the best backend on all
+//! threads, and the textbook loop, for sizes 2^10 … 2^24, so
 //! every figure reads as a ratio against the others measured in the same run.
 //!
 //! `cargo bench --bench fwht -- 'u32 mod'` runs one group; `NIMCOUNT_BENCH_MAX_LOG2=20` caps
@@ -107,13 +108,25 @@ fn group<R: BenchRing>(c: &mut Criterion, ring: R) {
             }
         };
         let best = Backend::best();
-        let variants =
-            Backend::ALL.into_iter().filter(|b| b.is_available()).map(|b| (b, false)).chain([(best, true)]);
-        for (backend, parallel) in variants {
+        // `forward` checks the elements' range; `forward_unchecked` on the best backend beside it
+        // shows what the check costs.
+        let variants = Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_available())
+            .map(|b| (b, false, false))
+            .chain([(best, false, true), (best, true, false)]);
+        for (backend, parallel, unchecked) in variants {
             let plan = Plan::new(ring, n).unwrap().with_backend(backend).unwrap().with_parallel(parallel);
-            let id = if parallel { format!("{backend}-threads") } else { backend.to_string() };
+            let id = match (parallel, unchecked) {
+                (true, _) => format!("{backend}-threads"),
+                (false, true) => format!("{backend}-unchecked"),
+                (false, false) => backend.to_string(),
+            };
+            let forward = |d: &mut [R::Elem]| {
+                if unchecked { plan.forward_unchecked(d).unwrap() } else { plan.forward(d).unwrap() }
+            };
             g.bench_with_input(BenchmarkId::new(id, n), &n, |b, _| {
-                b.iter_custom(|iters| timed(iters, &mut buffer, |d| plan.forward(d).unwrap(), restore))
+                b.iter_custom(|iters| timed(iters, &mut buffer, forward, restore))
             });
         }
         g.bench_with_input(BenchmarkId::new("textbook", n), &n, |b, _| {

@@ -365,13 +365,13 @@ where
             Rows::Whole(data) => {
                 if inverse && ring.inverse_can_fail() {
                     let mut copy = data.to_vec();
-                    plan.inverse_checked(&mut copy)?;
+                    plan.inverse(&mut copy)?;
                     data.copy_from_slice(&copy);
                     Ok(())
                 } else if inverse {
-                    plan.inverse_checked(data)
+                    plan.inverse(data)
                 } else {
-                    plan.forward_checked(data)
+                    plan.forward(data)
                 }
             }
             Rows::Each(mut rows) => {
@@ -381,13 +381,15 @@ where
                 }
                 if inverse && ring.inverse_can_fail() {
                     let mut copy: Vec<T> = rows.iter().flat_map(|r| r.iter().copied()).collect();
-                    plan.inverse(&mut copy)?;
+                    plan.inverse_unchecked(&mut copy)?;
                     for (row, chunk) in rows.iter_mut().zip(copy.chunks_exact(n)) {
                         row.copy_from_slice(chunk);
                     }
                     return Ok(());
                 }
-                let one = |row: &mut &mut [T]| if inverse { plan.inverse(row) } else { plan.forward(row) };
+                let one = |row: &mut &mut [T]| {
+                    if inverse { plan.inverse_unchecked(row) } else { plan.forward_unchecked(row) }
+                };
                 if threads.parallel() && rows.len() > 1 {
                     rows.par_iter_mut().try_for_each(one)
                 } else {
@@ -514,9 +516,9 @@ where
         let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
         py.detach(|| -> nimcount::Result<()> {
             ring.check_values(&data)?;
-            plan.forward(&mut data)?;
+            plan.forward_unchecked(&mut data)?;
             plan.pow_each(&mut data, k.clone())?;
-            plan.inverse(&mut data)
+            plan.inverse_unchecked(&mut data)
         })
         .map_err(|e| transform_error(py, e, &name))?;
     }

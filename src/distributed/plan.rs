@@ -406,7 +406,10 @@ where
     }
 
     /// The forward transform, in place, in natural order: afterwards `block` holds the elements
-    /// `block_start() ..` of the transform of the whole vector. Collective.
+    /// `block_start() ..` of the transform of the whole vector. Collective. Elements the ring
+    /// does not accept are refused on every process, as [`fwht::Plan::forward`] refuses them,
+    /// in the local stage: the block that holds one is left as it was, the others may hold the
+    /// transform of their own elements.
     pub fn forward(&self, block: &mut Block<R::Elem>) -> Result<Timings> {
         self.forward_in(block, true)
     }

@@ -28,7 +28,9 @@ impl Named {
 }
 
 /// Every game known by name, then every family: what [`Game::parse`](super::Game::parse)
-/// accepts. An alias parses to the game of its code and prints back as the code.
+/// accepts, and last Moore's Nim-K (`moore:K`), which `play` and `count` accept beside them
+/// (its moves change several heaps at once, so it is no heap game of its own). An alias parses
+/// to the game of its code and prints back as the code.
 ///
 /// The periods stated here are those the period search proves (the tests check each one
 /// against it); the literature agrees (Kayles: last exception 70, period 12; Dawson's chess,
@@ -68,7 +70,7 @@ pub const NAMES: &[Named] = &[
     Named {
         name: "guiles",
         spec: "octal:0.15",
-        rule: "take 1 stone from a heap of 1, or 2 stones leaving one or two non-empty heaps",
+        rule: "take 1 stone from a heap of 1, or 2 stones leaving nothing or two non-empty heaps",
         proven: "period 10 from heap 1 on (octal-splitting theorem)",
     },
     Named {
@@ -120,5 +122,12 @@ pub const NAMES: &[Named] = &[
         rule: "remove k stones, 1 <= k <= floor(n·P/Q), from a heap of n (0 < P < Q)",
         proven: "1/2: closed form G(2n) = n, G(2n+1) = G(n), never periodic, counted without values \
                  up to about 10^14 sizes; other fractions: none (values computed directly)",
+    },
+    Named {
+        name: "moore:K",
+        spec: "moore:K",
+        rule: "Moore's Nim-K: remove stones from each of up to K heaps at once (play and count only)",
+        proven: "closed form: lost when every binary column holds a multiple of K + 1 ones \
+                 (no Grundy values)",
     },
 ];

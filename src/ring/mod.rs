@@ -282,7 +282,7 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// [`transform`](Ring::transform) of valid elements only ([`is_valid`](Ring::is_valid)):
     /// `Err(index)` of the first invalid element, with `data` left as it was. The default checks
     /// first; the modular rings check each block as their kernel first loads it. Only nimcount
-    /// can call it (it needs an [`Internal`] token): use [`crate::fwht::Plan::forward_checked`].
+    /// can call it (it needs an [`Internal`] token): use [`crate::fwht::Plan::forward`].
     #[doc(hidden)]
     fn transform_checked(
         &self,

@@ -310,10 +310,17 @@ fn named_games_and_their_listing() {
         "lasker",
         "hex:CODE",
         "fraction:P/Q",
+        "moore:K",
     ] {
         assert!(listing.lines().any(|l| l.starts_with(&format!("{name} "))), "{name}: {listing}");
     }
     assert!(listing.contains("kayles          octal:0.77"), "{listing}");
+    // Guiles is 0.15: digit 5 = 4 + 1, take 2 leaving nothing or two heaps (never one heap).
+    let guiles = listing.lines().find(|l| l.starts_with("guiles ")).unwrap();
+    assert!(
+        guiles.contains("octal:0.15") && guiles.contains("2 stones leaving nothing or two non-empty heaps"),
+        "{guiles}"
+    );
     let output = crate::support::cli::nimcount().args(["games", "--json"]).output().unwrap();
     for line in String::from_utf8(output.stdout).unwrap().lines() {
         let object: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -1,6 +1,6 @@
 //! The `nimcount` binary from the outside, one module a command (`count`, `grundy`, `play`,
-//! `plot`, `transform` and `bench`) and a table of hostile inputs. One test binary: run one
-//! module with `cargo test --test cli count::`.
+//! `plot`, `transform` and `bench`), a table of hostile inputs, and the README's examples and
+//! links. One test binary: run one module with `cargo test --test cli count::`.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -10,4 +10,5 @@ mod grundy;
 mod hostile;
 mod play;
 mod plot;
+mod readme;
 mod transform;

@@ -380,3 +380,11 @@ fn heaps_of_any_size_through_periods_and_closed_forms() {
     // Games without a period still need their values up to the heap.
     refused(&["play", "--game", "grundy-game", "--max-heap", "1000", "5000"], "5000");
 }
+
+/// `play --help` says what the heaps of any size above are: splitting games included.
+#[test]
+fn help_states_which_games_take_heaps_of_any_size() {
+    let help = text(&["play", "--help"]);
+    assert!(help.contains("splitting games included"), "{help}");
+    assert!(!help.contains("without splitting moves"), "{help}");
+}

@@ -243,6 +243,59 @@ fn exact_inverse_refuses_values_that_are_not_multiples_of_the_length() {
     assert_eq!(data, [0, 2, 2, 0]);
 }
 
+/// The obvious names are the safe ones: `forward`, `inverse`, `inverse_unnormalized`, the free
+/// functions and `xor_convolve_in_place` refuse residues not below the modulus, naming the first
+/// and leaving the data as it was; only the `_unchecked` methods take them as they are.
+#[test]
+fn modular_transforms_refuse_residues_not_below_the_modulus() {
+    let plan = Plan::new(Mod32::new(7).unwrap(), 4).unwrap();
+    let bad = [100u32, 200, 3_000_000_000, 4];
+    let refused = |result: nimcount::Result<()>, what: &str| match result {
+        Err(Error::ValueOutOfRange { index: 0, .. }) => {}
+        other => panic!("{what}: {other:?}"),
+    };
+    for inverse in [false, true] {
+        let mut x = bad;
+        refused(if inverse { plan.inverse(&mut x) } else { plan.forward(&mut x) }, "plan");
+        assert_eq!(x, bad);
+        refused(plan.inverse_unnormalized(&mut x), "inverse_unnormalized");
+        assert_eq!(x, bad);
+        let ring = Mod32::new(7).unwrap();
+        let free = if inverse {
+            nimcount::fwht::inverse(ring, &mut x)
+        } else {
+            nimcount::fwht::forward(ring, &mut x)
+        };
+        refused(free, "free function");
+        assert_eq!(x, bad);
+    }
+    // The first bad element is named, in a later chunk too.
+    let mut x = [1u32, 2, 3, 4, 5, 6, 0, 1, 2, 9, 7, 3];
+    let before = x;
+    match plan.forward(&mut x) {
+        Err(Error::ValueOutOfRange { index: 9, .. }) => assert_eq!(x, before),
+        other => panic!("chunks: {other:?}"),
+    }
+    // A convolution with one bad operand leaves both as they were.
+    let (mut a, mut b) = ([1u32, 2, 3, 4], [5u32, 6, 7, 1]);
+    match plan.xor_convolve_in_place(&mut a, &mut b) {
+        Err(Error::ValueOutOfRange { index: 2, .. }) => assert_eq!((a, b), ([1, 2, 3, 4], [5, 6, 7, 1])),
+        other => panic!("convolution: {other:?}"),
+    }
+    let plan64 = Plan::new(Mod64::new(7).unwrap(), 2).unwrap();
+    let mut y = [3u64, u64::MAX];
+    assert!(matches!(plan64.forward(&mut y), Err(Error::ValueOutOfRange { index: 1, .. })));
+    assert_eq!(y, [3, u64::MAX]);
+    // The unchecked path says what it is: it takes the values as they are.
+    let mut x = bad;
+    plan.forward_unchecked(&mut x).unwrap();
+    assert_ne!(x, bad);
+    let mut x = [1u32, 6, 0, 2];
+    plan.forward(&mut x).unwrap();
+    plan.inverse_unchecked(&mut x).unwrap();
+    assert_eq!(x, [1, 6, 0, 2]);
+}
+
 #[test]
 fn unavailable_backends_are_refused() {
     for backend in Backend::ALL {

@@ -379,6 +379,13 @@ fn report(args: &Args, m: &Measurement) -> Result<()> {
     out.flush().map_err(common::stdout_error)
 }
 
+/// How one method compares with another, from `speedup` (the other's time over this one's):
+/// `1.68x faster`, or `1.07x slower` below 1, never "0.94x faster".
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn faster_or_slower(speedup: f64) -> String {
+    if speedup >= 1.0 { format!("{speedup:.2}x faster") } else { format!("{:.2}x slower", 1.0 / speedup) }
+}
+
 /// A duration with a readable unit.
 pub(crate) fn show(d: Duration) -> String {
     let ns = d.as_nanos() as f64;
@@ -387,5 +394,18 @@ pub(crate) fn show(d: Duration) -> String {
         _ if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
         _ if ns < 1e9 => format!("{:.3} ms", ns / 1e6),
         _ => format!("{:.3} s", ns / 1e9),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::faster_or_slower;
+
+    #[test]
+    fn a_slower_method_is_called_slower() {
+        assert_eq!(faster_or_slower(1.68), "1.68x faster");
+        assert_eq!(faster_or_slower(1.0), "1.00x faster");
+        // 212.196 ms alone against 226.707 ms distributed.
+        assert_eq!(faster_or_slower(212.196 / 226.707), "1.07x slower");
     }
 }

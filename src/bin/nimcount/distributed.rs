@@ -339,15 +339,15 @@ mod enabled {
             if let Some([one, all]) = m.alone {
                 let all_threads = threads * m.processes;
                 text += &format!(
-                    "one process, 1 thread      median {:>10}  distributed is {:.2}x faster\n",
+                    "one process, 1 thread      median {:>10}  distributed is {}\n",
                     show(one.median),
-                    speedup(one)
+                    bench::faster_or_slower(speedup(one))
                 );
                 text += &format!(
-                    "one process, {all_threads} thread{:<6} median {:>10}  distributed is {:.2}x faster\n",
+                    "one process, {all_threads} thread{:<6} median {:>10}  distributed is {}\n",
                     if all_threads == 1 { "" } else { "s" },
                     show(all.median),
-                    speedup(all)
+                    bench::faster_or_slower(speedup(all))
                 );
             }
             out.write_all(text.as_bytes()).map_err(common::stdout_error)?;

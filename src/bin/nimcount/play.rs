@@ -19,9 +19,9 @@ const MAX_LISTED: usize = 100_000;
 /// Arguments of `nimcount play`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-Heaps are numbers of any size for nim and moore:K (10^30, 2^100+1), and for subtraction games
-and octal games without splitting moves once their period is proven; the values are found as
-`count` finds them: a period search of about 30 s of estimated work, else the values up to the
+Heaps are numbers of any size (10^30, 2^100+1) for nim, moore:K and nim staircases, for the
+closed forms (subtract:a-b, lasker, fraction:1/2), and for every game once its period is proven,
+splitting games included (--game kayles 10^18 7); the values are found as `count` finds them: a period search of about 30 s of estimated work, else the values up to the
 largest heap computed directly when that takes at most about a minute (refused beforehand with
 the estimate otherwise; --max-heap N computes up to N values instead).
 Heaps are numbered from 1 in the text, from 0 in JSON.
