@@ -121,7 +121,8 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
         The axis along which to transform.
     threads : int, optional
         ``None``: every core (rayon's pool); ``1``: the calling thread only; ``n`` (at most
-        256): a pool of ``n`` threads, kept until a call asks for another number.
+        256): a pool of ``n`` threads, kept for later calls until one asks for another number
+        when ``n`` is at most the core count, else started for this call alone.
 
     Returns
     -------

@@ -80,11 +80,25 @@ impl Threads {
     }
 }
 
-/// A pool of `n` threads. The pool of the last size asked for is kept for the next call; a call
-/// with another size replaces it, and the old pool's threads end once the calls running on it
-/// return. So the process holds one such pool at a time, beside rayon's global pool.
+/// A pool of `n` threads. A pool of at most as many threads as there are cores is kept for the
+/// next call, one at a time: a call with another such size replaces it, and the old pool's
+/// threads end once the calls running on it return. A larger pool is started for its call and
+/// ends with it. So the process holds, beside rayon's global pool, at most one pool, of at most
+/// the core count.
 fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     static KEPT: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let start = || {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("nimcount-{i}"))
+            .build()
+            .map(Arc::new)
+            .map_err(|e| PyOSError::new_err(format!("threads={n}: cannot start {n} threads ({e})")))
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores {
+        return start();
+    }
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((size, pool)) = kept.as_ref()
         && *size == n
@@ -93,12 +107,7 @@ fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     }
     // The old pool first: its threads count against the process's limit.
     *kept = None;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("nimcount-{i}"))
-        .build()
-        .map_err(|e| PyOSError::new_err(format!("threads={n}: cannot start {n} threads ({e})")))?;
-    let pool = Arc::new(pool);
+    let pool = start()?;
     *kept = Some((n, pool.clone()));
     Ok(pool)
 }
