@@ -64,6 +64,13 @@ _WIDER = {
 }
 
 
+def _narrow(dtype):
+    """Whether ``dtype`` is bool or an integer dtype narrower than its ring (a few attribute
+    reads: the common dtypes go straight to the native call)."""
+    kind = dtype.kind
+    return kind == "b" or (kind == "i" and dtype.itemsize < 8) or (kind == "u" and dtype.itemsize < 4)
+
+
 def _is_bool(x):
     return isinstance(x, (bool, np.bool_))
 
@@ -157,11 +164,9 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     array([[4, 0, 0, 0],
            [4, 0, 0, 0]])
     """
-    if not isinstance(a, np.ndarray):
-        return _native.fwht(a, modulus, inverse, axis, threads)  # names the type
+    if not isinstance(a, np.ndarray) or not _narrow(a.dtype):
+        return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
     wide = _ring_dtype(a, modulus)
-    if wide == a.dtype:
-        return _native.fwht(a, modulus, inverse, axis, threads)
     if not a.flags.writeable:
         raise ValueError("the array is read-only (a.flags.writeable is False): fwht works in place; transform a copy, a.copy()")
     with _native.Held(a):

@@ -38,8 +38,14 @@ const MAX_NDIM: usize = 32;
 /// The most threads a call may ask for.
 const MAX_THREADS: u64 = 256;
 
-/// The fewest elements transformed on a thread of their own, cancelled by Ctrl-C.
-const INTERRUPTIBLE_MIN: usize = 1 << 16;
+/// The fewest elements `fwht` transforms on a thread of its own, which Ctrl-C cancels (tens of
+/// milliseconds of work, against about 0.1 ms to start the thread): smaller transforms take
+/// well under a second and run on the calling thread.
+const TRANSFORM_INTERRUPTIBLE_MIN: usize = 1 << 22;
+
+/// The same for `xor_convolve` and `xor_power`, whose pointwise step may cost a microsecond an
+/// element (a power with an exponent of many bits).
+const POWER_INTERRUPTIBLE_MIN: usize = 1 << 16;
 
 /// Elements raised per step of the pointwise power: Ctrl-C acts between steps.
 const POW_CHUNK: usize = 1 << 20;
@@ -365,13 +371,12 @@ fn copy_of<T: Copy>(data: impl Iterator<Item = T>, len: usize) -> nimcount::Resu
     Ok(copy)
 }
 
-/// Runs `work` on `threads` and maps its error: a transform of `elements` from
-/// [`INTERRUPTIBLE_MIN`] on runs on a thread of its own that Ctrl-C cancels, a smaller one on
-/// the calling thread with the GIL released (no thread to start: microseconds).
+/// Runs `work` on `threads` and maps its error: a `long` one on a thread of its own that
+/// Ctrl-C cancels, a short one on the calling thread with the GIL released (no thread to start).
 fn run_transform<T: Send>(
     py: Python<'_>,
     threads: Threads,
-    elements: usize,
+    long: bool,
     name: &str,
     work: impl FnOnce(&Signals) -> nimcount::Result<T> + Send,
 ) -> PyResult<T> {
@@ -380,11 +385,7 @@ fn run_transform<T: Send>(
         Some(pool) => pool.install(|| work(signals)),
         None => work(signals),
     };
-    let outcome = if elements < INTERRUPTIBLE_MIN {
-        py.detach(|| run(&Signals::default()))
-    } else {
-        interruptible(py, run)?
-    };
+    let outcome = if long { interruptible(py, run)? } else { py.detach(|| run(&Signals::default())) };
     outcome.map_err(|e| transform_error(py, e, name))
 }
 
@@ -447,53 +448,59 @@ where
         Rows::Each(lanes.ok_or_else(|| not_contiguous(axis, ndim))?)
     };
     let log2 = plan.log2();
-    run_transform(py, threads, elements, &name, |signals| -> nimcount::Result<()> {
-        match rows {
-            // The checked transforms refuse residues not below the modulus as they first load
-            // each block, leaving the array as it was.
-            Rows::Whole(data) => {
-                if inverse && ring.inverse_can_fail() {
-                    let mut copy = copy_of(data.iter().copied(), data.len())?;
-                    signals.check();
-                    plan.inverse_checked(&mut copy)?;
-                    signals.check();
-                    data.copy_from_slice(&copy);
-                    Ok(())
-                } else if inverse {
-                    plan.inverse_checked(data)
-                } else {
-                    plan.forward_checked(data)
-                }
-            }
-            Rows::Each(mut rows) => {
-                for row in &rows {
-                    signals.check();
-                    ring.check_values(row)?;
-                    ring.check_transform(row, log2, false)?;
-                }
-                if inverse && ring.inverse_can_fail() {
-                    let mut copy = copy_of(rows.iter().flat_map(|r| r.iter().copied()), rows.len() * n)?;
-                    for chunk in copy.chunks_exact_mut(n) {
+    run_transform(
+        py,
+        threads,
+        elements >= TRANSFORM_INTERRUPTIBLE_MIN,
+        &name,
+        |signals| -> nimcount::Result<()> {
+            match rows {
+                // The checked transforms refuse residues not below the modulus as they first load
+                // each block, leaving the array as it was.
+                Rows::Whole(data) => {
+                    if inverse && ring.inverse_can_fail() {
+                        let mut copy = copy_of(data.iter().copied(), data.len())?;
                         signals.check();
-                        plan.inverse(chunk)?;
+                        plan.inverse_checked(&mut copy)?;
+                        signals.check();
+                        data.copy_from_slice(&copy);
+                        Ok(())
+                    } else if inverse {
+                        plan.inverse_checked(data)
+                    } else {
+                        plan.forward_checked(data)
                     }
-                    for (row, chunk) in rows.iter_mut().zip(copy.chunks_exact(n)) {
-                        row.copy_from_slice(chunk);
-                    }
-                    return Ok(());
                 }
-                let one = |row: &mut &mut [T]| {
-                    signals.check();
-                    if inverse { plan.inverse(row) } else { plan.forward(row) }
-                };
-                if threads.parallel() && rows.len() > 1 {
-                    rows.par_iter_mut().try_for_each(one)
-                } else {
-                    rows.iter_mut().try_for_each(one)
+                Rows::Each(mut rows) => {
+                    for row in &rows {
+                        signals.check();
+                        ring.check_values(row)?;
+                        ring.check_transform(row, log2, false)?;
+                    }
+                    if inverse && ring.inverse_can_fail() {
+                        let mut copy = copy_of(rows.iter().flat_map(|r| r.iter().copied()), rows.len() * n)?;
+                        for chunk in copy.chunks_exact_mut(n) {
+                            signals.check();
+                            plan.inverse(chunk)?;
+                        }
+                        for (row, chunk) in rows.iter_mut().zip(copy.chunks_exact(n)) {
+                            row.copy_from_slice(chunk);
+                        }
+                        return Ok(());
+                    }
+                    let one = |row: &mut &mut [T]| {
+                        signals.check();
+                        if inverse { plan.inverse(row) } else { plan.forward(row) }
+                    };
+                    if threads.parallel() && rows.len() > 1 {
+                        rows.par_iter_mut().try_for_each(one)
+                    } else {
+                        rows.iter_mut().try_for_each(one)
+                    }
                 }
             }
-        }
-    })
+        },
+    )
 }
 
 /// A C-contiguous array written in place by `xor_convolve` and `xor_power`, with its row length.
@@ -566,7 +573,7 @@ where
         return Ok(());
     }
     let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-    run_transform(py, Threads::Default, left.len(), &name, |signals| {
+    run_transform(py, Threads::Default, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
         ring.check_values(left)?;
         ring.check_values(right)?;
         signals.check();
@@ -613,7 +620,7 @@ where
         return Ok(());
     }
     let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-    run_transform(py, Threads::Default, data.len(), &name, |signals| {
+    run_transform(py, Threads::Default, data.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
         ring.check_values(data)?;
         // Whole rows per step, and at least one.
         let group = (POW_CHUNK / n).max(1) * n;
