@@ -75,23 +75,11 @@ def _is_bool(x):
     return isinstance(x, (bool, np.bool_))
 
 
-def _ring_dtype(a, modulus):
-    """The dtype ``a`` is transformed as (refusing bool arrays and moduli a narrow dtype cannot
-    hold)."""
+def _ring_dtype(a):
+    """The dtype ``a`` is transformed as (refusing bool arrays)."""
     if a.dtype == np.bool_:
         raise ValueError("bool arrays are not transformed: convert with a.astype(np.int64)")
-    wide = _WIDER.get(a.dtype)
-    if wide is not None and a.dtype.kind == "u" and modulus is not None and not _is_bool(modulus):
-        try:
-            too_large = modulus > 1 << (8 * a.dtype.itemsize)
-        except TypeError:
-            too_large = False  # the native call names the type
-        if too_large:
-            raise ValueError(
-                f"modulus is too large for {a.dtype} residues (at most 2**{8 * a.dtype.itemsize}): "
-                "use a uint32 or uint64 array"
-            )
-    return wide or a.dtype
+    return _WIDER.get(a.dtype) or a.dtype
 
 
 def _as_array(a, name):
@@ -166,7 +154,17 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     """
     if not isinstance(a, np.ndarray) or not _narrow(a.dtype):
         return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
-    wide = _ring_dtype(a, modulus)
+    wide = _ring_dtype(a)
+    if a.dtype.kind == "u" and modulus is not None and not _is_bool(modulus):
+        try:
+            too_large = modulus > 1 << (8 * a.dtype.itemsize)
+        except TypeError:
+            too_large = False  # the native call names the type
+        if too_large:
+            raise ValueError(
+                f"modulus is too large for {a.dtype} residues written back (at most 2**{8 * a.dtype.itemsize}): "
+                "use a uint32 or uint64 array"
+            )
     if not a.flags.writeable:
         raise ValueError("the array is read-only (a.flags.writeable is False): fwht works in place; transform a copy, a.copy()")
     with _native.Held(a):
@@ -222,8 +220,8 @@ def xor_convolve(a, b, *, modulus=None, axis=-1):
     array([4, 4, 4, 4], dtype=uint32)
     """
     a, b = _as_array(a, "a"), _as_array(b, "b")
-    wide = _ring_dtype(a, modulus)
-    if _ring_dtype(b, modulus) != wide:
+    wide = _ring_dtype(a)
+    if _ring_dtype(b) != wide:
         raise ValueError(
             f"a and b must have the same dtype: a is {a.dtype}, b is {b.dtype} (convert with b.astype(a.dtype))"
         )
@@ -269,7 +267,7 @@ def xor_power(a, k, *, modulus=None, axis=-1):
     990979451
     """
     a = _as_array(a, "a")
-    wide = _ring_dtype(a, modulus)
+    wide = _ring_dtype(a)
     if _is_bool(k):
         raise TypeError("k must be an int, not a bool")
     out = _rows_last(a, axis, wide)

@@ -193,6 +193,9 @@ def test_narrow_results_that_do_not_fit_are_refused():
     assert np.all(x == 100)
     with pytest.raises(ValueError, match="too large for uint8"):
         nimcount.fwht(np.zeros(4, np.uint8), modulus=257)
+    # A new array of the wider dtype holds residues of any modulus.
+    c = nimcount.xor_convolve(np.full(4, 255, np.uint8), np.ones(4, np.uint8), modulus=1_000_003)
+    assert c.dtype == np.uint32 and c.tolist() == [1020] * 4
 
 
 def test_lists_and_axis_for_convolution_and_power():
