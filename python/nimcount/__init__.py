@@ -211,6 +211,15 @@ def xor_convolve(a, b, *, modulus=None, axis=-1):
     numpy.ndarray
         A new array of the same shape and of the (widened) dtype.
 
+    Raises
+    ------
+    ValueError
+        As :func:`fwht`, and arrays of different shapes or dtypes.
+    MemoryError
+        No room for the new array and the transform of ``b`` (NumPy allocates both).
+    KeyboardInterrupt
+        Ctrl-C, between groups of rows.
+
     Examples
     --------
     >>> import numpy as np, nimcount
@@ -256,6 +265,15 @@ def xor_power(a, k, *, modulus=None, axis=-1):
     -------
     numpy.ndarray
         A new array of the same shape and of the (widened) dtype.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fwht`; an int64 power that could overflow.
+    MemoryError
+        No room for the new array (NumPy allocates it).
+    KeyboardInterrupt
+        Ctrl-C, between chunks of the pointwise power: within a second.
 
     Examples
     --------
