@@ -12,17 +12,26 @@ given or on PATH).
 import argparse
 import json
 import os
+import pathlib
 import platform
 import re
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 import timeit
 
-import numpy as np
+# `python python/bench.py` puts this script's folder first on sys.path, where the source folder
+# nimcount/ would hide the installed package when it holds no compiled module (`pip install
+# ./python` installs it elsewhere): then the folder leaves sys.path.
+_HERE = pathlib.Path(__file__).resolve().parent
+if not any((_HERE / "nimcount").glob("_native*")):
+    sys.path[:] = [p for p in sys.path if pathlib.Path(p or os.curdir).resolve() != _HERE]
 
-import nimcount
+import numpy as np  # noqa: E402
+
+import nimcount  # noqa: E402
 
 try:
     import fht_cpu

@@ -6,7 +6,16 @@ The transform works in place on NumPy arrays over floats (float32, float64), exa
 an N-d array. The counting engine answers how many positions of ``k`` heaps of a game are lost
 for the player to move, for heap sizes and ``k`` of any size, exactly or modulo any number.
 
-The GIL is released during every transform and count.
+The GIL is released during every transform and count, and Ctrl-C stops them: a long call runs
+on a thread of its own while the calling thread handles signals.
+
+Integer dtypes narrower than the rings are widened: int8, int16 and int32 are transformed
+exactly as int64, uint8 and uint16 as uint32 (wrapping, or modulo ``modulus``); ``fwht`` writes
+the results back into the array (refusing those that do not fit its dtype), ``xor_convolve``
+and ``xor_power`` return the wider dtype. Bool arrays are refused (``a.astype(np.int64)``).
+
+Every argument that decides a computation's size is estimated first: a computation beyond a
+limit raises :class:`TooCostly`, whose ``keyword`` names the argument that lifts the limit.
 
 >>> import numpy as np, nimcount
 >>> nimcount.fwht(np.array([1.0, 2.0, 3.0, 4.0]))
@@ -17,6 +26,7 @@ array([10., -2., -4.,  0.])
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import typing
 
@@ -44,6 +54,43 @@ __all__ = [
 ]
 
 
+# The narrow integer dtypes and the dtype each is transformed as.
+_WIDER = {
+    np.dtype(np.int8): np.dtype(np.int64),
+    np.dtype(np.int16): np.dtype(np.int64),
+    np.dtype(np.int32): np.dtype(np.int64),
+    np.dtype(np.uint8): np.dtype(np.uint32),
+    np.dtype(np.uint16): np.dtype(np.uint32),
+}
+
+
+def _narrow(dtype):
+    """Whether ``dtype`` is bool or an integer dtype narrower than its ring (a few attribute
+    reads: the common dtypes go straight to the native call)."""
+    kind = dtype.kind
+    return kind == "b" or (kind == "i" and dtype.itemsize < 8) or (kind == "u" and dtype.itemsize < 4)
+
+
+def _is_bool(x):
+    return isinstance(x, (bool, np.bool_))
+
+
+def _ring_dtype(a):
+    """The dtype ``a`` is transformed as (refusing bool arrays)."""
+    if a.dtype == np.bool_:
+        raise ValueError("bool arrays are not transformed: convert with a.astype(np.int64)")
+    return _WIDER.get(a.dtype) or a.dtype
+
+
+def _as_array(a, name):
+    """``a`` as an array: lists and other array-likes are converted (a new array)."""
+    if isinstance(a, np.ndarray):
+        return a
+    if _is_bool(a) or isinstance(a, (str, bytes, dict, collections.abc.Set)):
+        raise TypeError(f"{name} must be a NumPy array or a list of numbers, not {type(a).__name__}")
+    return np.asarray(a)
+
+
 def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     """Walsh-Hadamard transform of ``a``, in place.
 
@@ -55,7 +102,9 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     a : numpy.ndarray
         float32, float64, uint32, uint64 or int64, writeable, with a power-of-two length along
         ``axis`` and its rows contiguous along it. Every row along ``axis`` is transformed
-        (a 2-d array: each row, in parallel).
+        (a 2-d array: each row, in parallel). int8, int16 and int32 are transformed as int64,
+        uint8 and uint16 as uint32, on a copy written back (results that do not fit the dtype
+        are refused, the array left unchanged). Bool arrays are refused.
     modulus : int, optional
         uint32 and uint64 only: residues modulo this odd number (below 2**31 for uint32, below
         2**63 for uint64); every element must be below it. Without it, uint32 and uint64
@@ -66,8 +115,9 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     axis : int, default -1
         The axis along which to transform.
     threads : int, optional
-        ``None``: every core (rayon's pool); ``1``: the calling thread only; ``n``: a pool of
-        ``n`` threads, kept for later calls.
+        ``None``: every core (rayon's pool); ``1``: the calling thread only; ``n`` (at most
+        256): a pool of ``n`` threads, kept for later calls until one asks for another number
+        when ``n`` is at most the core count, else started for this call alone.
 
     Returns
     -------
@@ -79,7 +129,14 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     ValueError
         A length that is not a power of two, a read-only array, rows not contiguous along
         ``axis``, an unsupported dtype, an element not below the modulus, an even or too large
-        modulus, an int64 transform that could overflow. The array is then unchanged.
+        modulus, an int64 transform that could overflow, an array in use by another call (its
+        memory overlaps). The array is then unchanged.
+    TypeError
+        Not an array; a bool or a non-integer where an int is needed.
+    MemoryError
+        No room for the copy of an int64 inverse or of a narrow dtype.
+    KeyboardInterrupt
+        Ctrl-C: the array is then partly transformed.
 
     Examples
     --------
@@ -95,24 +152,73 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     array([[4, 0, 0, 0],
            [4, 0, 0, 0]])
     """
-    return _native.fwht(a, modulus, inverse, axis, threads)
+    if not isinstance(a, np.ndarray) or not _narrow(a.dtype):
+        return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
+    wide = _ring_dtype(a)
+    if a.dtype.kind == "u" and modulus is not None and not _is_bool(modulus):
+        try:
+            too_large = modulus > 1 << (8 * a.dtype.itemsize)
+        except TypeError:
+            too_large = False  # the native call names the type
+        if too_large:
+            raise ValueError(
+                f"modulus is too large for {a.dtype} residues written back (at most 2**{8 * a.dtype.itemsize}): "
+                "use a uint32 or uint64 array"
+            )
+    if not a.flags.writeable:
+        raise ValueError("the array is read-only (a.flags.writeable is False): fwht works in place; transform a copy, a.copy()")
+    with _native.Held(a):
+        w = a.astype(wide)
+        _native.fwht(w, modulus, inverse, axis, threads)
+        if a.dtype.kind == "i" and w.size:
+            info = np.iinfo(a.dtype)
+            if w.min() < info.min or w.max() > info.max:
+                raise ValueError(
+                    f"the transform does not fit in {a.dtype} (it reaches {int(w.min())} .. {int(w.max())}); "
+                    "transform a.astype(np.int64) (the array is unchanged)"
+                )
+        np.copyto(a, w, casting="unsafe")  # uint: the residues modulo 2**bits
+    return a
 
 
-def xor_convolve(a, b, *, modulus=None):
+def _rows_last(a, axis, dtype):
+    """A fresh C-contiguous copy of ``a`` as ``dtype`` with ``axis`` moved last."""
+    if a.ndim == 0:
+        raise ValueError("a 0-d array has no axis to transform (np.atleast_1d makes a 1-d one)")
+    if a.ndim > 32:
+        raise ValueError(f"the array has {a.ndim} dimensions; nimcount takes at most 32 (reshape it first)")
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {a.ndim}")
+    return np.array(np.moveaxis(a, axis, -1), dtype=dtype, order="C", copy=True)
+
+
+def xor_convolve(a, b, *, modulus=None, axis=-1):
     """XOR convolution: ``c[x] = sum over i ^ j == x of a[i] * b[j]``, as a new array.
 
     Parameters
     ----------
-    a, b : numpy.ndarray
-        The same shape and dtype (float32, float64, uint32 or uint64 with ``modulus``, int64),
-        a power-of-two length along the last axis; N-d arrays are convolved row by row.
+    a, b : numpy.ndarray or list
+        The same shape and dtype (float32, float64, uint32 or uint64 with ``modulus``, int64;
+        narrower integers are widened as in :func:`fwht`), a power-of-two length along
+        ``axis``; N-d arrays are convolved row by row. Lists are converted with ``np.asarray``.
     modulus : int, optional
         For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
+    axis : int, default -1
+        The axis along which to convolve.
 
     Returns
     -------
     numpy.ndarray
-        A new array of the same shape and dtype.
+        A new array of the same shape and of the (widened) dtype.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fwht`, and arrays of different shapes or dtypes.
+    MemoryError
+        No room for the new array and the transform of ``b`` (NumPy allocates both).
+    KeyboardInterrupt
+        Ctrl-C, between groups of rows.
 
     Examples
     --------
@@ -122,10 +228,20 @@ def xor_convolve(a, b, *, modulus=None):
     >>> nimcount.xor_convolve(np.ones(4, np.uint32), np.ones(4, np.uint32), modulus=7)
     array([4, 4, 4, 4], dtype=uint32)
     """
-    return _native.xor_convolve(a, b, modulus)
+    a, b = _as_array(a, "a"), _as_array(b, "b")
+    wide = _ring_dtype(a)
+    if _ring_dtype(b) != wide:
+        raise ValueError(
+            f"a and b must have the same dtype: a is {a.dtype}, b is {b.dtype} (convert with b.astype(a.dtype))"
+        )
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape: {list(a.shape)} and {list(b.shape)}")
+    out, scratch = _rows_last(a, axis, wide), _rows_last(b, axis, wide)
+    _native.xor_convolve(out, scratch, modulus)
+    return np.moveaxis(out, -1, axis)
 
 
-def xor_power(a, k, *, modulus=None):
+def xor_power(a, k, *, modulus=None, axis=-1):
     """The ``k``-th XOR power ``a *x a *x ... *x a`` (``k`` factors), as a new array.
 
     ``k`` may be a Python int of any size: modular rings reduce it with a rule that holds for
@@ -134,18 +250,30 @@ def xor_power(a, k, *, modulus=None):
 
     Parameters
     ----------
-    a : numpy.ndarray
-        float32, float64, uint32 or uint64 with ``modulus``, or int64 (an overflow is refused);
-        a power-of-two length along the last axis, N-d arrays row by row.
+    a : numpy.ndarray or list
+        float32, float64, uint32 or uint64 with ``modulus``, or int64 (an overflow is refused;
+        narrower integers are widened as in :func:`fwht`); a power-of-two length along
+        ``axis``, N-d arrays row by row. Lists are converted with ``np.asarray``.
     k : int
         The exponent, at least 0.
     modulus : int, optional
         For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
+    axis : int, default -1
+        The axis along which to take powers.
 
     Returns
     -------
     numpy.ndarray
-        A new array of the same shape and dtype.
+        A new array of the same shape and of the (widened) dtype.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fwht`; an int64 power that could overflow.
+    MemoryError
+        No room for the new array (NumPy allocates it).
+    KeyboardInterrupt
+        Ctrl-C, between chunks of the pointwise power: within a second.
 
     Examples
     --------
@@ -156,7 +284,13 @@ def xor_power(a, k, *, modulus=None):
     >>> int(nimcount.xor_power(np.ones(4, np.uint64), 10**100, modulus=10**9 + 7)[0])
     990979451
     """
-    return _native.xor_power(a, k, modulus)
+    a = _as_array(a, "a")
+    wide = _ring_dtype(a)
+    if _is_bool(k):
+        raise TypeError("k must be an int, not a bool")
+    out = _rows_last(a, axis, wide)
+    _native.xor_power(out, k, modulus)
+    return np.moveaxis(out, -1, axis)
 
 
 def _theorem(certificate):
@@ -233,21 +367,46 @@ class Counts:
         return dataclasses.asdict(self)
 
 
+def _short(x):
+    """``x`` as it may appear in a one-line message."""
+    text = repr(x)
+    return text if len(text) <= 80 else f"{text[:40]}… ({len(text)} characters)"
+
+
 def _sizes(sizes):
-    """``(lo, hi)`` inclusive from a range of step 1 or a pair."""
+    """``(lo, hi)`` inclusive from a range of step 1 or a pair (a tuple, a list or a 1-d array
+    of two ints). A range's bounds are read without ``len`` (which overflows past 2**63)."""
     if isinstance(sizes, range):
         if sizes.step != 1:
-            raise ValueError(f"sizes={sizes!r}: a range of step 1 is needed (every heap size from lo to hi)")
-        if len(sizes) == 0:
-            raise ValueError(f"sizes={sizes!r} is empty")
+            raise ValueError(f"sizes={_short(sizes)}: a range of step 1 is needed (every heap size from lo to hi)")
+        if sizes.stop <= sizes.start:
+            raise ValueError(f"sizes={_short(sizes)} is empty")
         return sizes.start, sizes.stop - 1
-    try:
-        lo, hi = sizes
-    except (TypeError, ValueError):
+    pair = isinstance(sizes, (tuple, list)) or (isinstance(sizes, np.ndarray) and sizes.ndim == 1)
+    if not pair or len(sizes) != 2:
         raise ValueError(
-            f"sizes must be a range or a pair (lo, hi) of heap sizes, inclusive; not {sizes!r}"
-        ) from None
+            f"sizes must be a range or a pair (lo, hi) of heap sizes, inclusive; not {_short(sizes)}"
+        )
+    lo, hi = sizes
+    for bound in (lo, hi):
+        if _is_bool(bound):
+            raise TypeError(f"heap sizes must be ints, not bools ({_short(sizes)})")
     return lo, hi
+
+
+def _histogram(histogram):
+    """A histogram array of another integer dtype as uint64 (negative counts refused)."""
+    if isinstance(histogram, np.ndarray) and histogram.dtype not in (np.uint64, np.int64):
+        if histogram.dtype == np.bool_ or histogram.dtype.kind not in "iu":
+            raise ValueError(
+                f"a histogram array must have an integer dtype (counts indexed by value), not {histogram.dtype}"
+            )
+        if histogram.ndim == 1 and histogram.size and histogram.dtype.kind == "i" and histogram.min() < 0:
+            v = int(np.argmax(histogram < 0))
+            raise ValueError(f"histogram count {int(histogram[v])} for value {v} is negative")
+        if histogram.ndim == 1:
+            return histogram.astype(np.uint64)
+    return histogram
 
 
 def count(
@@ -283,7 +442,9 @@ def count(
         The number of heaps (0 counts the empty position, which is lost).
     histogram : dict or numpy.ndarray, optional
         Instead of a game: the number of heap sizes with each Grundy value, ``{value: count}``
-        (counts of any size) or a 1-d uint64/int64 array indexed by value.
+        (values and counts of any size: values beyond an array, such as ``2**63``, are kept
+        as one-point ranges) or a 1-d array of integer counts indexed by value. An empty one is
+        refused.
     modulus : int, optional
         Counts modulo this number (any number >= 1); exact without it.
     unordered : bool, default False
@@ -312,11 +473,16 @@ def count(
     Raises
     ------
     TooCostly
-        A count estimated above the work limit (``keyword`` is ``"max_work"``), or Grundy values
-        too costly to compute without a proven period (``"max_heap"``); ``estimate`` holds the
+        A count estimated above the work limit (``keyword`` is ``"max_work"``), Grundy values
+        too costly to compute without a proven period (``"max_heap"``), an exact answer too
+        large (``"modulus"``), or a limit no keyword lifts (``None``); ``estimate`` holds the
         estimate. A subclass of ``ValueError``.
     ValueError
         Every other mistake in the arguments.
+    TypeError
+        A bool or a non-integer where an int is needed (``heaps=True`` is refused).
+    MemoryError
+        A histogram or table that does not fit in memory.
     KeyboardInterrupt
         Ctrl-C, between the stages of a long count.
 
@@ -355,7 +521,7 @@ def count(
     if sizes is not None:
         lo, hi = _sizes(sizes)
     answer = _native.count(
-        game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap
+        game, lo, hi, heaps, _histogram(histogram), modulus, unordered, distinct, misere, probability, max_work, max_heap
     )
     certificate = answer.pop("certificate")
     game_name = game.strip() if game is not None else "histogram"
@@ -364,7 +530,7 @@ def count(
     return Counts(**answer)
 
 
-def grundy(game, first):
+def grundy(game, first, *, max_seconds=None):
     """The Grundy values ``G(0) ... G(first - 1)`` of a heap game.
 
     Parameters
@@ -373,11 +539,24 @@ def grundy(game, first):
         A game spec (see :func:`count`).
     first : int
         How many values.
+    max_seconds : float, optional
+        The most estimated seconds (on one core of the reference machine) the values may take;
+        30 by default. Beyond it, ``TooCostly`` (``keyword`` ``"max_seconds"``, ``estimate``
+        the seconds) is raised before anything is computed.
 
     Returns
     -------
     numpy.ndarray
         uint64 values.
+
+    Raises
+    ------
+    TooCostly
+        Values estimated beyond ``max_seconds``, or more than may be computed at all.
+    ValueError
+        An unknown game, a game without single-heap values (Moore's Nim).
+    KeyboardInterrupt
+        Ctrl-C, within a second.
 
     Examples
     --------
@@ -385,7 +564,7 @@ def grundy(game, first):
     >>> nimcount.grundy("octal:0.137", 10)  # Dawson's chess
     array([0, 1, 1, 2, 0, 3, 1, 1, 0, 3], dtype=uint64)
     """
-    return _native.grundy(game, first)
+    return _native.grundy(game, first, max_seconds)
 
 
 def period(game, *, max_heap=None):
@@ -448,7 +627,7 @@ class Play:
         return dataclasses.asdict(self)
 
 
-def play(game, heaps, *, misere=False, max_heap=None):
+def play(game, heaps, *, misere=False, max_heap=None, all=True):
     """The verdict of a position and its winning moves.
 
     Parameters
@@ -462,11 +641,14 @@ def play(game, heaps, *, misere=False, max_heap=None):
         other positions by a search of every position reachable (refused beyond 10^6).
     max_heap : int, optional
         The most Grundy values computed for a game without a proven period.
+    all : bool, default True
+        Every winning move (at most 10000: more raises ``TooCostly`` with ``keyword``
+        ``"all"``); ``False``: the verdict and one winning move, when there is one.
 
     Returns
     -------
     Play
-        ``verdict``, ``grundy``, ``moves`` (at most 10000; more is an error).
+        ``verdict``, ``grundy``, ``moves``.
 
     Examples
     --------
@@ -477,7 +659,9 @@ def play(game, heaps, *, misere=False, max_heap=None):
     >>> nimcount.play("nim", [1, 1, 1], misere=True).verdict
     'lost'
     """
-    answer = _native.play(game, heaps, misere, max_heap)
+    if isinstance(heaps, (str, bytes, dict, collections.abc.Set)) or _is_bool(heaps):
+        raise TypeError(f"heaps must be an iterable of heap sizes in order, not {type(heaps).__name__}")
+    answer = _native.play(game, heaps, misere, max_heap, all)
     moves = [
         Move(description, tuple((h, before, tuple(after)) for h, before, after in changes))
         for description, changes in answer["moves"]

@@ -1,12 +1,29 @@
-from typing import Dict, List, NamedTuple, Optional, Tuple, TypeVar, Union
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = [
+    "Counts",
+    "Move",
+    "Period",
+    "Play",
+    "TooCostly",
+    "__version__",
+    "count",
+    "fwht",
+    "grundy",
+    "period",
+    "play",
+    "xor_convolve",
+    "xor_power",
+]
 
 _A = TypeVar("_A", bound=np.ndarray)
-_Sizes = Union[range, Tuple[int, int]]
+_Sizes = Union[range, Tuple[int, int], Sequence[int], npt.NDArray[np.integer]]
+_ArrayLike = Union[np.ndarray, Sequence[float], Sequence[Sequence[float]], npt.ArrayLike]
 
 class TooCostly(ValueError):
     estimate: Optional[Union[int, float]]
@@ -20,9 +37,12 @@ def fwht(
     axis: int = ...,
     threads: Optional[int] = ...,
 ) -> _A: ...
-def xor_convolve(a: _A, b: _A, *, modulus: Optional[int] = ...) -> _A: ...
-def xor_power(a: _A, k: int, *, modulus: Optional[int] = ...) -> _A: ...
+def xor_convolve(
+    a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
+) -> np.ndarray: ...
+def xor_power(a: _ArrayLike, k: int, *, modulus: Optional[int] = ..., axis: int = ...) -> np.ndarray: ...
 
+@dataclass(frozen=True)
 class Period:
     game: str
     preperiod: Optional[int]
@@ -30,13 +50,14 @@ class Period:
     saltus: Optional[int]
     theorem: Optional[str]
     theorem_id: Optional[str]
-    checked_upto: Optional[int]
-    max_value: Optional[int]
-    never_periodic: bool
-    suggested_max_heap: Optional[int]
-    suggested_seconds: Optional[float]
+    checked_upto: Optional[int] = ...
+    max_value: Optional[int] = ...
+    never_periodic: bool = ...
+    suggested_max_heap: Optional[int] = ...
+    suggested_seconds: Optional[float] = ...
     def as_dict(self) -> dict: ...
 
+@dataclass(frozen=True)
 class Counts:
     losing: Union[int, float]
     winning: Union[int, float]
@@ -50,7 +71,7 @@ class Counts:
     period: Optional[Period]
     theorem: Optional[str]
     values_computed: Optional[int]
-    exact: Optional[bool]
+    exact: Optional[bool] = ...
     def as_dict(self) -> dict: ...
 
 def count(
@@ -66,14 +87,16 @@ def count(
     probability: bool = ...,
     max_work: Optional[int] = ...,
     max_heap: Optional[int] = ...,
+    parts: Optional[Iterable[Tuple[str, _Sizes, int]]] = ...,
 ) -> Counts: ...
-def grundy(game: str, first: int) -> npt.NDArray[np.uint64]: ...
+def grundy(game: str, first: int, *, max_seconds: Optional[float] = ...) -> npt.NDArray[np.uint64]: ...
 def period(game: str, *, max_heap: Optional[int] = ...) -> Period: ...
 
 class Move(NamedTuple):
     description: str
     changes: Tuple[Tuple[int, int, Tuple[int, ...]], ...]
 
+@dataclass(frozen=True)
 class Play:
     verdict: str
     grundy: Optional[List[int]]
@@ -82,4 +105,11 @@ class Play:
     def won(self) -> bool: ...
     def as_dict(self) -> dict: ...
 
-def play(game: str, heaps: List[int], *, misere: bool = ..., max_heap: Optional[int] = ...) -> Play: ...
+def play(
+    game: str,
+    heaps: Iterable[int],
+    *,
+    misere: bool = ...,
+    max_heap: Optional[int] = ...,
+    all: bool = ...,
+) -> Play: ...

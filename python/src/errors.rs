@@ -16,7 +16,12 @@ pyo3::create_exception!(
 );
 
 /// A `TooCostly` with its estimate and the keyword that lifts the limit.
-fn too_costly(py: Python<'_>, message: String, estimate: Option<Py<PyAny>>, keyword: Option<&str>) -> PyErr {
+pub fn too_costly(
+    py: Python<'_>,
+    message: String,
+    estimate: Option<Py<PyAny>>,
+    keyword: Option<&str>,
+) -> PyErr {
     let err = TooCostly::new_err(message);
     let value = err.value(py);
     // Setting attributes on a fresh exception instance cannot fail.
@@ -33,6 +38,13 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
         Error::TooMuchWork { steps, .. } => {
             let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
             too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
+        }
+        Error::HalfTooWide { steps, .. } => {
+            let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
+            too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
+        }
+        Error::MisereTooLarge { .. } | Error::TooManyHeaps { .. } | Error::DistributionTooLarge { .. } => {
+            too_costly(py, message, None, None)
         }
         // Whether more values lift it is the library's decision.
         Error::TooCostly { seconds, .. } => {

@@ -6,27 +6,31 @@
 use nimcount::Error;
 use nimcount::count::{Component, Kind, Query, Source};
 use nimcount::game::Game;
-use nimcount::grundy::{Certificate, Limit, PeriodSearch, Search};
-use nimcount::histogram::Histogram;
+use nimcount::grundy::{Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Within};
+use nimcount::histogram::{Histogram, Term};
 use nimcount::num_bigint::BigUint;
 use nimcount::play::{MISERE_MAX_POSITIONS, MiserePosition, Move, Position, Rules, Verdict};
 use nimcount::progress::Progress;
 use nimcount::spec::Spec;
 use num_traits::ToPrimitive;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use crate::convert::{biguint, int, u64_arg};
-use crate::errors::{to_py, value_error};
+use crate::errors::{to_py, too_costly, value_error};
 use crate::interrupt::interruptible;
+use crate::inuse::Claim;
 
 /// The most winning moves `play` lists.
 const MAX_MOVES: usize = 10_000;
 
-/// A refusal of the binding itself (a combination of arguments), or of the library.
+/// A refusal of the binding itself (a combination of arguments, or a cost with the keyword that
+/// lifts it and the estimate), or of the library.
 enum Refusal {
     Usage(String),
+    Costly { message: String, keyword: &'static str, estimate: Option<f64> },
     Library(Error),
 }
 
@@ -40,6 +44,10 @@ impl Refusal {
     fn into_py(self, py: Python<'_>) -> PyErr {
         match self {
             Refusal::Usage(message) => value_error(message),
+            Refusal::Costly { message, keyword, estimate } => {
+                let estimate = estimate.and_then(|s| s.into_pyobject(py).ok()).map(|s| s.into_any().unbind());
+                too_costly(py, message, estimate, Some(keyword))
+            }
             Refusal::Library(e) => to_py(py, e),
         }
     }
@@ -52,7 +60,7 @@ enum Input {
         lo: BigUint,
         hi: BigUint,
     },
-    Histogram(Vec<(u64, BigUint)>),
+    Histogram(Histogram),
     /// A sum of different games: `(game, lo, hi, heaps)` per part.
     Sum(Vec<(String, BigUint, BigUint, BigUint)>),
 }
@@ -87,33 +95,31 @@ struct CountAnswer {
 }
 
 /// The one place where positions are counted.
-fn count_positions(r: &CountRequest, progress: &dyn Progress) -> Result<CountAnswer, Refusal> {
+fn count_positions(r: CountRequest, progress: &dyn Progress) -> Result<CountAnswer, Refusal> {
     let kind = Kind::of(r.unordered, r.distinct)?;
     if r.probability && r.modulus.is_some() {
         return Err(Refusal::Usage("probability=True is a float: drop modulus=".into()));
     }
-    let query = match &r.input {
-        Input::Game { spec, lo, hi } => Spec::parse(spec)?.query()?.sizes(lo.clone(), hi.clone()),
-        Input::Histogram(pairs) => {
+    let sum = matches!(r.input, Input::Sum(_));
+    let query = match r.input {
+        Input::Game { spec, lo, hi } => Spec::parse(&spec)?.query()?.sizes(lo, hi),
+        Input::Histogram(histogram) => {
             if r.max_heap.is_some() {
                 return Err(Refusal::Usage(
                     "max_heap= bounds the Grundy values of a game; a histogram has none to compute".into(),
                 ));
             }
-            Query::from_histogram(Histogram::from_counts(pairs.iter().cloned())?)
+            Query::from_histogram(histogram)
         }
         Input::Sum(parts) => {
             let mut components = Vec::with_capacity(parts.len());
             for (spec, lo, hi, heaps) in parts {
-                components.push(Component::new(Spec::part(spec)?, lo.clone(), hi.clone(), heaps.clone()));
+                components.push(Component::new(Spec::part(&spec)?, lo, hi, heaps));
             }
             Query::sum(components)
         }
     };
-    let query = match r.input {
-        Input::Sum(_) => query,
-        _ => query.heaps(r.heaps.clone()),
-    };
+    let query = if sum { query } else { query.heaps(r.heaps.clone()) };
     let mut query = query.kind(kind).misere(r.misere).progress(progress);
     if let Some(m) = &r.modulus {
         query = query.modulus(m.clone());
@@ -160,9 +166,35 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// The one place where Grundy values are computed: `G(0)` … `G(first − 1)`.
-fn first_values(spec: &str, first: u64, progress: &dyn Progress) -> Result<Vec<u32>, Refusal> {
-    Ok(nimcount::grundy::values(&Spec::parse(spec)?.heap_game()?, first, progress)?)
+/// The one place where Grundy values are computed: `G(0)` … `G(first − 1)`, refused when
+/// their estimated time is beyond `max_seconds`.
+fn first_values(
+    spec: &str,
+    first: u64,
+    max_seconds: f64,
+    progress: &dyn Progress,
+) -> Result<Vec<u32>, Refusal> {
+    let game = Spec::parse(spec)?.heap_game()?;
+    match nimcount::grundy::values_within(&game, first, max_seconds, progress)? {
+        Within::Values(values) => Ok(values),
+        Within::Beyond(estimate) => {
+            let values = match first {
+                1 => "G(0)".to_string(),
+                n => format!("G(0) … G({})", n - 1),
+            };
+            Err(Refusal::Costly {
+                message: format!(
+                    "first={first}: {values} of {} would take {estimate} on one core of the reference machine \
+                     (an estimate) and {}, beyond the limit of {max_seconds} s; max_seconds={} computes them",
+                    game.spec(),
+                    nimcount::error::Bytes(estimate.bytes),
+                    estimate.seconds.ceil().min(u64::MAX as f64) as u64
+                ),
+                keyword: "max_seconds",
+                estimate: Some(estimate.seconds),
+            })
+        }
+    }
 }
 
 /// The one place where periods are searched.
@@ -190,11 +222,20 @@ fn play_position(
     heaps: Vec<BigUint>,
     misere: bool,
     max_heap: Option<u64>,
+    all: bool,
     progress: &dyn Progress,
 ) -> Result<Played, Refusal> {
+    // Every winning move up to the most listed (one more, to tell), or the first one.
+    let wanted = if all { MAX_MOVES + 1 } else { 1 };
     let listed = |moves: Vec<Move>| {
         if moves.len() > MAX_MOVES {
-            Err(Refusal::Usage(format!("more than {MAX_MOVES} winning moves: too many to list")))
+            Err(Refusal::Costly {
+                message: format!(
+                    "more than {MAX_MOVES} winning moves: too many to list; all=False gives the verdict and one winning move"
+                ),
+                keyword: "all",
+                estimate: None,
+            })
         } else {
             Ok(moves)
         }
@@ -208,7 +249,7 @@ fn play_position(
                     moore.spec()
                 )));
             }
-            let moves = listed(moore.winning_moves(&heaps).take(MAX_MOVES + 1).collect())?;
+            let moves = listed(moore.winning_moves(&heaps).take(wanted).collect())?;
             return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
         }
         other => other.heap_game()?,
@@ -218,7 +259,7 @@ fn play_position(
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
     if misere && game != Game::Nim {
         let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
-        let moves = listed(position.winning_moves().iter().take(MAX_MOVES + 1).cloned().collect())?;
+        let moves = listed(position.winning_moves().iter().take(wanted).cloned().collect())?;
         return Ok(Played {
             verdict: position.verdict(),
             grundy: position.grundy().map(<[_]>::to_vec),
@@ -226,39 +267,87 @@ fn play_position(
         });
     }
     let position = if misere { Position::misere_nim(heaps) } else { Position::new(&rules, heaps)? };
-    let moves = listed(position.winning_moves().take(MAX_MOVES + 1).collect())?;
+    let moves = listed(position.winning_moves().take(wanted).collect())?;
     Ok(Played { verdict: position.verdict(), grundy: Some(position.grundy().to_vec()), moves })
 }
 
-/// A histogram from a dict `{value: count}` or a 1-D array of counts indexed by value.
-fn histogram_pairs(h: &Bound<'_, PyAny>) -> PyResult<Vec<(u64, BigUint)>> {
+/// A histogram from a dict `{value: count}` (values and counts of any size: values beyond an
+/// array are one-point ranges) or a 1-d uint64 or int64 array of counts indexed by value (the
+/// Python layer converts the other integer dtypes). An empty one is refused: it has no heap
+/// sizes to count.
+fn histogram_of(py: Python<'_>, h: &Bound<'_, PyAny>) -> PyResult<Histogram> {
     if let Ok(dict) = h.cast::<PyDict>() {
-        return dict
+        if dict.is_empty() {
+            return Err(value_error("histogram={} is empty: give at least one {value: count}"));
+        }
+        let points = dict
             .iter()
-            .map(|(v, c)| Ok((u64_arg(&v, "a histogram value")?, biguint(&c, "a histogram count")?)))
-            .collect();
+            .map(|(v, c)| Ok((biguint(&v, "a histogram value")?, biguint(&c, "a histogram count")?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Histogram::from_points(points).map_err(|e| to_py(py, e));
     }
-    let from_counts = |counts: Vec<u64>| {
-        counts.into_iter().enumerate().filter(|(_, c)| *c > 0).map(|(v, c)| (v as u64, c.into())).collect()
-    };
     if let Ok(array) = h.cast::<PyArray1<u64>>() {
-        return Ok(from_counts(array.to_vec().unwrap_or_else(|_| array.to_owned_array().to_vec())));
+        let _claim = Claim::new(&[(array.as_untyped(), array.data() as usize, false)])?;
+        let read =
+            array.try_readonly().map_err(|_| value_error("the histogram array is in use by another call"))?;
+        return dense_histogram(read.as_array().iter().map(|&c| Ok(c)));
     }
     if let Ok(array) = h.cast::<PyArray1<i64>>() {
-        let counts = array.to_owned_array().to_vec();
-        if let Some((v, c)) = counts.iter().enumerate().find(|(_, c)| **c < 0) {
-            return Err(value_error(format!("histogram count {c} for value {v} is negative")));
-        }
-        return Ok(from_counts(counts.into_iter().map(|c| c as u64).collect()));
+        let _claim = Claim::new(&[(array.as_untyped(), array.data() as usize, false)])?;
+        let read =
+            array.try_readonly().map_err(|_| value_error("the histogram array is in use by another call"))?;
+        let view = read.as_array();
+        let counts = view.iter().enumerate().map(|(v, &c)| {
+            u64::try_from(c)
+                .map_err(|_| value_error(format!("histogram count {c} for value {v} is negative")))
+        });
+        return dense_histogram(counts);
     }
     if let Ok(array) = h.cast::<numpy::PyUntypedArray>() {
         return Err(value_error(format!(
-            "a histogram array must be 1-d with dtype uint64 or int64 (counts indexed by value), not {}-d {}",
+            "a histogram array must be 1-d with an integer dtype (counts indexed by value), not {}-d {}",
             array.ndim(),
             array.dtype()
         )));
     }
-    Err(value_error("histogram= takes a dict {value: count} or a 1-d NumPy array of counts"))
+    Err(PyTypeError::new_err(format!(
+        "histogram= takes a dict {{value: count}} or a 1-d NumPy array of counts, not {}",
+        h.get_type().name()?
+    )))
+}
+
+/// The histogram of an array of counts indexed by value, as the library's terms of 32-bit
+/// counts (one term, or two for counts of 2^32 or more), each allocated without aborting.
+fn dense_histogram(counts: impl Iterator<Item = PyResult<u64>> + Clone) -> PyResult<Histogram> {
+    let (mut len, mut largest, mut top) = (0usize, 0u64, None);
+    for (v, c) in counts.clone().enumerate() {
+        let c = c?;
+        len += 1;
+        largest = largest.max(c);
+        if c > 0 {
+            top = Some(v);
+        }
+    }
+    if len == 0 {
+        return Err(value_error("the histogram array is empty: give at least one count"));
+    }
+    let slots = top.map_or(1, |t| (t + 1).next_power_of_two());
+    let limbs = if largest >> 32 == 0 { 1 } else { 2 };
+    let mut terms = Vec::with_capacity(limbs);
+    for limb in 0..limbs {
+        let mut counts_of_limb: Vec<u32> = Vec::new();
+        counts_of_limb.try_reserve_exact(slots).map_err(|_| {
+            PyMemoryError::new_err(format!(
+                "a histogram of 2^{} slots needs {} of memory",
+                slots.trailing_zeros(),
+                nimcount::error::Bytes((slots as u64).saturating_mul(4 * limbs as u64))
+            ))
+        })?;
+        counts_of_limb.extend(counts.clone().take(slots).map(|c| (c.unwrap_or(0) >> (32 * limb)) as u32));
+        counts_of_limb.resize(slots, 0);
+        terms.push(Term::new(BigUint::from(1u8) << (32 * limb), counts_of_limb));
+    }
+    Histogram::from_terms(terms).map_err(|e| value_error(e.to_string()))
 }
 
 fn certificate_dict<'py>(py: Python<'py>, c: &Certificate) -> PyResult<Bound<'py, PyDict>> {
@@ -322,7 +411,7 @@ pub fn count<'py>(
             )));
         }
         (None, Some(_), Some(_), _) => return Err(value_error("sizes apply to a game, not to a histogram")),
-        (None, Some(h), _, _) => Input::Histogram(histogram_pairs(&h)?),
+        (None, Some(h), _, _) => Input::Histogram(histogram_of(py, &h)?),
         (None, None, _, _) => {
             return Err(value_error(
                 "give a game and its sizes, count(game, sizes, heaps), or histogram=, heaps=",
@@ -359,8 +448,9 @@ pub fn count<'py>(
     if request.modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(value_error("modulus=0: the modulus must be at least 1"));
     }
+    let (modulus, heaps, misere) = (request.modulus.clone(), request.heaps.clone(), request.misere);
     let answer =
-        interruptible(py, |signals| count_positions(&request, signals))?.map_err(|r| r.into_py(py))?;
+        interruptible(py, |signals| count_positions(request, signals))?.map_err(|r| r.into_py(py))?;
     let d = PyDict::new(py);
     match &answer.numbers {
         Numbers::Counts { losing, winning, total } => {
@@ -375,11 +465,11 @@ pub fn count<'py>(
             d.set_item("exact", exact)?;
         }
     }
-    d.set_item("modulus", request.modulus.as_ref().map(|m| int(py, m)).transpose()?)?;
-    d.set_item("heaps", int(py, &request.heaps)?)?;
+    d.set_item("modulus", modulus.as_ref().map(|m| int(py, m)).transpose()?)?;
+    d.set_item("heaps", int(py, &heaps)?)?;
     d.set_item("sizes", int(py, &answer.sizes)?)?;
     d.set_item("kind", answer.kind)?;
-    d.set_item("play", if request.misere { "misere" } else { "normal" })?;
+    d.set_item("play", if misere { "misere" } else { "normal" })?;
     d.set_item("source", answer.source)?;
     d.set_item("values_computed", answer.values_computed)?;
     let certificate = answer.certificate.as_ref().map(|c| certificate_dict(py, c)).transpose()?;
@@ -387,16 +477,33 @@ pub fn count<'py>(
     Ok(d)
 }
 
-/// `grundy(game, first)`: `G(0)` … `G(first − 1)` as a uint64 array.
+/// A positive number of seconds (int or float), `what` naming the keyword.
+fn seconds_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!("{what} must be a number of seconds, not a bool")));
+    }
+    let seconds: f64 =
+        value.extract().map_err(|_| PyTypeError::new_err(format!("{what} must be a number of seconds")))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(value_error(format!("{what}={seconds}: give a positive number of seconds")));
+    }
+    Ok(seconds)
+}
+
+/// `grundy(game, first, max_seconds)`: `G(0)` … `G(first − 1)` as a uint64 array.
 #[pyfunction]
+#[pyo3(signature = (game, first, max_seconds=None))]
 pub fn grundy<'py>(
     py: Python<'py>,
     game: String,
     first: Bound<'py, PyAny>,
+    max_seconds: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let first = u64_arg(&first, "first")?;
-    let values =
-        interruptible(py, |signals| first_values(&game, first, signals))?.map_err(|r| r.into_py(py))?;
+    let max_seconds =
+        max_seconds.map(|s| seconds_arg(&s, "max_seconds")).transpose()?.unwrap_or(DEFAULT_SECONDS);
+    let values = interruptible(py, |signals| first_values(&game, first, max_seconds, signals))?
+        .map_err(|r| r.into_py(py))?;
     Ok(PyArray1::from_vec(py, values.into_iter().map(u64::from).collect()))
 }
 
@@ -423,20 +530,21 @@ pub fn period<'py>(
     Ok(d)
 }
 
-/// `play(game, heaps, misere, max_heap)`: the verdict, the heaps' Grundy values and the winning
-/// moves as a dict.
+/// `play(game, heaps, misere, max_heap, all)`: the verdict, the heaps' Grundy values and the
+/// winning moves (every one, or the first with `all=false`) as a dict.
 #[pyfunction]
-#[pyo3(signature = (game, heaps, misere=false, max_heap=None))]
+#[pyo3(signature = (game, heaps, misere=false, max_heap=None, all=true))]
 pub fn play<'py>(
     py: Python<'py>,
     game: String,
     heaps: Bound<'py, PyAny>,
     misere: bool,
     max_heap: Option<Bound<'py, PyAny>>,
+    all: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let heaps: Vec<BigUint> = heaps.try_iter()?.map(|h| biguint(&h?, "a heap")).collect::<PyResult<_>>()?;
     let max_heap = max_heap.map(|h| u64_arg(&h, "max_heap")).transpose()?;
-    let played = interruptible(py, |signals| play_position(&game, heaps, misere, max_heap, signals))?
+    let played = interruptible(py, |signals| play_position(&game, heaps, misere, max_heap, all, signals))?
         .map_err(|r| r.into_py(py))?;
     let d = PyDict::new(py);
     d.set_item("verdict", played.verdict.as_str())?;

@@ -29,7 +29,7 @@ pub struct Signals {
 
 impl Signals {
     /// Unwinds out of the computation when cancelled (`resume_unwind`: no panic message).
-    fn check(&self) {
+    pub fn check(&self) {
         if self.cancelled.load(Ordering::Relaxed) {
             resume_unwind(Box::new(Cancelled));
         }

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod games;
 mod interrupt;
+mod inuse;
 mod transform;
 
 use pyo3::prelude::*;
@@ -17,6 +18,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TooCostly", m.py().get_type::<errors::TooCostly>())?;
+    m.add_class::<inuse::Held>()?;
     m.add_function(wrap_pyfunction!(transform::fwht, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_power, m)?)?;

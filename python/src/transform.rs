@@ -3,28 +3,52 @@
 //! The dtype picks the ring: float32 and float64 (IEEE), uint32 and uint64 modulo an odd
 //! `modulus` or wrapping modulo 2^32 and 2^64 without one, int64 exactly (a transform that could
 //! overflow is refused before it runs). Every check runs before the array is written: a refused
-//! call leaves it as it was.
+//! call leaves it as it was. The Python layer widens narrower integer dtypes and makes the new
+//! arrays of `xor_convolve` and `xor_power` (NumPy allocates them, so a lack of memory is a
+//! `MemoryError`); every function here works in place.
+//!
+//! Each call claims the bytes of its arrays ([`Claim`]) and runs on a thread of its own
+//! ([`interruptible`]): Ctrl-C stops it between rows and between chunks of the pointwise power.
 
 use std::sync::{Arc, Mutex};
 
 use nimcount::Error;
 use nimcount::fwht::Plan;
+use nimcount::message::short;
 use nimcount::num_bigint::BigUint;
 use nimcount::ring::{Exact64, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 use num_traits::ToPrimitive;
 use numpy::ndarray::Axis;
-use numpy::{
-    BorrowError, Element, PyArray, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
-};
-use pyo3::exceptions::PyTypeError;
+use numpy::{BorrowError, Element, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use crate::convert;
 use crate::errors::{to_py, value_error};
+use crate::interrupt::{Signals, interruptible};
+use crate::inuse::Claim;
 
 /// The dtypes transformed, as NumPy names them.
 const DTYPES: &str = "float32, float64, uint32, uint64 or int64";
+
+/// The most dimensions an array may have here (NumPy allows 64; the array views, 32).
+const MAX_NDIM: usize = 32;
+
+/// The most threads a call may ask for.
+const MAX_THREADS: u64 = 256;
+
+/// The fewest elements `fwht` transforms on a thread of its own, which Ctrl-C cancels (tens of
+/// milliseconds of work, against about 0.1 ms to start the thread): smaller transforms take
+/// well under a second and run on the calling thread.
+const TRANSFORM_INTERRUPTIBLE_MIN: usize = 1 << 22;
+
+/// The same for `xor_convolve` and `xor_power`, whose pointwise step may cost a microsecond an
+/// element (a power with an exponent of many bits).
+const POWER_INTERRUPTIBLE_MIN: usize = 1 << 16;
+
+/// Elements raised per step of the pointwise power: Ctrl-C acts between steps.
+const POW_CHUNK: usize = 1 << 20;
 
 /// Where a transform runs: rayon's global pool, the calling thread alone, or a pool of its own.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,11 +61,15 @@ enum Threads {
 impl Threads {
     fn parse(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Threads> {
         let Some(threads) = threads else { return Ok(Threads::Default) };
-        match convert::u64_arg(threads, "threads")? {
-            0 => Err(value_error("threads=0: give at least 1 (threads=None uses every core)")),
-            1 => Ok(Threads::One),
-            n if n > 1024 => Err(value_error(format!("threads={n} is out of range (1 to 1024)"))),
-            n => Ok(Threads::Pool(n as usize)),
+        let range = format!("give 1 to {MAX_THREADS}, or threads=None for every core");
+        match convert::signed(threads, "threads")? {
+            (true, n) => Err(value_error(format!("threads=-{}: {range}", short(&n)))),
+            (false, n) => match n.to_u64() {
+                Some(0) => Err(value_error(format!("threads=0: {range}"))),
+                Some(1) => Ok(Threads::One),
+                Some(n) if n <= MAX_THREADS => Ok(Threads::Pool(n as usize)),
+                _ => Err(value_error(format!("threads={} is too many: {range}", short(&n)))),
+            },
         }
     }
 
@@ -49,28 +77,44 @@ impl Threads {
         self != Threads::One
     }
 
-    /// Runs `work` on these threads.
-    fn run<T: Send>(self, work: impl FnOnce() -> T + Send) -> Result<T, Error> {
+    /// The pool these threads run in (`None`: the calling thread, or rayon's global pool).
+    fn pool(self) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
         match self {
-            Threads::Default | Threads::One => Ok(work()),
-            Threads::Pool(n) => Ok(pool(n)?.install(work)),
+            Threads::Default | Threads::One => Ok(None),
+            Threads::Pool(n) => pool(n).map(Some),
         }
     }
 }
 
-/// A pool of `n` threads, started once and kept for later calls.
-fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
+/// A pool of `n` threads. A pool of at most as many threads as there are cores is kept for the
+/// next call, one at a time: a call with another such size replaces it, and the old pool's
+/// threads end once the calls running on it return. A larger pool is started for its call and
+/// ends with it. So the process holds, beside rayon's global pool, at most one pool, of at most
+/// the core count.
+fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    static KEPT: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let start = || {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("nimcount-{i}"))
+            .build()
+            .map(Arc::new)
+            .map_err(|e| PyOSError::new_err(format!("threads={n}: cannot start {n} threads ({e})")))
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores {
+        return start();
+    }
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((size, pool)) = kept.as_ref()
+        && *size == n
+    {
         return Ok(pool.clone());
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| Error::InvalidNumber {
-        input: n.to_string(),
-        reason: format!("cannot start {n} threads: {e}"),
-    })?;
-    let pool = Arc::new(pool);
-    pools.push((n, pool.clone()));
+    // The old pool first: its threads count against the process's limit.
+    *kept = None;
+    let pool = start()?;
+    *kept = Some((n, pool.clone()));
     Ok(pool)
 }
 
@@ -128,7 +172,8 @@ fn mod32(m: &BigUint) -> PyResult<Mod32> {
         Some(m) if m % 2 == 1 => Mod32::new(m).map_err(|e| value_error(e.to_string())),
         Some(_) => Err(even(m)),
         None => Err(value_error(format!(
-            "modulus {m} is too large for uint32 residues (odd moduli below 2^31); use a uint64 array (odd moduli below 2^63)"
+            "modulus {} is too large for uint32 residues (odd moduli below 2^31); use a uint64 array (odd moduli below 2^63)",
+            short(m)
         ))),
     }
 }
@@ -157,16 +202,13 @@ fn even(m: &BigUint) -> PyErr {
     ))
 }
 
-fn short(m: &BigUint) -> String {
-    if m.bits() <= 128 { m.to_string() } else { format!("of {} bits", m.bits()) }
-}
-
 /// The ring for a dtype and modulus, as a macro over the five element types: `$body` runs with
 /// `$array` bound to the typed array and `$ring` to the ring.
 macro_rules! with_ring {
     ($any:expr, $modulus:expr, |$array:ident, $ring:ident| $body:expr) => {{
         let any: &Bound<'_, PyAny> = $any;
         let modulus: Option<&BigUint> = $modulus;
+        check_ndim(any)?;
         let no_modulus = |dtype: &str| -> PyResult<()> {
             match modulus {
                 None => Ok(()),
@@ -213,6 +255,17 @@ macro_rules! with_ring {
             Err(unsupported(any))
         }
     }};
+}
+
+/// Refuses an array of more dimensions than the array views take.
+fn check_ndim(any: &Bound<'_, PyAny>) -> PyResult<()> {
+    match any.cast::<PyUntypedArray>() {
+        Ok(array) if array.ndim() > MAX_NDIM => Err(value_error(format!(
+            "the array has {} dimensions; nimcount takes at most {MAX_NDIM} (reshape it first)",
+            array.ndim()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The error for an object that is not an array of a supported dtype.
@@ -306,6 +359,41 @@ enum Rows<'a, T> {
     Each(Vec<&'a mut [T]>),
 }
 
+/// A copy of `data`, or [`Error::OutOfMemory`] when it cannot be allocated.
+fn copy_of<T: Copy>(data: impl Iterator<Item = T>, len: usize) -> nimcount::Result<Vec<T>> {
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+        what: "a copy of the array (an int64 inverse that fails leaves the array as it was)".into(),
+        needed: nimcount::error::Bytes((len as u64).saturating_mul(size_of::<T>() as u64)),
+        available: nimcount::error::Bytes(nimcount::memory::available().unwrap_or(0)),
+    })?;
+    copy.extend(data);
+    Ok(copy)
+}
+
+/// Runs `work` on `threads` and maps its error: a `long` one on a thread of its own that
+/// Ctrl-C cancels, a short one on the calling thread with the GIL released (no thread to start).
+fn run_transform<T: Send>(
+    py: Python<'_>,
+    threads: Threads,
+    long: bool,
+    name: &str,
+    work: impl FnOnce(&Signals) -> nimcount::Result<T> + Send,
+) -> PyResult<T> {
+    let pool = threads.pool()?;
+    let run = |signals: &Signals| match &pool {
+        Some(pool) => pool.install(|| work(signals)),
+        None => work(signals),
+    };
+    let outcome = if long { interruptible(py, run)? } else { py.detach(|| run(&Signals::default())) };
+    outcome.map_err(|e| transform_error(py, e, name))
+}
+
+/// Claims `array`'s bytes (written when `writes`) for the call.
+fn claim<T: Element>(array: &Bound<'_, PyArrayDyn<T>>) -> PyResult<Claim> {
+    Claim::new(&[(array.as_untyped(), array.data() as usize, true)])
+}
+
 /// `fwht(a, modulus=None, inverse=False, axis=-1, threads=None)`: in place, returns `a`.
 #[pyfunction]
 #[pyo3(signature = (a, modulus=None, inverse=false, axis=-1, threads=None))]
@@ -345,11 +433,13 @@ where
     if inverse && n > 1 && !ring.can_halve() {
         return Err(transform_error(py, Error::NoInverseOfTwo { ring: name.clone() }, &name));
     }
+    let _claim = claim(array)?;
     let mut rw = array.try_readwrite().map_err(borrow_error)?;
     let mut view = rw.as_array_mut();
     if view.is_empty() {
         return Ok(());
     }
+    let elements = view.len();
     let rows = if axis + 1 == ndim && view.is_standard_layout() {
         Rows::Whole(view.into_slice().expect("standard layout"))
     } else {
@@ -358,72 +448,75 @@ where
         Rows::Each(lanes.ok_or_else(|| not_contiguous(axis, ndim))?)
     };
     let log2 = plan.log2();
-    let run = || -> nimcount::Result<()> {
-        match rows {
-            // The checked transforms refuse residues not below the modulus as they first load
-            // each block, leaving the array as it was.
-            Rows::Whole(data) => {
-                if inverse && ring.inverse_can_fail() {
-                    let mut copy = data.to_vec();
-                    plan.inverse(&mut copy)?;
-                    data.copy_from_slice(&copy);
-                    Ok(())
-                } else if inverse {
-                    plan.inverse(data)
-                } else {
-                    plan.forward(data)
-                }
-            }
-            Rows::Each(mut rows) => {
-                for row in &rows {
-                    ring.check_values(row)?;
-                    ring.check_transform(row, log2, false)?;
-                }
-                if inverse && ring.inverse_can_fail() {
-                    let mut copy: Vec<T> = rows.iter().flat_map(|r| r.iter().copied()).collect();
-                    plan.inverse_unchecked(&mut copy)?;
-                    for (row, chunk) in rows.iter_mut().zip(copy.chunks_exact(n)) {
-                        row.copy_from_slice(chunk);
+    run_transform(
+        py,
+        threads,
+        elements >= TRANSFORM_INTERRUPTIBLE_MIN,
+        &name,
+        |signals| -> nimcount::Result<()> {
+            match rows {
+                // The checked transforms refuse residues not below the modulus as they first load
+                // each block, leaving the array as it was.
+                Rows::Whole(data) => {
+                    if inverse && ring.inverse_can_fail() {
+                        let mut copy = copy_of(data.iter().copied(), data.len())?;
+                        signals.check();
+                        plan.inverse(&mut copy)?;
+                        signals.check();
+                        data.copy_from_slice(&copy);
+                        Ok(())
+                    } else if inverse {
+                        plan.inverse(data)
+                    } else {
+                        plan.forward(data)
                     }
-                    return Ok(());
                 }
-                let one = |row: &mut &mut [T]| {
-                    if inverse { plan.inverse_unchecked(row) } else { plan.forward_unchecked(row) }
-                };
-                if threads.parallel() && rows.len() > 1 {
-                    rows.par_iter_mut().try_for_each(one)
-                } else {
-                    rows.iter_mut().try_for_each(one)
+                Rows::Each(mut rows) => {
+                    for row in &rows {
+                        signals.check();
+                        ring.check_values(row)?;
+                        ring.check_transform(row, log2, false)?;
+                    }
+                    if inverse && ring.inverse_can_fail() {
+                        let mut copy = copy_of(rows.iter().flat_map(|r| r.iter().copied()), rows.len() * n)?;
+                        for chunk in copy.chunks_exact_mut(n) {
+                            signals.check();
+                            plan.inverse_unchecked(chunk)?;
+                        }
+                        for (row, chunk) in rows.iter_mut().zip(copy.chunks_exact(n)) {
+                            row.copy_from_slice(chunk);
+                        }
+                        return Ok(());
+                    }
+                    let one = |row: &mut &mut [T]| {
+                        signals.check();
+                        if inverse { plan.inverse_unchecked(row) } else { plan.forward_unchecked(row) }
+                    };
+                    if threads.parallel() && rows.len() > 1 {
+                        rows.par_iter_mut().try_for_each(one)
+                    } else {
+                        rows.iter_mut().try_for_each(one)
+                    }
                 }
             }
-        }
-    };
-    py.detach(|| threads.run(run).and_then(|r| r)).map_err(|e| transform_error(py, e, &name))
+        },
+    )
 }
 
-/// The elements of an array in C order, and its shape.
-fn elements<T: Element + Copy>(array: &Bound<'_, PyArrayDyn<T>>) -> PyResult<(Vec<T>, Vec<usize>)> {
-    let read = array.try_readonly().map_err(borrow_error)?;
-    let view = read.as_array();
-    let data = match view.as_slice() {
-        Some(slice) => slice.to_vec(),
-        None => view.iter().copied().collect(),
-    };
-    Ok((data, view.shape().to_vec()))
+/// A C-contiguous array written in place by `xor_convolve` and `xor_power`, with its row length.
+fn contiguous_rows<'a, T: Element>(
+    view: numpy::ndarray::ArrayViewMutD<'a, T>,
+) -> PyResult<(&'a mut [T], usize)> {
+    let ndim = view.ndim();
+    let axis = normalise_axis(-1, ndim)?;
+    let n = row_length(view.shape()[axis], axis)?;
+    let data = view.into_slice().ok_or_else(|| value_error("the array must be C-contiguous"))?;
+    Ok((data, n))
 }
 
-/// A new array of `shape` holding `data`.
-fn new_array<'py, T: Element>(py: Python<'py>, data: Vec<T>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
-    Ok(PyArray::from_vec(py, data).reshape(shape.to_vec())?.into_any())
-}
-
-/// The transform length of the last axis of a shape.
-fn last_axis(shape: &[usize]) -> PyResult<usize> {
-    let axis = normalise_axis(-1, shape.len())?;
-    row_length(shape[axis], axis)
-}
-
-/// `xor_convolve(a, b, modulus=None)`: a new array, row by row along the last axis.
+/// `xor_convolve(a, b, modulus=None)`: `a ← a *ₓ b` row by row along the last axis, in place,
+/// with `b` left holding its transform. Both arrays are C-contiguous, of one shape and dtype:
+/// the Python layer passes fresh copies.
 #[pyfunction]
 #[pyo3(signature = (a, b, modulus=None))]
 pub fn xor_convolve<'py>(
@@ -431,8 +524,9 @@ pub fn xor_convolve<'py>(
     a: Bound<'py, PyAny>,
     b: Bound<'py, PyAny>,
     modulus: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<()> {
     let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
+    check_ndim(&b)?;
     with_ring!(&a, modulus.as_ref(), |left, ring| {
         let right = b.cast::<PyArrayDyn<_>>().map_err(|_| {
             let other = b
@@ -448,41 +542,55 @@ pub fn xor_convolve<'py>(
     })
 }
 
-fn convolve<'py, T, R>(
-    py: Python<'py>,
-    a: &Bound<'py, PyArrayDyn<T>>,
-    b: &Bound<'py, PyArrayDyn<T>>,
+fn convolve<T, R>(
+    py: Python<'_>,
+    a: &Bound<'_, PyArrayDyn<T>>,
+    b: &Bound<'_, PyArrayDyn<T>>,
     ring: R,
-) -> PyResult<Bound<'py, PyAny>>
+) -> PyResult<()>
 where
     T: Element + Copy + Send + Sync,
     R: Checked<Elem = T>,
 {
-    let (mut left, shape) = elements(a)?;
-    let (mut right, other) = elements(b)?;
-    if shape != other {
-        return Err(value_error(format!("a and b must have the same shape: {shape:?} and {other:?}")));
+    if a.shape() != b.shape() {
+        return Err(value_error(format!(
+            "a and b must have the same shape: {:?} and {:?}",
+            a.shape(),
+            b.shape()
+        )));
     }
-    let n = last_axis(&shape)?;
+    let _claim =
+        Claim::new(&[(a.as_untyped(), a.data() as usize, true), (b.as_untyped(), b.data() as usize, true)])?;
+    let mut left = a.try_readwrite().map_err(borrow_error)?;
+    let mut right = b.try_readwrite().map_err(borrow_error)?;
+    let (left, n) = contiguous_rows(left.as_array_mut())?;
+    let (right, _) = contiguous_rows(right.as_array_mut())?;
     let name = ring.to_string();
     if n > 1 && !ring.can_halve() {
         return Err(transform_error(py, Error::NoInverseOfTwo { ring: name.clone() }, &name));
     }
-    if !left.is_empty() {
-        let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-        py.detach(|| -> nimcount::Result<()> {
-            ring.check_values(&left)?;
-            ring.check_values(&right)?;
-            left.par_chunks_mut(n)
-                .zip(right.par_chunks_mut(n))
-                .try_for_each(|(x, y)| plan.xor_convolve_in_place(x, y))
-        })
-        .map_err(|e| transform_error(py, e, &name))?;
+    if left.is_empty() {
+        return Ok(());
     }
-    new_array(py, left, &shape)
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
+    run_transform(py, Threads::Default, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+        ring.check_values(left)?;
+        ring.check_values(right)?;
+        signals.check();
+        // Rows in groups, Ctrl-C checked between groups.
+        let group = (POW_CHUNK / n).max(1) * n;
+        for (x, y) in left.chunks_mut(group).zip(right.chunks_mut(group)) {
+            signals.check();
+            x.par_chunks_mut(n)
+                .zip(y.par_chunks_mut(n))
+                .try_for_each(|(x, y)| plan.xor_convolve_in_place(x, y))?;
+        }
+        Ok(())
+    })
 }
 
-/// `xor_power(a, k, modulus=None)`: a new array, row by row along the last axis.
+/// `xor_power(a, k, modulus=None)`: `a ← a^k` (XOR powers) row by row along the last axis, in
+/// place; `a` is C-contiguous (the Python layer passes a fresh copy).
 #[pyfunction]
 #[pyo3(signature = (a, k, modulus=None))]
 pub fn xor_power<'py>(
@@ -490,37 +598,44 @@ pub fn xor_power<'py>(
     a: Bound<'py, PyAny>,
     k: Bound<'py, PyAny>,
     modulus: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<()> {
     let k = convert::biguint(&k, "k")?;
     let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
     with_ring!(&a, modulus.as_ref(), |array, ring| power(py, array, &k, ring))
 }
 
-fn power<'py, T, R>(
-    py: Python<'py>,
-    a: &Bound<'py, PyArrayDyn<T>>,
-    k: &BigUint,
-    ring: R,
-) -> PyResult<Bound<'py, PyAny>>
+fn power<T, R>(py: Python<'_>, a: &Bound<'_, PyArrayDyn<T>>, k: &BigUint, ring: R) -> PyResult<()>
 where
     T: Element + Copy + Send + Sync,
     R: Checked<Elem = T>,
 {
-    let (mut data, shape) = elements(a)?;
-    let n = last_axis(&shape)?;
+    let _claim = claim(a)?;
+    let mut rw = a.try_readwrite().map_err(borrow_error)?;
+    let (data, n) = contiguous_rows(rw.as_array_mut())?;
     let name = ring.to_string();
     if n > 1 && !ring.can_halve() {
         return Err(transform_error(py, Error::NoInverseOfTwo { ring: name.clone() }, &name));
     }
-    if !data.is_empty() {
-        let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-        py.detach(|| -> nimcount::Result<()> {
-            ring.check_values(&data)?;
-            plan.forward_unchecked(&mut data)?;
-            plan.pow_each(&mut data, k.clone())?;
-            plan.inverse_unchecked(&mut data)
-        })
-        .map_err(|e| transform_error(py, e, &name))?;
+    if data.is_empty() {
+        return Ok(());
     }
-    new_array(py, data, &shape)
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
+    run_transform(py, Threads::Default, data.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+        ring.check_values(data)?;
+        // Whole rows per step, and at least one.
+        let group = (POW_CHUNK / n).max(1) * n;
+        for rows in data.chunks_mut(group) {
+            signals.check();
+            plan.forward_unchecked(rows)?;
+        }
+        for chunk in data.chunks_mut(POW_CHUNK) {
+            signals.check();
+            plan.pow_each(chunk, k.clone())?;
+        }
+        for rows in data.chunks_mut(group) {
+            signals.check();
+            plan.inverse_unchecked(rows)?;
+        }
+        Ok(())
+    })
 }

@@ -173,6 +173,30 @@ impl Histogram {
         Histogram::from_intervals(all.into_iter().map(|(lo, hi, count, _)| (lo, hi, count)))
     }
 
+    /// A histogram from `(value, count)` pairs of any size, kept as a file of one-value lines
+    /// is (see [`read`](Histogram::read)): an array when the values and counts fit one, else
+    /// one-point ranges, so that a value such as 2^63 costs no table. Repeated values add up.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// let top = nimcount::number::parse("2^63")?;
+    /// let h = Histogram::from_points(vec![(top.clone(), 1u8.into()), (0u8.into(), 1u8.into())])?;
+    /// assert!(h.is_structured());
+    /// assert_eq!((h.log2_len(), h.total().to_string()), (64, "2".to_string()));
+    /// assert!(!Histogram::from_points(vec![(5u8.into(), 2u8.into())])?.is_structured());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn from_points(points: Vec<(BigUint, BigUint)>) -> Result<Self> {
+        let words: Option<Vec<(u64, BigUint)>> =
+            points.iter().map(|(v, c)| v.to_u64().map(|v| (v, c.clone()))).collect();
+        if let Some(pairs) = words
+            && fits_an_array(&pairs)
+        {
+            return Histogram::from_counts(pairs);
+        }
+        Histogram::from_intervals(points.into_iter().map(|(v, c)| (v.clone(), v, c)))
+    }
+
     /// The counts as runs `(lo, hi, count)`: every value in `lo..=hi` has `count`, the runs
     /// increasing and disjoint, zero counts left out, neighbouring runs with different counts.
     /// These are the lines of a file [`read`](Histogram::read) reads back (`lo..=hi count`, or
