@@ -216,7 +216,11 @@ fn play_position(
     max_heap: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<Played, Refusal> {
-    let listed = |moves: Vec<Move>| {
+    heaps.iter().try_for_each(nimcount::play::check_heap)?;
+    // One more than listed tells that there are more; the library refuses lists beyond its
+    // bytes.
+    let listed = |moves: &mut dyn Iterator<Item = Move>| {
+        let moves = nimcount::play::list_moves(moves, MAX_MOVES + 1)?;
         if moves.len() > MAX_MOVES {
             Err(Refusal::Usage(format!("more than {MAX_MOVES} winning moves: too many to list")))
         } else {
@@ -232,7 +236,7 @@ fn play_position(
                 moore.spec()
             )));
         }
-        let moves = listed(moore.winning_moves(&heaps).take(MAX_MOVES + 1).collect())?;
+        let moves = listed(&mut moore.winning_moves(&heaps))?;
         return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
     }
     let game = Game::parse(spec)?;
@@ -241,7 +245,7 @@ fn play_position(
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
     if misere && game != Game::Nim {
         let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
-        let moves = listed(position.winning_moves().iter().take(MAX_MOVES + 1).cloned().collect())?;
+        let moves = listed(&mut position.winning_moves().iter().cloned())?;
         return Ok(Played {
             verdict: position.verdict(),
             grundy: position.grundy().map(<[_]>::to_vec),
@@ -249,7 +253,7 @@ fn play_position(
         });
     }
     let position = if misere { Position::misere_nim(heaps) } else { Position::new(&rules, heaps)? };
-    let moves = listed(position.winning_moves().take(MAX_MOVES + 1).collect())?;
+    let moves = listed(&mut position.winning_moves())?;
     Ok(Played { verdict: position.verdict(), grundy: Some(position.grundy().to_vec()), moves })
 }
 

@@ -356,6 +356,14 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
         nimcount::Error::TooMuchWork { .. } | nimcount::Error::HalfTooWide { .. } => {
             usage(format!("{err} (--max-work raises the limit)"))
         }
+        other => values_failure(other),
+    }
+}
+
+/// A refusal for too many Grundy values computed directly, with `--max-heap N` that lifts it
+/// when memory allows (`count`, `play`, `grundy --histogram`).
+pub fn values_failure(err: nimcount::Error) -> common::Failure {
+    match err {
         // Direct Grundy values beyond their limit: the flag that lifts it, when memory allows.
         nimcount::Error::TooCostly { values: Some(values), bytes, .. }
             if nimcount::memory::available().is_none_or(|available| bytes <= available) =>
