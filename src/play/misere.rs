@@ -39,7 +39,8 @@ use crate::memory;
 pub const MISERE_MAX_POSITIONS: u64 = 1_000_000;
 
 /// The most moves a misère search examines (a move from a position to one of its options, each
-/// a sort and a table look-up): about 10 s at most.
+/// a sort and a table look-up): seconds, not minutes (`allbut:1 4000`, 8·10^6 moves and a bound
+/// of 1.6·10^7, takes 6 s and 190 MB on the release binary of a loaded 2-core machine).
 pub const MISERE_MAX_MOVES: u64 = 20_000_000;
 
 /// The largest heap whose game is checked for Grundy values 0 and 1 below it (binary positions).
