@@ -477,3 +477,25 @@ fn print_json(r: &Report, full: bool) -> Result<()> {
     writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The help states the limits the library and this file apply.
+    #[test]
+    fn the_help_names_the_limits() {
+        let command = <Args as clap::Args>::augment_args(clap::Command::new("play"));
+        let help = command.get_after_help().expect("an after-help").to_string();
+        for limit in [
+            nimcount::play::MAX_HEAP_BITS.to_string(),
+            SHOWN_BITS.to_string(),
+            MISERE_MAX_POSITIONS.to_string(),
+            nimcount::play::MISERE_MAX_MOVES.to_string(),
+            MAX_LISTED.to_string(),
+            nimcount::error::Bytes(nimcount::play::MAX_LIST_BYTES).to_string().replace(".00", ""),
+        ] {
+            assert!(help.contains(&limit), "{limit} in {help}");
+        }
+    }
+}
