@@ -261,6 +261,37 @@ pub enum Error {
         limit: u64,
     },
 
+    /// A misère position whose search would examine more moves than allowed.
+    #[error(
+        "the misère search of this position would examine {}; misère play is known in closed form only for \
+         nim and for positions whose heaps (and every smaller heap of their games) have Grundy values 0 and 1",
+        moves_beyond(*moves, *limit)
+    )]
+    MisereTooLong {
+        /// The bound on the moves examined (`None`: found during the search, beyond the limit).
+        moves: Option<u128>,
+        /// The limit.
+        limit: u64,
+    },
+
+    /// A heap too large to play ([`crate::play::MAX_HEAP_BITS`]).
+    #[error("a heap of {bits} bits: positions are played with heaps of at most {limit} bits (about {} digits)", digits_of(*limit))]
+    HeapTooLarge {
+        /// The heap's bits.
+        bits: u64,
+        /// The most bits a heap may have.
+        limit: u64,
+    },
+
+    /// A list of moves that would take more memory than a list may.
+    #[error("the winning moves take more than {limit} of memory (after {moves} moves)")]
+    MovesTooLarge {
+        /// The moves listed before the list passed its limit.
+        moves: usize,
+        /// The most bytes a list may take.
+        limit: Bytes,
+    },
+
     /// A computation refused before it starts because of its estimated number of steps.
     #[error("{what} needs {steps} steps, more than the limit of {limit}")]
     TooMuchWork {
@@ -544,6 +575,20 @@ impl Error {
     /// Wraps an I/O error together with the path it concerns.
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().display().to_string(), source }
+    }
+}
+
+/// The decimal digits of a number of `bits` bits, rounded down.
+fn digits_of(bits: u64) -> u64 {
+    (bits as f64 * std::f64::consts::LOG10_2) as u64
+}
+
+/// How [`Error::MisereTooLong`] states its moves: the bound and the limit, or only the limit
+/// when the search passed it.
+fn moves_beyond(moves: Option<u128>, limit: u64) -> String {
+    match moves {
+        Some(moves) => format!("up to {moves} moves, more than the limit of {limit}"),
+        None => format!("more than the limit of {limit} moves"),
     }
 }
 

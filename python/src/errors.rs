@@ -43,8 +43,12 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
             let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
             too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
         }
-        Error::MisereTooLarge { .. } | Error::TooManyHeaps { .. } | Error::DistributionTooLarge { .. } => {
-            too_costly(py, message, None, None)
+        Error::MisereTooLarge { .. }
+        | Error::MisereTooLong { .. }
+        | Error::TooManyHeaps { .. }
+        | Error::DistributionTooLarge { .. } => too_costly(py, message, None, None),
+        Error::MovesTooLarge { .. } => {
+            too_costly(py, format!("{message} (all=False gives one)"), None, Some("all"))
         }
         // Whether more values lift it is the library's decision.
         Error::TooCostly { seconds, .. } => {

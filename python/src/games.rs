@@ -225,9 +225,12 @@ fn play_position(
     all: bool,
     progress: &dyn Progress,
 ) -> Result<Played, Refusal> {
-    // Every winning move up to the most listed (one more, to tell), or the first one.
+    heaps.iter().try_for_each(nimcount::play::check_heap)?;
+    // Every winning move up to the most listed (one more, to tell), or the first one; the
+    // library refuses lists beyond their bytes.
     let wanted = if all { MAX_MOVES + 1 } else { 1 };
-    let listed = |moves: Vec<Move>| {
+    let listed = |moves: &mut dyn Iterator<Item = Move>| {
+        let moves = nimcount::play::list_moves(moves, wanted)?;
         if moves.len() > MAX_MOVES {
             Err(Refusal::Costly {
                 message: format!(
@@ -249,7 +252,7 @@ fn play_position(
                     moore.spec()
                 )));
             }
-            let moves = listed(moore.winning_moves(&heaps).take(wanted).collect())?;
+            let moves = listed(&mut moore.winning_moves(&heaps))?;
             return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
         }
         other => other.heap_game()?,
@@ -259,7 +262,7 @@ fn play_position(
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
     if misere && game != Game::Nim {
         let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
-        let moves = listed(position.winning_moves().iter().take(wanted).cloned().collect())?;
+        let moves = listed(&mut position.winning_moves().iter().cloned())?;
         return Ok(Played {
             verdict: position.verdict(),
             grundy: position.grundy().map(<[_]>::to_vec),
@@ -267,7 +270,7 @@ fn play_position(
         });
     }
     let position = if misere { Position::misere_nim(heaps) } else { Position::new(&rules, heaps)? };
-    let moves = listed(position.winning_moves().take(wanted).collect())?;
+    let moves = listed(&mut position.winning_moves())?;
     Ok(Played { verdict: position.verdict(), grundy: Some(position.grundy().to_vec()), moves })
 }
 

@@ -215,11 +215,35 @@ impl Histogram {
     /// # Ok::<(), nimcount::Error>(())
     /// ```
     pub fn runs(&self) -> Result<Vec<(BigUint, BigUint, BigUint)>> {
-        let mut runs: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
-        let mut push = |lo: BigUint, hi: BigUint, count: BigUint| match runs.last_mut() {
-            Some((_, last, c)) if *c == count && *last == &lo - 1u32 => *last = hi,
-            _ if count.is_zero() => {}
-            _ => runs.push((lo, hi, count)),
+        let mut runs = Vec::new();
+        self.for_each_run(|lo, hi, count| {
+            runs.push((lo, hi, count));
+            Ok::<(), Error>(())
+        })?;
+        Ok(runs)
+    }
+
+    /// The runs of [`runs`](Histogram::runs), one at a time and in the same order, without a
+    /// list of them: a writer streams them out (their numbers may have millions of digits each,
+    /// and the runs be many), holding one run besides the histogram's own data. The first
+    /// error of `run` stops the walk.
+    pub fn for_each_run<E: From<Error>>(
+        &self,
+        mut run: impl FnMut(BigUint, BigUint, BigUint) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        // The run not yet given: the next one may extend it.
+        let mut pending: Option<(BigUint, BigUint, BigUint)> = None;
+        let mut push = |lo: BigUint, hi: BigUint, count: BigUint| -> std::result::Result<(), E> {
+            match &mut pending {
+                Some((_, last, c)) if *c == count && *last == &lo - 1u32 => *last = hi,
+                _ if count.is_zero() => {}
+                _ => {
+                    if let Some((lo, hi, count)) = pending.replace((lo, hi, count)) {
+                        run(lo, hi, count)?;
+                    }
+                }
+            }
+            Ok(())
         };
         match self.progressions() {
             Some((0, progressions)) => {
@@ -233,13 +257,13 @@ impl Histogram {
                 let mut at: Option<BigUint> = None;
                 for (value, (up, down)) in changes {
                     if let Some(start) = at.take() {
-                        push(start, &value - 1u32, count.clone());
+                        push(start, &value - 1u32, count.clone())?;
                     }
                     count = count + up - down;
                     at = Some(value);
                 }
             }
-            Some(_) => return self.to_array()?.runs(),
+            Some(_) => return self.to_array()?.for_each_run(run),
             None => {
                 let mut counts = vec![BigUint::zero(); self.transform_len()];
                 for term in self.terms() {
@@ -252,11 +276,47 @@ impl Histogram {
                     }
                 }
                 for (g, count) in counts.into_iter().enumerate() {
-                    push(BigUint::from(g), BigUint::from(g), count);
+                    push(BigUint::from(g), BigUint::from(g), count)?;
                 }
             }
         }
-        Ok(runs)
+        if let Some((lo, hi, count)) = pending {
+            run(lo, hi, count)?;
+        }
+        Ok(())
+    }
+
+    /// At least the bytes of the runs written as lines `value count` or `lo..=hi count`, found
+    /// without writing them: for a structured histogram of intervals a bound from its intervals
+    /// (every line starts where an interval starts or just after one ends, and its count is a
+    /// sum of weights), nothing made or copied; for the others the lines' lengths, each
+    /// number's digits from its bits (at most one more than it has).
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// let h = Histogram::from_values(&[0, 1, 2, 0, 1, 2, 0, 1], 1, 7)?;
+    /// assert!(h.runs_text_bytes()? >= "0 2\n1 3\n2 2\n".len() as u64);
+    /// let nim = Histogram::from_intervals([(1u8.into(), 100u8.into(), 7u8.into())])?;
+    /// assert!(nim.runs_text_bytes()? >= "1..=100 7\n".len() as u64);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn runs_text_bytes(&self) -> Result<u64> {
+        let digits = |bits: u64| (bits as f64 * std::f64::consts::LOG10_2) as u64 + 1;
+        if let Some((0, progressions)) = self.progressions() {
+            // A count is a sum of at most 2^64 weights.
+            let count = digits(progressions.iter().map(|p| p.weight.bits()).max().unwrap_or(0) + 64);
+            return Ok(progressions
+                .iter()
+                .map(|p| 2 * (digits(p.lo.bits()) + digits(p.hi.bits() + 1) + count + 5))
+                .fold(0, u64::saturating_add));
+        }
+        let mut bytes = 0u64;
+        self.for_each_run(|lo, hi, count| {
+            let range = if lo == hi { digits(lo.bits()) } else { digits(lo.bits()) + 3 + digits(hi.bits()) };
+            bytes = bytes.saturating_add(range + 1 + digits(count.bits()) + 1);
+            Ok::<(), Error>(())
+        })?;
+        Ok(bytes)
     }
 }
 

@@ -9,12 +9,12 @@
 //! histograms are counted over values of thousands or millions of bits.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::{Histogram, MAX_LOG2_LEN, reserve, split_counts};
 use crate::error::{Bytes, Error, Result};
 use crate::memory;
+use crate::message::short;
 
 /// `weight` heap sizes for every Grundy value `residue + 2^shift · q`, `q` in `lo..=hi` (the
 /// histogram's `shift` is common to all its progressions).
@@ -293,6 +293,15 @@ pub(crate) fn subtraction_interval(a: u64, b: u64, lo: &BigUint, hi: &BigUint) -
 /// `lo..=hi` are those with `y` in an interval, so their values are that interval, once each:
 /// one interval per class, `⌊log2(hi + 1)⌋ + 1` classes.
 pub(crate) fn fraction_half(lo: &BigUint, hi: &BigUint) -> Result<Histogram> {
+    // Class t holds two numbers of at most b − t bits (b the bits of hi), 8 bytes a word and 40
+    // for each number's struct and allocation, and about 400 bytes of vectors of intervals and
+    // progressions: b(b + 1)/16 + 8b bytes of words for each bound, quadratic in b.
+    let b = u128::from(hi.bits());
+    let bytes = b * (b + 1) / 8 + 16 * b + 480 * (b + 1);
+    memory::ensure_fits(
+        || format!("the histogram of take at most half over heap sizes up to {}", short(hi)),
+        u64::try_from(bytes).unwrap_or(u64::MAX),
+    )?;
     let mut intervals: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
     let mut t = 0u64;
     loop {
@@ -300,10 +309,11 @@ pub(crate) fn fraction_half(lo: &BigUint, hi: &BigUint) -> Result<Histogram> {
         if offset > *hi {
             break;
         }
-        let step = BigUint::one() << (t + 1);
-        // y from ⌈(lo − offset)/step⌉ (0 when lo <= offset) to ⌊(hi − offset)/step⌋.
-        let y_lo = if *lo > offset { (lo - &offset).div_ceil(&step) } else { BigUint::zero() };
-        let y_hi = (hi - &offset) / &step;
+        // y from ⌈(lo − offset)/2^(t+1)⌉ = (lo + offset + 1) >> (t + 1) (0 when lo <= offset) to
+        // ⌊(hi − offset)/2^(t+1)⌋: shifts, not divisions (dividing by a number of t bits costs t
+        // times more, cubic in all).
+        let y_lo = if *lo > offset { (lo + &offset + 1u8) >> (t + 1) } else { BigUint::zero() };
+        let y_hi = (hi - &offset) >> (t + 1);
         if y_lo <= y_hi {
             intervals.push((y_lo, y_hi, BigUint::one()));
         }

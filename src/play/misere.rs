@@ -31,11 +31,17 @@ use num_traits::{ToPrimitive, Zero};
 use super::position::Position;
 use super::rules::Rules;
 use super::{Move, Verdict};
-use crate::error::{Error, Estimate, Result};
+use crate::error::{Bytes, Error, Estimate, Result};
 use crate::game::{Game, HeapGame};
+use crate::memory;
 
 /// The most positions a misère search visits by default (about 100 MB of memo at most).
 pub const MISERE_MAX_POSITIONS: u64 = 1_000_000;
+
+/// The most moves a misère search examines (a move from a position to one of its options, each
+/// a sort and a table look-up): seconds, not minutes (`allbut:1 4000`, 8·10^6 moves and a bound
+/// of 1.6·10^7, takes 6 s and 190 MB on the release binary of a loaded 2-core machine).
+pub const MISERE_MAX_MOVES: u64 = 20_000_000;
 
 /// The largest heap whose game is checked for Grundy values 0 and 1 below it (binary positions).
 const BINARY_MAX_HEAP: u64 = 1 << 22;
@@ -90,6 +96,7 @@ impl MiserePosition {
     ) -> Result<Self> {
         let (rules, heaps): (Vec<&Rules>, Vec<BigUint>) =
             heaps.into_iter().map(|(r, h)| (r, h.into())).unzip();
+        heaps.iter().try_for_each(super::check_heap)?;
         let grundy: Option<Vec<BigUint>> = heaps.iter().zip(&rules).map(|(h, r)| r.value(h)).collect();
         if rules.iter().all(|r| r.is_nim()) {
             let nim = Position::misere_nim(heaps.clone());
@@ -181,12 +188,38 @@ type Heap = (usize, u64);
 pub struct MisereSearch<'g> {
     games: Vec<&'g dyn HeapGame>,
     max_positions: u64,
+    /// The most bytes the search may hold: the memory available when it was made.
+    max_bytes: u64,
+    /// The moves examined so far, and the bytes held (an estimate from the entries, see
+    /// [`SearchCost`]).
+    moves: u64,
+    bytes: u64,
     /// Lost (`true`) or won, per position.
     memo: HashMap<Vec<Heap>, bool>,
     /// The options of each heap, each as its sorted heaps with options.
-    options: HashMap<Heap, Vec<Vec<Heap>>>,
+    options: HashMap<Heap, HeapOptions>,
     /// Whether each heap has no option.
     dead: HashMap<Heap, bool>,
+}
+
+/// The options of one heap, each as its sorted heaps with options, laid end to end in one
+/// vector (one allocation per heap, not one per option).
+#[derive(Debug, Default)]
+struct HeapOptions {
+    heaps: Vec<Heap>,
+    /// Where each option ends in `heaps`.
+    ends: Vec<usize>,
+}
+
+impl HeapOptions {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> &[Heap] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.heaps[start..self.ends[i]]
+    }
 }
 
 impl std::fmt::Debug for MisereSearch<'_> {
@@ -197,11 +230,15 @@ impl std::fmt::Debug for MisereSearch<'_> {
 
 impl<'g> MisereSearch<'g> {
     /// A search over heaps of `games` (a heap names its game by index), visiting at most
-    /// `max_positions` positions in all.
+    /// `max_positions` positions and [`MISERE_MAX_MOVES`] moves in all, within the memory
+    /// available now ([`memory::available`]).
     pub fn new(games: Vec<&'g dyn HeapGame>, max_positions: u64) -> Self {
         MisereSearch {
             games,
             max_positions,
+            max_bytes: memory::available().unwrap_or(u64::MAX),
+            moves: 0,
+            bytes: 0,
             memo: HashMap::new(),
             options: HashMap::new(),
             dead: HashMap::new(),
@@ -209,8 +246,10 @@ impl<'g> MisereSearch<'g> {
     }
 
     /// Whether the position of these heaps `(game, size)` (the game's index in the search's
-    /// games) is lost for the player to move in misère play; refused when its positions
-    /// reachable may be more than the limit.
+    /// games) is lost for the player to move in misère play; refused before the search when its
+    /// positions reachable may be more than the limit ([`Error::MisereTooLarge`]), its moves
+    /// more than [`MISERE_MAX_MOVES`] ([`Error::MisereTooLong`]) or its tables more than the
+    /// memory available ([`Error::OutOfMemory`]), and during the search when it gets there.
     ///
     /// ```
     /// use nimcount::game::Game;
@@ -291,7 +330,7 @@ impl<'g> MisereSearch<'g> {
     }
 
     /// The options of a heap, cached: each as its sorted heaps that have options.
-    fn heap_options(&mut self, heap: Heap) -> &[Vec<Heap>] {
+    fn heap_options(&mut self, heap: Heap) -> Result<&HeapOptions> {
         if !self.options.contains_key(&heap) {
             let (game, n) = heap;
             let mut raw: Vec<Vec<u64>> = Vec::new();
@@ -302,17 +341,57 @@ impl<'g> MisereSearch<'g> {
                 .collect();
             options.sort_unstable();
             options.dedup();
-            self.options.insert(heap, options);
+            let mut flat = HeapOptions {
+                heaps: Vec::with_capacity(options.iter().map(Vec::len).sum()),
+                ends: Vec::with_capacity(options.len()),
+            };
+            for option in options {
+                flat.heaps.extend_from_slice(&option);
+                flat.ends.push(flat.heaps.len());
+            }
+            self.grow(
+                SearchCost::HEAP + SearchCost::OPTION * flat.len() as u64 + 16 * flat.heaps.len() as u64,
+            )?;
+            self.options.insert(heap, flat);
         }
-        &self.options[&heap]
+        Ok(&self.options[&heap])
     }
 
-    /// Refuses a position whose positions reachable may number more than the limit.
+    /// Counts `bytes` more held by the search; refused beyond the memory it may use.
+    fn grow(&mut self, bytes: u64) -> Result<()> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes > self.max_bytes {
+            return Err(Error::OutOfMemory {
+                what: "the misère search of this position".into(),
+                needed: Bytes(self.bytes),
+                available: Bytes(self.max_bytes),
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a position whose positions reachable may number more than the limit, whose
+    /// moves may number more than [`MISERE_MAX_MOVES`], or whose tables may not fit in the
+    /// memory left to the search.
     fn check_estimate(&self, position: &[Heap]) -> Result<()> {
         let bound = reachable_bound(position, &self.games);
         if bound > u128::from(self.max_positions) {
             let positions = Estimate((bound < u128::MAX).then_some(bound));
             return Err(Error::MisereTooLarge { positions, limit: self.max_positions });
+        }
+        let cost = SearchCost::of(position, &self.games, bound);
+        if cost.moves > u128::from(MISERE_MAX_MOVES.saturating_sub(self.moves)) {
+            return Err(Error::MisereTooLong { moves: Some(cost.moves), limit: MISERE_MAX_MOVES });
+        }
+        if cost.bytes > u128::from(self.max_bytes.saturating_sub(self.bytes)) {
+            return Err(Error::OutOfMemory {
+                what: format!(
+                    "the misère search of this position (up to {bound} positions and {} moves)",
+                    cost.moves
+                ),
+                needed: Bytes(u64::try_from(cost.bytes).unwrap_or(u64::MAX)),
+                available: Bytes(self.max_bytes.saturating_sub(self.bytes)),
+            });
         }
         Ok(())
     }
@@ -337,15 +416,16 @@ impl<'g> MisereSearch<'g> {
             while frame.heap < position.len() {
                 let heap = position[frame.heap];
                 let same_as_before = frame.heap > 0 && position[frame.heap - 1] == heap;
-                let count = if same_as_before { 0 } else { self.heap_options(heap).len() };
+                let count = if same_as_before { 0 } else { self.heap_options(heap)?.len() };
                 if frame.option < count {
-                    let option = &self.options[&heap][frame.option];
+                    let option = self.options[&heap].get(frame.option);
                     let mut next: Vec<Heap> = Vec::with_capacity(position.len() + option.len());
                     next.extend_from_slice(&position[..frame.heap]);
                     next.extend_from_slice(&position[frame.heap + 1..]);
                     next.extend_from_slice(option);
                     next.sort_unstable();
                     child = Some(next);
+                    self.moves += 1;
                     break;
                 }
                 frame.heap += 1;
@@ -356,7 +436,7 @@ impl<'g> MisereSearch<'g> {
                     // A move to a lost position: this one is won.
                     Some(true) => {
                         let done = stack.pop().expect("a frame");
-                        self.memo.insert(done.position, false);
+                        self.remember(done.position, false)?;
                     }
                     Some(false) => frame.option += 1,
                     None => {
@@ -366,6 +446,9 @@ impl<'g> MisereSearch<'g> {
                                 limit: self.max_positions,
                             });
                         }
+                        if self.moves > MISERE_MAX_MOVES {
+                            return Err(Error::MisereTooLong { moves: None, limit: MISERE_MAX_MOVES });
+                        }
                         stack.push(Frame { position: next, heap: 0, option: 0 });
                     }
                 },
@@ -374,11 +457,75 @@ impl<'g> MisereSearch<'g> {
                     // (the empty position, after dropping heaps without options): won.
                     let done = stack.pop().expect("a frame");
                     let lost = !done.position.is_empty();
-                    self.memo.insert(done.position, lost);
+                    self.remember(done.position, lost)?;
                 }
             }
         }
         Ok(self.memo[&start])
+    }
+
+    /// Memoises the outcome of a position.
+    fn remember(&mut self, position: Vec<Heap>, lost: bool) -> Result<()> {
+        self.grow(SearchCost::POSITION + 16 * position.len() as u64)?;
+        self.memo.insert(position, lost);
+        Ok(())
+    }
+}
+
+/// What a search from a position costs at most: the moves it examines and the bytes of its
+/// tables. A bound for the built-in games whose moves leave one smaller heap (the options of a
+/// smaller heap are at most one more than those of the largest); for the others an estimate
+/// (twice the options of the largest heap per heap), which the search checks as it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SearchCost {
+    moves: u128,
+    bytes: u128,
+}
+
+impl SearchCost {
+    /// Bytes of a memoised position besides its heaps (16 bytes each): its slot in the table
+    /// (the key's vector and the verdict, 32 bytes, at a load between 7/16 and 7/8, and the
+    /// table's old and new slots side by side while it grows), the allocator's header of its
+    /// vector, and the frame that held it on the search's stack.
+    const POSITION: u64 = 160;
+    /// Bytes of a heap whose options are cached besides them: its slots in the tables of options
+    /// and of heaps without options, and the headers of its two vectors.
+    const HEAP: u64 = 320;
+    /// Bytes of a cached option besides its heaps (16 bytes each): where it ends.
+    const OPTION: u64 = 8;
+
+    /// The cost of a search from `position` (in normal form) whose positions reachable are at
+    /// most `positions`.
+    fn of(position: &[Heap], games: &[&dyn HeapGame], positions: u128) -> SearchCost {
+        let (mut moves_per_position, mut heaps_per_position, mut cache) = (0u128, 0u128, 0u128);
+        for (g, game) in games.iter().enumerate() {
+            let sizes: Vec<u64> = position.iter().filter(|h| h.0 == g).map(|h| h.1).collect();
+            let Some(&largest) = sizes.iter().max() else { continue };
+            let (mut options, mut width) = (0u128, 1u128);
+            game.options(largest, &mut |left| {
+                options += 1;
+                width = width.max(left.len() as u128);
+            });
+            let (per_heap, heaps) = if leaves_one_smaller_heap(*game) {
+                (options + 1, sizes.len() as u128)
+            } else {
+                // Splits: at most one heap per stone.
+                (2 * options + 1, sizes.iter().map(|&h| u128::from(h)).sum())
+            };
+            moves_per_position = moves_per_position.saturating_add(heaps.saturating_mul(per_heap));
+            heaps_per_position = heaps_per_position.saturating_add(heaps);
+            // Every heap reachable is at most the largest.
+            let per_option = u128::from(Self::OPTION) + 16 * width;
+            let cached = (u128::from(largest) + 1)
+                .saturating_mul(u128::from(Self::HEAP).saturating_add(per_heap.saturating_mul(per_option)));
+            cache = cache.saturating_add(cached);
+        }
+        let position_bytes =
+            u128::from(Self::POSITION).saturating_add(16u128.saturating_mul(heaps_per_position));
+        SearchCost {
+            moves: positions.saturating_mul(moves_per_position),
+            bytes: positions.saturating_mul(position_bytes).saturating_add(cache),
+        }
     }
 }
 
@@ -404,10 +551,11 @@ fn reachable_bound(position: &[Heap], games: &[&dyn HeapGame]) -> u128 {
 }
 
 /// Whether every move of the game leaves at most one heap, smaller than before: Nim,
-/// subtraction, all-but and square games, octal games without splitting digits.
+/// subtraction, all-but and square games, take at most a fraction, octal games without
+/// splitting digits.
 fn leaves_one_smaller_heap(game: &dyn HeapGame) -> bool {
     match game.builtin() {
-        Some(Game::Nim | Game::Subtract(_) | Game::AllBut(_) | Game::Squares) => true,
+        Some(Game::Nim | Game::Subtract(_) | Game::AllBut(_) | Game::Squares | Game::Fraction { .. }) => true,
         Some(Game::Octal(code)) => !code.splits(),
         _ => false,
     }
@@ -620,6 +768,33 @@ mod tests {
             }
             check(&position, &specs, &rules, &mut memo);
         }
+    }
+
+    /// The cost estimated before a search bounds the moves it examines and the bytes it counts.
+    #[test]
+    fn the_estimated_cost_bounds_the_search() {
+        for (spec, heaps) in [
+            ("squares", &[60u64, 7][..]),
+            ("allbut:1", &[50]),
+            ("subtract:1,2", &[20, 9, 4]),
+            ("octal:0.07", &[9, 5]),
+            ("octal:0.77", &[7, 6, 3]),
+        ] {
+            let game = Game::parse(spec).unwrap();
+            let mut search = MisereSearch::new(vec![&game], 1_000_000);
+            let position = search.normal_form(heaps.iter().map(|&h| (0, h)));
+            let cost = SearchCost::of(&position, &search.games, reachable_bound(&position, &search.games));
+            search.is_lost(&position).unwrap();
+            assert!(
+                search.moves > 0 && u128::from(search.moves) <= cost.moves,
+                "{spec}: {search:?} {cost:?}"
+            );
+            assert!(u128::from(search.bytes) <= cost.bytes, "{spec}: {} {cost:?}", search.bytes);
+        }
+        // The review's square game: fewer than 10^6 positions, hundreds of millions of moves.
+        let squares = Game::parse("squares").unwrap();
+        let err = MisereSearch::new(vec![&squares], 1_000_000).is_lost(&[(0, 100_000), (0, 7)]).unwrap_err();
+        assert!(matches!(err, Error::MisereTooLong { moves: Some(m), .. } if m > 100_000_000), "{err}");
     }
 
     #[test]

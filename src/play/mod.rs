@@ -55,11 +55,65 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-pub use misere::{MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch};
+use crate::error::{Bytes, Error, Result};
+
+pub use misere::{MISERE_MAX_MOVES, MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch};
 pub use moore::{Moore, MooreMoves};
 pub use position::{Position, WinningMoves};
 pub use rules::Rules;
 pub use staircase::{Staircase, StaircaseMoves};
+
+/// The most bits a heap may have: positions of larger heaps are refused before they are judged
+/// (about 315 000 decimal digits; judging, and writing out a heap and its moves in decimal,
+/// take well under a second up to there).
+pub const MAX_HEAP_BITS: u64 = 1 << 20;
+
+/// Refuses a heap of more than [`MAX_HEAP_BITS`] bits ([`Error::HeapTooLarge`]).
+///
+/// ```
+/// use nimcount::play::check_heap;
+/// assert!(check_heap(&nimcount::number::parse("10^300000")?).is_ok());
+/// assert!(check_heap(&nimcount::number::parse("2^100000000")?).is_err());
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn check_heap(heap: &BigUint) -> Result<()> {
+    if heap.bits() > MAX_HEAP_BITS {
+        return Err(Error::HeapTooLarge { bits: heap.bits(), limit: MAX_HEAP_BITS });
+    }
+    Ok(())
+}
+
+/// The most bytes a list of moves may take ([`list_moves`]): 256 MiB, far above the 100 000
+/// moves of Nim heaps of hundreds of digits, far below what Moore's Nim-K can list (moves of
+/// up to K changes each).
+pub const MAX_LIST_BYTES: u64 = 1 << 28;
+
+/// At most `most` of `moves`, listed within [`MAX_LIST_BYTES`] and the memory available: a list
+/// that would take more is refused ([`Error::MovesTooLarge`]) as soon as it passes the bound,
+/// before the next move is kept. Take `most` one above what you show to learn whether there are
+/// more.
+///
+/// ```
+/// use nimcount::play::{Moore, list_moves};
+/// let heaps = [7u32, 7, 7, 7].map(Into::into);
+/// let moves = list_moves(Moore::new(2)?.winning_moves(&heaps), 10)?;
+/// assert!(!moves.is_empty() && moves.len() <= 10);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn list_moves(moves: impl IntoIterator<Item = Move>, most: usize) -> Result<Vec<Move>> {
+    let limit = crate::memory::available().map_or(MAX_LIST_BYTES, |room| room.min(MAX_LIST_BYTES));
+    let mut listed = Vec::new();
+    let mut bytes = 0u64;
+    for m in moves.into_iter().take(most) {
+        // The move and its slot in the list, twice over while the list grows.
+        bytes = bytes.saturating_add(m.bytes() + 2 * std::mem::size_of::<Move>() as u64);
+        if bytes > limit {
+            return Err(Error::MovesTooLarge { moves: listed.len(), limit: Bytes(limit) });
+        }
+        listed.push(m);
+    }
+    Ok(listed)
+}
 
 /// Who wins a position, from the point of view of the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,33 +174,61 @@ impl Move {
     pub fn single(heap: usize, from: BigUint, to: Vec<BigUint>) -> Move {
         Move { changes: vec![Change { heap, from, to }] }
     }
+
+    /// The bytes the move holds outside its own struct: its changes and their numbers (an
+    /// estimate that counts each number's digits and the allocator's header of each vector).
+    pub fn bytes(&self) -> u64 {
+        const HEADER: u64 = 16;
+        let number = |x: &BigUint| std::mem::size_of::<BigUint>() as u64 + HEADER + x.bits().div_ceil(64) * 8;
+        let change = |c: &Change| {
+            std::mem::size_of::<Change>() as u64
+                + number(&c.from)
+                + HEADER
+                + c.to.iter().map(number).sum::<u64>()
+        };
+        HEADER + self.changes.iter().map(change).sum::<u64>()
+    }
+}
+
+impl Change {
+    /// The change as [`Display`](fmt::Display) writes it, each number written by `number`.
+    pub fn describe(&self, number: &dyn Fn(&BigUint) -> String) -> String {
+        let to = if self.to.is_empty() {
+            "0".to_string()
+        } else {
+            self.to.iter().map(number).collect::<Vec<_>>().join(" + ")
+        };
+        format!("heap {}: {} → {to}", self.heap + 1, number(&self.from))
+    }
+}
+
+impl Move {
+    /// The move as [`Display`](fmt::Display) writes it, each number written by `number`: for
+    /// instance [`message::short`](crate::message::short) for numbers of millions of digits.
+    ///
+    /// ```
+    /// use nimcount::play::Move;
+    /// let m = Move::single(0, nimcount::number::parse("2^300000")?, vec![7u8.into()]);
+    /// assert_eq!(
+    ///     m.describe(&nimcount::message::short),
+    ///     "heap 1: a number of 300001 bits (about 90310 digits) → 7"
+    /// );
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn describe(&self, number: &dyn Fn(&BigUint) -> String) -> String {
+        self.changes.iter().map(|c| c.describe(number)).collect::<Vec<_>>().join(", ")
+    }
 }
 
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "heap {}: {} → ", self.heap + 1, self.from)?;
-        if self.to.is_empty() {
-            return f.write_str("0");
-        }
-        for (i, h) in self.to.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" + ")?;
-            }
-            write!(f, "{h}")?;
-        }
-        Ok(())
+        f.write_str(&self.describe(&BigUint::to_string))
     }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, change) in self.changes.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{change}")?;
-        }
-        Ok(())
+        f.write_str(&self.describe(&BigUint::to_string))
     }
 }
 

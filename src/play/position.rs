@@ -45,7 +45,8 @@ pub struct Position<'r> {
 impl<'r> Position<'r> {
     /// The position of these heaps under `rules` (normal play: whoever cannot move loses).
     ///
-    /// Fails when a heap has no known Grundy value under the rules.
+    /// Fails when a heap has no known Grundy value under the rules, or more than
+    /// [`MAX_HEAP_BITS`](super::MAX_HEAP_BITS) bits.
     pub fn new<T: Into<BigUint>>(rules: &'r Rules<'r>, heaps: impl IntoIterator<Item = T>) -> Result<Self> {
         let heaps: Vec<BigUint> = heaps.into_iter().map(Into::into).collect();
         Position::mixed(rules, heaps.into_iter().map(|h| (rules, h)))
@@ -74,6 +75,7 @@ impl<'r> Position<'r> {
     ) -> Result<Self> {
         let (heap_rules, heaps): (Vec<&'r Rules<'r>>, Vec<BigUint>) =
             heaps.into_iter().map(|(r, h)| (r, h.into())).unzip();
+        heaps.iter().try_for_each(super::check_heap)?;
         let grundy =
             heaps.iter().zip(&heap_rules).map(|(h, r)| r.value_or_error(h)).collect::<Result<Vec<_>>>()?;
         let xor = grundy.iter().fold(BigUint::zero(), |x, g| x ^ g);
@@ -84,9 +86,10 @@ impl<'r> Position<'r> {
 impl Position<'static> {
     /// A position of misère Nim: whoever takes the last stone loses.
     pub fn misere_nim<T: Into<BigUint>>(heaps: impl IntoIterator<Item = T>) -> Self {
-        let mut position = Position::new(&NIM, heaps).expect("every heap has a Nim value");
-        position.misere = true;
-        position
+        let heaps: Vec<BigUint> = heaps.into_iter().map(Into::into).collect();
+        let xor = heaps.iter().fold(BigUint::zero(), |x, g| x ^ g);
+        let heap_rules = vec![&NIM; heaps.len()];
+        Position { rules: &NIM, heap_rules, grundy: heaps.clone(), heaps, xor, misere: true }
     }
 }
 

@@ -54,6 +54,7 @@ impl<'r> Staircase<'r> {
     pub fn new<T: Into<BigUint>>(rules: &'r Rules<'r>, steps: impl IntoIterator<Item = T>) -> Result<Self> {
         rules.check_take_away()?;
         let steps: Vec<BigUint> = steps.into_iter().map(Into::into).collect();
+        steps.iter().try_for_each(super::check_heap)?;
         let grundy = steps.iter().map(|c| rules.value_or_error(c)).collect::<Result<Vec<_>>>()?;
         for pair in steps.windows(2).step_by(2) {
             rules.value_or_error(&(&pair[0] + &pair[1]))?;
@@ -91,16 +92,22 @@ impl<'r> Staircase<'r> {
 
     /// `step i: n → m, step i−1 gains n−m` (steps from 1, step 0 collecting the coins).
     pub fn describe(m: &Move) -> String {
+        Staircase::describe_with(m, &BigUint::to_string)
+    }
+
+    /// [`describe`](Staircase::describe), each number written by `number`.
+    pub fn describe_with(m: &Move, number: &dyn Fn(&BigUint) -> String) -> String {
         let Some(from) = m.changes.iter().find(|c| c.to.first().is_none_or(|to| *to < c.from)) else {
-            return m.to_string();
+            return m.describe(number);
         };
         let left = from.to.first().cloned().unwrap_or_default();
         format!(
-            "step {}: {} → {left}, step {} gains {}",
+            "step {}: {} → {}, step {} gains {}",
             from.heap + 1,
-            from.from,
+            number(&from.from),
+            number(&left),
             from.heap,
-            &from.from - &left
+            number(&(&from.from - &left))
         )
     }
 

@@ -1,10 +1,11 @@
 //! The `nimcount` binary from the outside, one module a command (`count`, `grundy`, `play`,
-//! `plot`, `transform` and `bench`), a table of hostile inputs, and the README's examples and
-//! links. One test binary: run one module with `cargo test --test cli count::`.
+//! `plot`, `transform` and `bench`), a table of hostile inputs, the budgets of memory, and the
+//! README's examples and links. One test binary: run one module with `cargo test --test cli count::`.
 
 #[path = "../support/mod.rs"]
 mod support;
 
+mod budget;
 mod count;
 mod grundy;
 mod hostile;

@@ -31,6 +31,8 @@ have closed forms: they answer for any move size, whatever the limit.
 format `count --histogram` reads (`value count`, or `lo..=hi count` for a run of values with one
 count; the values found as `count` finds them), so that values computed once are counted many
 times: nimcount grundy --game octal:0.77 --sizes 1..=10^5 --histogram | nimcount count --histogram - --heaps 3
+The runs are written as they are found; a histogram whose text may pass 256 MiB is refused
+before anything is written.
 
 --plot FILE.svg draws G(0) … G(N-1) (N from --first, else the values the period search computed)
 with the proven period over them, and prints the period instead of the values.")]
@@ -217,20 +219,35 @@ fn histogram(args: &Args) -> Result<()> {
     if let Some(max_heap) = max_heap {
         query = query.max_heap(max_heap);
     }
-    let (histogram, _) = query.histogram().map_err(crate::count::work_failure)?;
-    let runs = histogram.runs()?;
+    let histogram = query.histogram().map_err(crate::count::work_failure)?.0.into_owned();
+    let text = histogram.runs_text_bytes()?;
+    if text > MAX_HISTOGRAM_TEXT {
+        return Err(common::usage(format!(
+            "the histogram of {} over heap sizes {}..={} takes up to {} of text, more than the {} that \
+             --histogram writes; ask for fewer --sizes",
+            game.spec(),
+            nimcount::message::short(&lo),
+            nimcount::message::short(&hi),
+            nimcount::error::Bytes(text),
+            nimcount::error::Bytes(MAX_HISTOGRAM_TEXT)
+        )));
+    }
     drop(progress);
+    // The runs are written as the histogram gives them, one at a time: no list of them is made.
     output.write(|out| {
         let io = |e| common::Failure::Library(nimcount::Error::io(&path, e));
         writeln!(out, "# {}, heap sizes {lo}..={hi}: Grundy value (or lo..=hi) and count", game.spec())
             .map_err(io)?;
-        for (lo, hi, count) in &runs {
+        histogram.for_each_run(|lo, hi, count| {
             if lo == hi { writeln!(out, "{lo} {count}") } else { writeln!(out, "{lo}..={hi} {count}") }
-                .map_err(io)?;
-        }
-        Ok(())
+                .map_err(io)
+        })
     })
 }
+
+/// The most text `--histogram` writes (about 10 s of decimal conversion for numbers of tens of
+/// thousands of digits; far above the histograms of values that fit in memory).
+const MAX_HISTOGRAM_TEXT: u64 = 1 << 28;
 
 /// The refusal of `--first count` whose estimated time is beyond `max_seconds`, naming the
 /// `--max-seconds` that would allow it.

@@ -16,6 +16,10 @@ use crate::common::{self, Result, TerminalProgress, stdout, stdout_error, usage}
 /// The most moves `--all` lists; more is refused before anything is printed.
 const MAX_LISTED: usize = 100_000;
 
+/// The most bits of a number written in full without `--full` (about 19 700 digits); larger
+/// ones are written by their size.
+const SHOWN_BITS: u64 = 1 << 16;
+
 /// Arguments of `nimcount play`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -24,13 +28,17 @@ closed forms (subtract:a-b, lasker, fraction:1/2), and for every game once its p
 splitting games included (--game kayles 10^18 7); the values are found as `count` finds them: a period search of about 30 s of estimated work, else the values up to the
 largest heap computed directly when that takes at most about a minute (refused beforehand with
 the estimate otherwise; --max-heap N computes up to N values instead).
+A heap has at most 1048576 bits (about 315000 digits): larger ones are refused. Numbers of more
+than 65536 bits (about 19700 digits) are written by their size, in the text and in JSON; --full
+writes every digit.
 Heaps are numbered from 1 in the text, from 0 in JSON.
 A heap written GAME:HEAP belongs to GAME, the others to --game: a sum of different games,
 judged by the XOR of each heap's value in its own game (octal:0.77:5 is a heap of 5 of
 octal:0.77; the heap follows the last colon).
 --misere judges any games: nim by its rule; positions whose heaps (and every smaller heap of
 their games) have Grundy values 0 and 1 by the closed form (lost when the XOR is 1); others by a
-search of every position reachable, refused beforehand when that may pass 1000000 positions.
+search of every position reachable, refused beforehand when that may pass 1000000 positions,
+20000000 moves or the memory available. --all lists at most 100000 moves and 256 MiB of them.
 Examples:
   nimcount play 3 4 5
   nimcount play octal:0.77:5 nim:3 subtract:1,2:7
@@ -60,6 +68,9 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Write every digit of numbers of more than 65536 bits (otherwise written by their size).
+    #[arg(long)]
+    full: bool,
     /// The most Grundy values computed, G(0) … G(N-1) [default: as for `count`: by estimated time].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
@@ -91,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
     let tagged = args.heaps.iter().map(|h| heap_of(h)).collect::<Result<Vec<(Option<&str>, BigUint)>>>()?;
     if tagged.iter().any(|(game, _)| game.is_some()) {
         let report = mixed(&args, tagged)?;
-        return if args.json { print_json(&report) } else { print_text(&report) };
+        return if args.json { print_json(&report, args.full) } else { print_text(&report, args.full) };
     }
     let heaps: Vec<BigUint> = tagged.into_iter().map(|(_, h)| h).collect();
     if args.staircase && args.misere {
@@ -133,15 +144,19 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         heap_game(&args, &game, &rules, heaps)?
     };
-    if args.json { print_json(&report) } else { print_text(&report) }
+    if args.json { print_json(&report, args.full) } else { print_text(&report, args.full) }
 }
 
-/// The first winning move, or all of them (refused beyond [`MAX_LISTED`]).
+/// The first winning move, or all of them (refused beyond [`MAX_LISTED`] and beyond the bytes
+/// a list may take).
 fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
     if !all {
         return Ok(moves.take(1).collect());
     }
-    let listed: Vec<Move> = moves.take(MAX_LISTED + 1).collect();
+    let listed = nimcount::play::list_moves(moves, MAX_LISTED + 1).map_err(|err| match err {
+        nimcount::Error::MovesTooLarge { .. } => usage(format!("{err}; drop --all for one")),
+        other => other.into(),
+    })?;
     if listed.len() > MAX_LISTED {
         return Err(usage(format!(
             "more than {MAX_LISTED} winning moves: too many to list; drop --all for one"
@@ -212,13 +227,15 @@ fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
     })
 }
 
-/// A heap as given: `HEAP` (of --game) or `GAME:HEAP`, the heap after the last colon.
+/// A heap as given: `HEAP` (of --game) or `GAME:HEAP`, the heap after the last colon; refused
+/// beyond [`nimcount::play::MAX_HEAP_BITS`].
 fn heap_of(text: &str) -> Result<(Option<&str>, BigUint)> {
+    let checked = |heap: BigUint| nimcount::play::check_heap(&heap).map(|()| heap);
     match number::parse(text) {
-        Ok(heap) => Ok((None, heap)),
+        Ok(heap) => Ok((None, checked(heap)?)),
         Err(err) => match text.rsplit_once(':') {
             Some((game, heap)) if !game.is_empty() => match number::parse(heap) {
-                Ok(heap) => Ok((Some(game), heap)),
+                Ok(heap) => Ok((Some(game), checked(heap)?)),
                 Err(_) => Err(usage(format!(
                     "heap '{}': a number of stones, or GAME:HEAP such as octal:0.77:5 (the heap after the last colon)",
                     nimcount::error::quote(text)
@@ -394,29 +411,37 @@ fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Re
     })
 }
 
-fn joined(numbers: &[BigUint]) -> String {
-    numbers.iter().map(BigUint::to_string).collect::<Vec<_>>().join(" ")
+/// A number as `play` writes it: every digit up to [`SHOWN_BITS`] bits or with `--full`, else by
+/// its size.
+fn shown(x: &BigUint, full: bool) -> String {
+    if full || x.bits() <= SHOWN_BITS { x.to_string() } else { nimcount::message::short(x) }
 }
 
-fn print_text(r: &Report) -> Result<()> {
+fn joined(numbers: &[BigUint], full: bool) -> String {
+    numbers.iter().map(|x| shown(x, full)).collect::<Vec<_>>().join(" ")
+}
+
+fn print_text(r: &Report, full: bool) -> Result<()> {
+    let shown = |x: &BigUint| shown(x, full);
     let mut out = stdout();
     let mut line = |label: &str, value: &str| writeln!(out, "{label:<10} {value}").map_err(stdout_error);
     line("game", &r.game)?;
-    line(if r.staircase { "steps" } else { "heaps" }, &joined(&r.heaps))?;
+    line(if r.staircase { "steps" } else { "heaps" }, &joined(&r.heaps, full))?;
     if let Some(games) = &r.games {
         line("games", &games.join(" "))?;
     }
     if let Some(g) = &r.grundy {
-        line("grundy", &joined(g))?;
+        line("grundy", &joined(g, full))?;
     }
     if let Some(x) = &r.xor {
-        line("xor", &if r.staircase { format!("{x} (over the odd steps)") } else { x.to_string() })?;
+        line("xor", &if r.staircase { format!("{} (over the odd steps)", shown(x)) } else { shown(x) })?;
     }
     for (label, note) in &r.notes {
         line(label, note)?;
     }
     line("verdict", &format!("{} for the player to move", r.verdict))?;
-    let describe = |m: &Move| if r.staircase { Staircase::describe(m) } else { m.to_string() };
+    let describe =
+        |m: &Move| if r.staircase { Staircase::describe_with(m, &shown) } else { m.describe(&shown) };
     match (r.verdict, r.moves.as_slice()) {
         (Verdict::Lost, _) => line("move", "none: every move leaves a position won for the opponent")?,
         (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
@@ -434,8 +459,8 @@ fn print_text(r: &Report) -> Result<()> {
     out.flush().map_err(stdout_error)
 }
 
-fn print_json(r: &Report) -> Result<()> {
-    let strings = |v: &[BigUint]| Value::Array(v.iter().map(|x| json!(x.to_string())).collect());
+fn print_json(r: &Report, full: bool) -> Result<()> {
+    let strings = |v: &[BigUint]| Value::Array(v.iter().map(|x| json!(shown(x, full))).collect());
     let moves: Vec<Value> = r
         .moves
         .iter()
@@ -443,7 +468,7 @@ fn print_json(r: &Report) -> Result<()> {
             Value::Array(
                 m.changes
                     .iter()
-                    .map(|c| json!({ "heap": c.heap, "from": c.from.to_string(), "to": strings(&c.to) }))
+                    .map(|c| json!({ "heap": c.heap, "from": shown(&c.from, full), "to": strings(&c.to) }))
                     .collect(),
             )
         })
@@ -457,7 +482,7 @@ fn print_json(r: &Report) -> Result<()> {
     fields.insert("staircase".into(), json!(r.staircase));
     fields.insert("heaps".into(), strings(&r.heaps));
     fields.insert("grundy".into(), r.grundy.as_deref().map_or(Value::Null, strings));
-    fields.insert("xor".into(), r.xor.as_ref().map_or(Value::Null, |x| json!(x.to_string())));
+    fields.insert("xor".into(), r.xor.as_ref().map_or(Value::Null, |x| json!(shown(x, full))));
     if let Some(columns) = &r.columns {
         fields.insert("columns".into(), json!(columns));
     }
@@ -466,4 +491,26 @@ fn print_json(r: &Report) -> Result<()> {
     let mut out = stdout();
     writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The help states the limits the library and this file apply.
+    #[test]
+    fn the_help_names_the_limits() {
+        let command = <Args as clap::Args>::augment_args(clap::Command::new("play"));
+        let help = command.get_after_help().expect("an after-help").to_string();
+        for limit in [
+            nimcount::play::MAX_HEAP_BITS.to_string(),
+            SHOWN_BITS.to_string(),
+            MISERE_MAX_POSITIONS.to_string(),
+            nimcount::play::MISERE_MAX_MOVES.to_string(),
+            MAX_LISTED.to_string(),
+            nimcount::error::Bytes(nimcount::play::MAX_LIST_BYTES).to_string().replace(".00", ""),
+        ] {
+            assert!(help.contains(&limit), "{limit} in {help}");
+        }
+    }
 }
