@@ -357,3 +357,38 @@ fn take_at_most_half_over_10_12() {
         "a subset-sum problem); sizes 1..=",
     );
 }
+
+/// The export of `grundy --histogram` cut short — in the middle of a line (`head -c 76`) or at
+/// a line end — is refused, not counted as a smaller histogram; the whole export counts.
+#[test]
+fn a_cut_histogram_stream_is_refused() {
+    let export = nimcount()
+        .args(["grundy", "--game", "kayles", "--sizes", "1..=10^5", "--histogram"])
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{}", String::from_utf8_lossy(&export.stderr));
+    let text = String::from_utf8(export.stdout).unwrap();
+    let count = |stdin: &str| {
+        nimcount().args(["count", "--histogram", "-", "--heaps", "3"]).write_stdin(stdin).output().unwrap()
+    };
+    let whole = count(&text);
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (cut, needle) in [
+        (
+            text[..76].to_string(),
+            "standard input, line 2: the last line has no line end: the input was cut short",
+        ),
+        (
+            lines[..4].concat(),
+            "standard input, line 1: the header states heap sizes 1..=100000 (100000 of them), but the counts add up to",
+        ),
+    ] {
+        let output = count(&cut);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{cut:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{cut:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{cut:?}: {stderr}");
+    }
+}
