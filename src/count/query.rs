@@ -573,6 +573,7 @@ impl<'p> Query<'p> {
         if self.kind == Kind::Set && *heaps > sizes {
             return Err(Error::NoSets { k: heaps.clone(), n: sizes });
         }
+        self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         if histogram.total().is_zero() {
@@ -588,6 +589,7 @@ impl<'p> Query<'p> {
 
     /// Builds the histogram and counts `heaps` heaps (with the distribution when asked).
     fn run(&self, heaps: &BigUint, with_distribution: bool) -> Result<(Outcome, Report)> {
+        self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
@@ -714,6 +716,20 @@ impl<'p> Query<'p> {
             }
             None => prepared,
         }
+    }
+
+    /// Take at most half over sizes beyond 64 bits, refused from the range alone, before its
+    /// histogram (one interval of as many bits as the sizes per bit of them: gigabytes for
+    /// sizes of 10^5 bits) is built: its transform is beyond every array, and the spectrum
+    /// without arrays counts word-sized sums only, so [`half_within_limit`](Self::half_within_limit)
+    /// would refuse it after building the histogram.
+    fn half_beyond_words(&self, with_distribution: bool) -> Result<()> {
+        let Input::Game(Game::Fraction { numerator: 1, denominator: 2 }) = &self.input else { return Ok(()) };
+        let (lo, hi) = self.range()?;
+        if with_distribution || hi.bits() <= 64 {
+            return Ok(());
+        }
+        Err(super::source::half_too_wide(lo, hi, None, self.options.work_limit))
     }
 
     /// The engine of this query over `histogram`.

@@ -392,3 +392,18 @@ fn a_cut_histogram_stream_is_refused() {
         assert!(stderr.contains(needle), "{cut:?}: {stderr}");
     }
 }
+
+/// Take at most half over sizes of 10^5 bits is refused from its range, before its histogram
+/// (10^5 intervals of 10^5 bits: 46 s and 1.5 GB) is built; so is a range starting there.
+#[test]
+fn take_at_most_half_beyond_words_is_refused_before_any_work() {
+    for sizes in ["1..=2^100000", "2^100000..=2^100001"] {
+        let started = std::time::Instant::now();
+        refused(
+            &["--game", "fraction:1/2", "--sizes", sizes, "--heaps", "3"],
+            "a subset-sum problem); sizes ",
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(seconds < 10.0, "{sizes}: refused after {seconds:.1} s");
+    }
+}
