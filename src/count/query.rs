@@ -619,9 +619,9 @@ impl<'p> Query<'p> {
     /// sources.
     fn sum_histograms(&self, components: &[Component]) -> Result<(Vec<Histogram>, Vec<Source>, Stages)> {
         let mut stages = Stages::default();
-        let (mut histograms, mut sources) = (Vec::new(), Vec::new());
+        let mut built = Vec::with_capacity(components.len());
         for c in components {
-            let (histogram, source) = super::source::game_histogram(
+            built.push(super::source::game_histogram(
                 &c.game,
                 &c.lo,
                 &c.hi,
@@ -629,7 +629,13 @@ impl<'p> Query<'p> {
                 self.options.parallel,
                 self.progress,
                 &mut stages,
-            )?;
+            )?);
+        }
+        // Every part becomes an array of the longest part's length: their memory together.
+        let log2 = built.iter().map(|(h, _)| h.log2_len()).max().unwrap_or(0);
+        engine::check_sum_memory(built.len(), log2)?;
+        let (mut histograms, mut sources) = (Vec::new(), Vec::new());
+        for (histogram, source) in built {
             let histogram = match histogram.is_structured() {
                 true => {
                     stages.time("array of the histogram", || histogram.to_array()).map_err(|e| match e {

@@ -618,6 +618,19 @@ mod inputs_with_a_budget {
     const GIB: u64 = 1 << 20; // in KiB, as `ulimit -v` counts
     const ULIMIT: u64 = 4_000_000;
 
+    /// Three hundred parts over `1..=2^20`: each part's arrays fit, all of them together (7.5
+    /// GiB) do not, which is refused before any is made.
+    #[test]
+    fn the_parts_of_a_sum_fit_in_memory_together_or_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let parts: Vec<&str> = ["--part", "nim", "1..=2^20", "3"].repeat(300);
+        let args = [&["count"][..], &parts, &["--modulus", "7"]].concat();
+        refused(dir.path(), GIB, &args, "the arrays of a sum of 300 parts, 2^21 slots each");
+        let one =
+            ["count", "--part", "nim", "1..=2^20", "3", "--part", "nim", "1..=10", "1", "--modulus", "7"];
+        assert!(losing(dir.path(), GIB, &one).starts_with("losing"));
+    }
+
     #[test]
     fn numbers_are_refused_from_their_size_before_they_are_made() {
         let dir = tempfile::tempdir().unwrap();
