@@ -407,3 +407,22 @@ fn take_at_most_half_beyond_words_is_refused_before_any_work() {
         assert!(seconds < 10.0, "{sizes}: refused after {seconds:.1} s");
     }
 }
+
+/// `--max-work` bounds the sum of all parts, not each part alone; `--verbose` gives each stage
+/// once for all the parts (a line per stage and part was 130 bytes a part).
+#[test]
+fn many_parts_share_one_work_limit_and_one_short_stages_line() {
+    let parts: Vec<&str> = ["--part", "nim", "1..=1000", "3"].repeat(300);
+    let each = json(&["--part", "nim", "1..=1000", "3", "--modulus", "10^9+7", "--max-work", "1000"]);
+    assert_eq!(each["total"], "1000000000");
+    refused(
+        &[&parts[..], &["--modulus", "10^9+7", "--max-work", "1000"]].concat(),
+        "more than the limit of 1000",
+    );
+    let output = nimcount().arg("count").args(&parts).args(["--modulus", "7", "--verbose"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let stages = text.lines().find(|l| l.starts_with("stages")).expect("a stages line");
+    assert!(stages.len() < 600, "{} bytes: {stages}", stages.len());
+    assert!(stages.contains("Grundy values ") && stages.contains(" ms (300 times)"), "{stages}");
+}
