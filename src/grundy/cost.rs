@@ -116,6 +116,12 @@ impl Budget {
         self.stop_at(work, self.started.elapsed(), self.cpu_used())
     }
 
+    /// Whether a clock has passed its margin, whatever the estimate (read where the estimate
+    /// is not at hand: inside a value, see [`Pulse`](super::engine::Pulse)).
+    pub fn clock_stop(&self) -> bool {
+        self.stop_at(0.0, self.started.elapsed(), self.cpu_used()) == Some(Stop::Clock)
+    }
+
     fn cpu_used(&self) -> Option<std::time::Duration> {
         Some(thread_cpu_time()?.saturating_sub(self.cpu_started?))
     }
