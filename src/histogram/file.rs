@@ -228,8 +228,11 @@ impl Histogram {
     /// The counts as runs `(lo, hi, count)`: every value in `lo..=hi` has `count`, the runs
     /// increasing and disjoint, zero counts left out, neighbouring runs with different counts.
     /// These are the lines of a file [`read`](Histogram::read) reads back (`lo..=hi count`, or
-    /// `value count` when `lo = hi`). A structured histogram of intervals gives its intervals
-    /// (values of any size); one of power-of-two progressions is first made an array
+    /// `value count` when `lo = hi`). A structured histogram gives its runs without an array,
+    /// for values of any size: intervals as they are, power-of-two progressions (the values of
+    /// games with a power-of-two saltus) as long runs where all their residues have one count,
+    /// and a run a value where they differ (at the ends of the range); only progressions whose
+    /// residues differ over more than 2^20 values are first made an array
     /// ([`to_array`](Histogram::to_array), which may not fit).
     ///
     /// ```
@@ -250,21 +253,43 @@ impl Histogram {
             _ => runs.push((lo, hi, count)),
         };
         match self.progressions() {
-            Some((0, progressions)) => {
-                // A sweep over the interval ends: +weight where one starts, −weight after it ends.
-                let mut changes: BTreeMap<BigUint, (BigUint, BigUint)> = BTreeMap::new();
+            Some((shift, progressions)) if shift <= MAX_RUN_SHIFT => {
+                // A sweep over the ends of the progressions `residue + 2^shift · q`, in q: +weight
+                // where one starts, −weight after it ends, a count per residue in between. Where
+                // every residue has the same count, one run covers the whole stretch of values
+                // (Lasker's Nim over 1..=10^30: its values are a few runs); elsewhere, a run per
+                // value, for a stretch of at most MAX_MIXED_VALUES of them.
+                let residues = 1usize << shift;
+                let mut changes: BTreeMap<BigUint, Vec<(usize, BigUint, BigUint)>> = BTreeMap::new();
                 for p in progressions {
-                    changes.entry(p.lo.clone()).or_default().0 += &p.weight;
-                    changes.entry(&p.hi + 1u32).or_default().1 += &p.weight;
+                    let r = p.residue as usize;
+                    changes.entry(p.lo.clone()).or_default().push((r, p.weight.clone(), BigUint::zero()));
+                    changes.entry(&p.hi + 1u32).or_default().push((r, BigUint::zero(), p.weight.clone()));
                 }
-                let mut count = BigUint::zero();
+                let mut counts = vec![BigUint::zero(); residues];
                 let mut at: Option<BigUint> = None;
-                for (value, (up, down)) in changes {
+                for (q, events) in changes {
                     if let Some(start) = at.take() {
-                        push(start, &value - 1u32, count.clone());
+                        let (first, last) = (&start << shift, (&q << shift) - 1u32);
+                        if counts.iter().all(|c| *c == counts[0]) {
+                            push(first, last, counts[0].clone());
+                        } else if (&q - &start) << shift > BigUint::from(MAX_MIXED_VALUES) {
+                            return self.to_array()?.runs();
+                        } else {
+                            let mut value = first;
+                            while value <= last {
+                                let r = (&value & BigUint::from(residues as u64 - 1))
+                                    .to_usize()
+                                    .expect("a residue");
+                                push(value.clone(), value.clone(), counts[r].clone());
+                                value += 1u32;
+                            }
+                        }
                     }
-                    count = count + up - down;
-                    at = Some(value);
+                    for (r, up, down) in events {
+                        counts[r] = &counts[r] + up - down;
+                    }
+                    at = Some(q);
                 }
             }
             Some(_) => return self.to_array()?.runs(),
@@ -296,6 +321,13 @@ fn stated_sizes(text: &str) -> Option<(BigUint, BigUint)> {
     let (lo, hi) = after.split_once(':')?.0.split_once("..=")?;
     Some((crate::number::parse(lo).ok()?, crate::number::parse(hi).ok()?))
 }
+
+/// The largest shift of progressions whose runs are found without an array.
+const MAX_RUN_SHIFT: u32 = 16;
+
+/// The most values of a stretch whose residues have different counts written one run a value
+/// without an array.
+const MAX_MIXED_VALUES: u64 = 1 << 20;
 
 /// Whether one-value lines are read into an array: values below 2^[`ARRAY_MAX_LOG2_LEN`] and
 /// counts of at most [`ARRAY_MAX_LIMBS`] limbs (else they are kept as one-point ranges).
