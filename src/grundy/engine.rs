@@ -2,7 +2,7 @@
 //! estimate of what the work done so far costs.
 
 use super::block::Block;
-use super::cost;
+use super::cost::{self, Pulse};
 use super::hex::HexValues;
 use super::mex::MexSet;
 use super::octal::SparseSpace;
@@ -11,17 +11,6 @@ use super::sliding::{FractionWindow, Sliding};
 use super::store::{Store, Value, with_values};
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
-
-/// Called while values are computed, about every [`PULSE_WORK`] counted steps of the engines
-/// whose values may each cost much (hexadecimal and octal games: between values, and inside a
-/// hexadecimal value), so that progress is reported and clocks are read within a fraction of a
-/// second of work, however long one value takes. `true` stops the computation: the value under
-/// way is dropped and computed afresh by the next call.
-pub(crate) type Pulse<'a> = &'a mut dyn FnMut() -> bool;
-
-/// Counted steps between two pulses: about 2 ms of the model's time (a few tens of ms where the
-/// model is off by ten).
-pub(crate) const PULSE_WORK: u64 = 1 << 20;
 
 /// How values are computed, incrementally.
 pub(crate) enum Engine<'g> {

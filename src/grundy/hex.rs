@@ -7,7 +7,7 @@
 //! `r` into three. So the values of the three-heap options of `r` are exactly
 //! `⋃_{1 <= a <= r/3} G(a) ⊕ S2(r − a)`: a heap costs `O(r · |S2|)`, not `O(r²)`.
 
-use super::engine::{PULSE_WORK, Pulse};
+use super::cost::{PULSE_WORK, Pulse};
 use super::mex::mex;
 use super::store::Value;
 use crate::error::Result;

@@ -15,7 +15,7 @@
 //! Grundy's game (split a heap into two *unequal* heaps) is the code `4.0` without the equal
 //! split `a = r − a`: the same method, with that one split left out of the pairs and scans.
 
-use super::engine::{PULSE_WORK, Pulse};
+use super::cost::{PULSE_WORK, Pulse};
 use super::mex::mex;
 use super::store::Value;
 use crate::game::OctalCode;
