@@ -502,6 +502,13 @@ pub(crate) fn ratio(kind: Unordered, n: f64, x: f64, k: u64) -> f64 {
 /// development machine, a step being about 25 ns (one coefficient step modulo a word).
 pub const MAX_STEPS: u128 = 400_000_000;
 
+/// The steps of [`check_work`]: `(k + 1) · values · word_cost`, `None` beyond counting.
+pub(crate) fn work_steps(values: usize, k: &BigUint, word_cost: u64) -> Option<u128> {
+    k.to_u64().and_then(|k| {
+        (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
+    })
+}
+
 /// Refuses an O(k)-per-value computation whose estimated work (`values` distinct transformed
 /// values × (k + 1) steps × `word_cost`) exceeds `limit` ([`MAX_STEPS`] unless the query says
 /// otherwise); `k` otherwise.
@@ -512,9 +519,7 @@ pub(crate) fn check_work(
     what: &'static str,
     limit: u128,
 ) -> Result<u64> {
-    let steps = k.to_u64().and_then(|k| {
-        (u128::from(k) + 1).checked_mul(values as u128)?.checked_mul(u128::from(word_cost.max(1)))
-    });
+    let steps = work_steps(values, k, word_cost);
     match (k.to_u64(), steps) {
         (Some(k), Some(steps)) if steps <= limit => Ok(k),
         _ => Err(Error::TooMuchWork { what, steps: crate::error::Estimate(steps), limit }),

@@ -590,6 +590,7 @@ impl<'p> Query<'p> {
         if self.kind == Kind::Set && *heaps > sizes {
             return Err(Error::NoSets { k: heaps.clone(), n: sizes });
         }
+        self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         if histogram.total().is_zero() {
@@ -605,6 +606,7 @@ impl<'p> Query<'p> {
 
     /// Builds the histogram and counts `heaps` heaps (with the distribution when asked).
     fn run(&self, heaps: &BigUint, with_distribution: bool) -> Result<(Outcome, Report)> {
+        self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
         let histogram = self.prepare(histogram, with_distribution, &mut stages)?;
@@ -634,9 +636,9 @@ impl<'p> Query<'p> {
     /// sources.
     fn sum_histograms(&self, components: &[Component]) -> Result<(Vec<Histogram>, Vec<Source>, Stages)> {
         let mut stages = Stages::default();
-        let (mut histograms, mut sources) = (Vec::new(), Vec::new());
+        let mut built = Vec::with_capacity(components.len());
         for c in components {
-            let (histogram, source) = super::source::game_histogram(
+            built.push(super::source::game_histogram(
                 &c.game,
                 &c.lo,
                 &c.hi,
@@ -644,7 +646,13 @@ impl<'p> Query<'p> {
                 self.options.parallel,
                 self.progress,
                 &mut stages,
-            )?;
+            )?);
+        }
+        // Every part becomes an array of the longest part's length: their memory together.
+        let log2 = built.iter().map(|(h, _)| h.log2_len()).max().unwrap_or(0);
+        engine::check_sum_memory(built.len(), log2)?;
+        let (mut histograms, mut sources) = (Vec::new(), Vec::new());
+        for (histogram, source) in built {
             let histogram = match histogram.is_structured() {
                 true => {
                     stages.time("array of the histogram", || histogram.to_array()).map_err(|e| match e {
@@ -731,6 +739,20 @@ impl<'p> Query<'p> {
             }
             None => prepared,
         }
+    }
+
+    /// Take at most half over sizes beyond 64 bits, refused from the range alone, before its
+    /// histogram (one interval of as many bits as the sizes per bit of them: gigabytes for
+    /// sizes of 10^5 bits) is built: its transform is beyond every array, and the spectrum
+    /// without arrays counts word-sized sums only, so [`half_within_limit`](Self::half_within_limit)
+    /// would refuse it after building the histogram.
+    fn half_beyond_words(&self, with_distribution: bool) -> Result<()> {
+        let Input::Game(Game::Fraction { numerator: 1, denominator: 2 }) = &self.input else { return Ok(()) };
+        let (lo, hi) = self.range()?;
+        if with_distribution || hi.bits() <= 64 {
+            return Ok(());
+        }
+        Err(super::source::half_too_wide(lo, hi, None, self.options.work_limit))
     }
 
     /// The engine of this query over `histogram`.

@@ -82,6 +82,11 @@ fn half_steps(lo: &BigUint, hi: &BigUint) -> Option<u128> {
 pub(super) fn half_too_wide(lo: &BigUint, hi: &BigUint, steps: Option<u128>, limit: u128) -> Error {
     let fits = |x: &BigUint| half_steps(lo, x).is_some_and(|s| s <= limit);
     let (mut low, mut high) = (lo.clone(), hi.clone());
+    if lo.bits() > 64 {
+        // Beyond words from the first size on: no probe (each would build a histogram of as
+        // many intervals as `lo` has bits).
+        high = lo.clone();
+    }
     // Nothing of 2^63 sizes or more has a word-sized closed form: the probes stop there.
     for bits in 1..=64u32 {
         let probe = lo + (BigUint::from(0x9E37_79B9_7F4A_7C15u64) >> (64 - bits));

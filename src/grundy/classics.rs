@@ -222,7 +222,7 @@ fn the_hexadecimal_theorem_proves_periods_that_hold() {
         let code = crate::game::HexCode::from_digits(&digits).unwrap();
         let mut engine = hex::HexValues::new(&code);
         let mut v: Vec<u32> = Vec::new();
-        assert_eq!(engine.extend(&mut v, 1500).unwrap(), None);
+        assert_eq!(engine.extend(&mut v, 1500, &mut || false).unwrap(), None);
         let octal = Game::Octal(crate::game::OctalCode::from_digits(&digits).unwrap());
         assert_eq!(v, values(&octal, 1500, &Silent).unwrap());
         let c = certify_plain(&v, Theorem::Hexadecimal { last_digit: code.last_digit() }).unwrap();

@@ -9,6 +9,17 @@ use std::fmt;
 
 use crate::error::Seconds;
 
+/// Called while values are computed, about every [`PULSE_WORK`] counted steps of the engines
+/// whose values may each cost much (hexadecimal and octal games: between values, and inside a
+/// hexadecimal value), so that progress is reported and clocks are read within a fraction of a
+/// second of work, however long one value takes. `true` stops the computation: the value under
+/// way is dropped and computed afresh by the next call.
+pub(crate) type Pulse<'a> = &'a mut dyn FnMut() -> bool;
+
+/// Counted steps between two pulses: about 2 ms of the model's time (a few tens of ms where the
+/// model is off by ten).
+pub(crate) const PULSE_WORK: u64 = 1 << 20;
+
 /// Closed forms (nim, one-interval subtraction sets): per value.
 pub(crate) const CLOSED_FORM_NS: f64 = 1.0;
 /// Sliding-window mex: per heap and run of moves (an insert and a remove in the counted set).
@@ -114,6 +125,12 @@ impl Budget {
     /// Whether to stop after `work` estimated nanoseconds.
     pub fn stop(&self, work: f64) -> Option<Stop> {
         self.stop_at(work, self.started.elapsed(), self.cpu_used())
+    }
+
+    /// Whether a clock has passed its margin, whatever the estimate (read where the estimate
+    /// is not at hand: inside a value, see [`Pulse`]).
+    pub fn clock_stop(&self) -> bool {
+        self.stop_at(0.0, self.started.elapsed(), self.cpu_used()) == Some(Stop::Clock)
     }
 
     fn cpu_used(&self) -> Option<std::time::Duration> {

@@ -2,7 +2,7 @@
 //! estimate of what the work done so far costs.
 
 use super::block::Block;
-use super::cost;
+use super::cost::{self, Pulse};
 use super::hex::HexValues;
 use super::mex::MexSet;
 use super::octal::SparseSpace;
@@ -93,8 +93,14 @@ impl<'g> Engine<'g> {
 
     /// Computes values until `store` holds `G(0..upto)`.
     pub fn extend(&mut self, store: &mut Store, upto: usize) -> Result<()> {
+        self.extend_pulsed(store, upto, &mut || false)
+    }
+
+    /// [`extend`](Self::extend), calling `pulse` often while values cost much (see [`Pulse`]):
+    /// when it answers `true` the values stop early, `store` holding fewer than `upto`.
+    pub fn extend_pulsed(&mut self, store: &mut Store, upto: usize, pulse: Pulse<'_>) -> Result<()> {
         while store.len() < upto {
-            let overflow = with_values!(store, values => self.extend_values(values, upto)?);
+            let overflow = with_values!(store, values => self.extend_values(values, upto, pulse)?);
             match overflow {
                 Some(g) => store.push(g),
                 None => break,
@@ -103,7 +109,12 @@ impl<'g> Engine<'g> {
         Ok(())
     }
 
-    fn extend_values<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Result<Option<u32>> {
+    fn extend_values<T: Value>(
+        &mut self,
+        values: &mut Vec<T>,
+        upto: usize,
+        pulse: Pulse<'_>,
+    ) -> Result<Option<u32>> {
         Ok(match self {
             Engine::Nim => push_while(values, upto, |n| n as u32),
             Engine::Interval { first, last } => {
@@ -113,14 +124,14 @@ impl<'g> Engine<'g> {
             Engine::Lasker => push_while(values, upto, |n| lasker(n as u64) as u32),
             Engine::FractionHalf => push_while(values, upto, |n| fraction_half(n as u64) as u32),
             Engine::Fraction(window) => window.extend(values, upto),
-            Engine::Hex(hex) => hex.extend(values, upto)?,
+            Engine::Hex(hex) => hex.extend(values, upto, pulse)?,
             Engine::Sliding { sliding, heaps } => {
                 let from = values.len();
                 let overflow = sliding.extend(values, upto);
                 *heaps += (values.len() - from) as u64 + u64::from(overflow.is_some());
                 overflow
             }
-            Engine::Sparse(sparse) => sparse.extend(values, upto),
+            Engine::Sparse(sparse) => sparse.extend(values, upto, pulse),
             Engine::Block(block) => block.extend(values, upto),
             Engine::Plain(plain) => plain.extend(values, upto)?,
         })

@@ -7,6 +7,7 @@
 //! `r` into three. So the values of the three-heap options of `r` are exactly
 //! `⋃_{1 <= a <= r/3} G(a) ⊕ S2(r − a)`: a heap costs `O(r · |S2|)`, not `O(r²)`.
 
+use super::cost::{PULSE_WORK, Pulse};
 use super::mex::mex;
 use super::store::Value;
 use crate::error::Result;
@@ -27,6 +28,8 @@ pub(crate) struct HexValues {
     /// Operations so far: splits into two scanned, values of three-heap options inserted, and
     /// words of bit sets read.
     pub work: u64,
+    /// `work` at the next pulse.
+    next_pulse: u64,
 }
 
 impl HexValues {
@@ -38,6 +41,7 @@ impl HexValues {
             pairs: Vec::new(),
             options: vec![0; 1],
             work: 0,
+            next_pulse: PULSE_WORK,
         }
     }
 
@@ -65,8 +69,14 @@ impl HexValues {
     /// Computes `values[values.len()..upto]`. Returns `Some(g)` when the next value `g` does not
     /// fit in `T`: the caller stores it wider and continues. Fails when the sets `S2` would not
     /// fit in memory (they take `n · 2^bits / 8` bytes: games whose values grow with the heap
-    /// exhaust memory long before time).
-    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Result<Option<u32>> {
+    /// exhaust memory long before time). Stops early, returning `None` with fewer values, when
+    /// `pulse` answers `true`.
+    pub fn extend<T: Value>(
+        &mut self,
+        values: &mut Vec<T>,
+        upto: usize,
+        pulse: Pulse<'_>,
+    ) -> Result<Option<u32>> {
         values.reserve(upto.saturating_sub(values.len()));
         while values.len() < upto {
             let n = values.len();
@@ -82,7 +92,7 @@ impl HexValues {
                 }
                 self.push_pairs(values, n);
             }
-            let g = self.value(n, values);
+            let Some(g) = self.value(n, values, pulse) else { return Ok(None) };
             if g >> self.bits != 0 {
                 let bits = 32 - g.leading_zeros();
                 let words = (self.pairs.len() / self.stride * HexValues::words(bits)) as u64;
@@ -112,15 +122,31 @@ impl HexValues {
         self.work += (m / 2) as u64;
     }
 
-    /// `G(n)` from `values = G(0..n)`.
-    fn value<T: Value>(&mut self, n: usize, values: &[T]) -> u32 {
+    /// Calls `pulse` when the work has grown by [`PULSE_WORK`] since the last call: whether to
+    /// stop.
+    fn pulse(&mut self, pulse: Pulse<'_>) -> bool {
+        if self.work < self.next_pulse {
+            return false;
+        }
+        self.next_pulse = self.work + PULSE_WORK;
+        pulse()
+    }
+
+    /// `G(n)` from `values = G(0..n)`; `None` when `pulse` stopped it.
+    fn value<T: Value>(&mut self, n: usize, values: &[T], pulse: Pulse<'_>) -> Option<u32> {
+        if self.pulse(pulse) {
+            return None;
+        }
         let stride = self.stride;
-        let options = &mut self.options;
-        options.fill(0);
-        self.work += options.len() as u64;
+        self.options.fill(0);
+        self.work += self.options.len() as u64;
         let insert = |options: &mut [u64], v: u32| options[(v / 64) as usize] |= 1 << (v % 64);
-        for (j, &d) in self.digits.iter().enumerate().take(n + 1) {
-            let r = n - j;
+        for j in 0..self.digits.len().min(n + 1) {
+            let (d, r) = (self.digits[j], n - j);
+            if self.pulse(pulse) {
+                return None;
+            }
+            let options = &mut self.options;
             if r == 0 && d & 1 != 0 {
                 insert(options, 0);
             }
@@ -150,6 +176,6 @@ impl HexValues {
                 self.work += (r / 3 * stride) as u64;
             }
         }
-        mex(options)
+        Some(mex(&self.options))
     }
 }

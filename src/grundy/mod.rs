@@ -446,8 +446,13 @@ fn compute_from(
     store.reserve((count as usize).saturating_sub(store.len()));
     progress.start("Grundy values", count);
     while (store.len() as u64) < count {
-        let next = (store.len() as u64 + (count / 64).clamp(1 << 14, 1 << 22)).min(count);
-        engine.extend(&mut store, next as usize)?;
+        let at = store.len() as u64;
+        let next = (at + (count / 64).clamp(1 << 14, 1 << 20)).min(count);
+        // Values that cost much report inside the chunk too: a cancelling progress acts there.
+        engine.extend_pulsed(&mut store, next as usize, &mut || {
+            progress.set_position(at);
+            false
+        })?;
         progress.set_position(next);
     }
     progress.finish();

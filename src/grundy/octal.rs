@@ -15,6 +15,7 @@
 //! Grundy's game (split a heap into two *unequal* heaps) is the code `4.0` without the equal
 //! split `a = r − a`: the same method, with that one split left out of the pairs and scans.
 
+use super::cost::{PULSE_WORK, Pulse};
 use super::mex::mex;
 use super::store::Value;
 use crate::game::OctalCode;
@@ -149,6 +150,8 @@ pub(crate) struct SparseSpace {
     pub pairs: u64,
     pub scanned: u64,
     pub words: u64,
+    /// `pairs + scanned + words` at the next pulse.
+    next_pulse: u64,
 }
 
 impl SparseSpace {
@@ -175,6 +178,7 @@ impl SparseSpace {
             pairs: 0,
             scanned: 0,
             words: 0,
+            next_pulse: PULSE_WORK,
         };
         sparse.resize();
         sparse
@@ -234,10 +238,19 @@ impl SparseSpace {
 
     /// Computes `values[values.len()..upto]` (values must hold at least `G(0)` … from an
     /// earlier call or be empty). Returns `Some(g)` when the next value `g` does not fit in
-    /// `T`: the caller stores it wider and continues.
-    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize) -> Option<u32> {
+    /// `T`: the caller stores it wider and continues. Stops early, returning `None` with fewer
+    /// values, when `pulse` (called between values, about every [`PULSE_WORK`] counted steps)
+    /// answers `true`.
+    pub fn extend<T: Value>(&mut self, values: &mut Vec<T>, upto: usize, pulse: Pulse<'_>) -> Option<u32> {
         values.reserve(upto.saturating_sub(values.len()));
         while values.len() < upto {
+            let work = self.pairs + self.scanned + self.words;
+            if work >= self.next_pulse {
+                self.next_pulse = work + PULSE_WORK;
+                if pulse() {
+                    return None;
+                }
+            }
             let n = values.len();
             if n >= self.next_review {
                 self.review_mask(values);
@@ -427,7 +440,7 @@ mod tests {
             let mut values = Vec::new();
             // In several steps, to exercise resumption.
             for upto in [0, 1, 2, 100, 1000, 3000] {
-                assert_eq!(sparse.extend::<u32>(&mut values, upto), None);
+                assert_eq!(sparse.extend::<u32>(&mut values, upto, &mut || false), None);
             }
             assert_eq!(values, plain, "{code}");
         }
@@ -439,7 +452,7 @@ mod tests {
         let code: OctalCode = "0.16".parse().unwrap();
         let mut sparse = SparseSpace::new(&code);
         let mut values = Vec::new();
-        assert_eq!(sparse.extend::<u8>(&mut values, 5000), None);
+        assert_eq!(sparse.extend::<u8>(&mut values, 5000, &mut || false), None);
         assert_ne!(sparse.mask(), 0);
         assert!(sparse.rare.len() < 500, "{} rare positions of 5000", sparse.rare.len());
     }

@@ -322,15 +322,21 @@ fn probe_engine<'g>(
     };
     let mut clock = 0.0f64;
     while k < n {
-        let next = (k * 2).max(256).min(n);
-        engine.extend(&mut store, next as usize)?;
-        k = next;
+        let next = (k * 2).max(16).min(n);
+        // From 16 values on, so that a probe ended after a few doublings still has a quarter
+        // mark (hexadecimal games of 256 digits: extrapolated linearly from 256 and 512 values,
+        // 2 s for 3000 values that take 46 s).
+        // One value may cost seconds (hexadecimal games of many digits): the clock is read
+        // inside the values too, and the probe ends with the values it has.
+        let mut over = || elapsed().as_secs_f64() * 1e9 >= 4.0 * PROBE_NS;
+        engine.extend_pulsed(&mut store, next as usize, &mut over)?;
+        k = store.len() as u64;
         // The model decides, the same on every machine; the clock only where the model is off
         // by far (splitting games whose values outgrow the sparse space): four times its budget.
         let work = engine.work(k);
         clock = elapsed().as_secs_f64() * 1e9;
         marks.push((k, work));
-        if work >= PROBE_NS || clock >= 4.0 * PROBE_NS {
+        if work >= PROBE_NS || clock >= 4.0 * PROBE_NS || k < next {
             break;
         }
     }

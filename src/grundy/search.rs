@@ -177,6 +177,8 @@ struct Run<'s, 'p> {
     timeline: Vec<(Duration, u64)>,
     max_value: u32,
     max_scanned: usize,
+    /// The position last reported to the progress.
+    reported: u64,
 }
 
 impl<'s, 'p> Run<'s, 'p> {
@@ -203,6 +205,7 @@ impl<'s, 'p> Run<'s, 'p> {
             timeline: Vec::new(),
             max_value: 0,
             max_scanned: 0,
+            reported: 0,
         })
     }
 
@@ -277,9 +280,14 @@ impl<'s, 'p> Run<'s, 'p> {
         let mut stop = None;
         self.search.progress.start("Grundy values", count);
         while (store.len() as u64) < count && stop.is_none() {
-            let next = (store.len() as u64 + chunk(store.len() as u64)).min(count);
-            engine.extend(&mut store, next as usize)?;
-            self.search.progress.set_position(next);
+            let at = store.len() as u64;
+            let next = (at + chunk(at)).min(count);
+            let progress = self.search.progress;
+            engine.extend_pulsed(&mut store, next as usize, &mut || {
+                progress.set_position(at);
+                budget.is_some_and(|b| b.clock_stop())
+            })?;
+            self.search.progress.set_position(store.len() as u64);
             stop = budget.and_then(|b| b.stop(engine.work(store.len() as u64)));
         }
         let mut search = self.done(&store, None, resolved);
@@ -308,7 +316,13 @@ impl<'s, 'p> Run<'s, 'p> {
                 let n = store.len() as u64;
                 let step = per_second.map_or(chunk(n), |r| r.clamp(1, chunk(n)));
                 let started = Instant::now();
-                engine.extend(&mut store, (n + step).min(next_check) as usize)?;
+                // Inside a chunk (one value may cost seconds), the clocks and a cancelling
+                // progress act at every pulse.
+                let at = self.reported;
+                engine.extend_pulsed(&mut store, (n + step).min(next_check) as usize, &mut || {
+                    progress.set_position(at);
+                    budget.is_some_and(|b| b.clock_stop())
+                })?;
                 let (done, seconds) = (store.len() as u64 - n, started.elapsed().as_secs_f64());
                 if per_second.is_some() || seconds > 0.5 {
                     per_second = Some((done as f64 / seconds.max(1e-3)) as u64);
@@ -443,6 +457,7 @@ impl<'s, 'p> Run<'s, 'p> {
         let progress = self.search.progress;
         progress.set_total(total as u64);
         progress.set_position(work as u64);
+        self.reported = work as u64;
         let period = match (tracked, theorem) {
             (Some(s), Some(t)) => {
                 format!("candidate period {} from {} (proof at {})", s.period, s.tail, needed(t, s))

@@ -40,6 +40,11 @@ impl Histogram {
     /// sizes to count, which is almost always a mistake). A byte-order mark and CRLF line ends
     /// are accepted; `-` is standard input.
     ///
+    /// A first line `# SPEC, heap sizes LO..=HI: …`, the header `nimcount grundy --sizes LO..=HI
+    /// --histogram` writes, states how many heap sizes the counts add up to (`HI − LO + 1`): a
+    /// file whose counts disagree (cut at a line end, or edited) is an [`Error::Malformed`]
+    /// naming line 1. Other comments state nothing.
+    ///
     /// ```
     /// let path = std::env::temp_dir().join(format!("nimcount-doc-{}.txt", std::process::id()));
     /// std::fs::write(&path, "0 5\n1 2^70\n")?;
@@ -64,11 +69,31 @@ impl Histogram {
     /// assert_eq!(Histogram::read_input(&mut input)?.total(), &nimcount::number::parse("2^70+5")?);
     /// # Ok::<(), nimcount::Error>(())
     /// ```
+    ///
+    /// A text whose last line has no line end is refused as cut short ([`Error::Malformed`]
+    /// naming that line): a pipe closed in the middle of a line (`head -c`) must not be counted
+    /// as a smaller histogram. Every file nimcount writes ends with a line end.
+    ///
+    /// ```
+    /// use nimcount::histogram::Histogram;
+    /// use nimcount::input::Input;
+    /// let err = Histogram::read_input(&mut Input::from_reader("0 5\n1 2".as_bytes(), "pipe", 1 << 20))
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "pipe, line 2: the last line has no line end: the input was cut short");
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
     pub fn read_input(input: &mut Input<'_>) -> Result<Self> {
         if let Some(size) = input.size() {
             input.ensure_fits("its parsed lines", size.saturating_mul(BYTES_PER_TEXT_BYTE))?;
         }
         let text = input.read_text()?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            return Err(Error::Malformed {
+                path: input.name().to_string(),
+                line: text.lines().count(),
+                reason: "the last line has no line end: the input was cut short".into(),
+            });
+        }
         Histogram::parse(&text, input.name())
     }
 
@@ -141,6 +166,33 @@ impl Histogram {
         if pairs.is_empty() && ranges.is_empty() {
             return Err(malformed(0, "no 'value count' line: the histogram is empty".into()));
         }
+        let histogram = Histogram::from_lines(pairs, ranges, &first_line, path)?;
+        match stated_sizes(text) {
+            Some((lo, hi)) if lo <= hi && *histogram.total() != &hi - &lo + 1u8 => Err(malformed(
+                1,
+                format!(
+                    "the header states heap sizes {}..={} ({} of them), but the counts add up to {}: \
+                     the input was cut short or edited",
+                    short(&lo),
+                    short(&hi),
+                    short(&(&hi - &lo + 1u8)),
+                    short(histogram.total())
+                ),
+            )),
+            _ => Ok(histogram),
+        }
+    }
+
+    /// The histogram of the parsed lines: one-value `pairs` (each first given on the line
+    /// `first_line` holds) and `ranges` `(lo, hi, count, line)`, refusing a value given twice.
+    fn from_lines(
+        pairs: Vec<(u64, BigUint)>,
+        ranges: Vec<(BigUint, BigUint, BigUint, usize)>,
+        first_line: &std::collections::HashMap<u64, usize>,
+        path: &str,
+    ) -> Result<Self> {
+        let malformed =
+            |line: usize, reason: String| Error::Malformed { path: path.to_string(), line, reason };
         if ranges.is_empty() && fits_an_array(&pairs) {
             return Histogram::from_counts(pairs);
         }
@@ -200,8 +252,11 @@ impl Histogram {
     /// The counts as runs `(lo, hi, count)`: every value in `lo..=hi` has `count`, the runs
     /// increasing and disjoint, zero counts left out, neighbouring runs with different counts.
     /// These are the lines of a file [`read`](Histogram::read) reads back (`lo..=hi count`, or
-    /// `value count` when `lo = hi`). A structured histogram of intervals gives its intervals
-    /// (values of any size); one of power-of-two progressions is first made an array
+    /// `value count` when `lo = hi`). A structured histogram gives its runs without an array,
+    /// for values of any size: intervals as they are, power-of-two progressions (the values of
+    /// games with a power-of-two saltus) as long runs where all their residues have one count,
+    /// and a run a value where they differ (at the ends of the range); only progressions whose
+    /// residues differ over more than 2^20 values are first made an array
     /// ([`to_array`](Histogram::to_array), which may not fit).
     ///
     /// ```
@@ -231,6 +286,36 @@ impl Histogram {
         &self,
         mut run: impl FnMut(BigUint, BigUint, BigUint) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
+        // The sweep of progressions: their ends as changes of a count per residue, by q.
+        let sweep = match self.progressions() {
+            Some((shift, progressions)) if shift <= MAX_RUN_SHIFT => {
+                let mut changes: BTreeMap<BigUint, Vec<(usize, BigUint, BigUint)>> = BTreeMap::new();
+                for p in progressions {
+                    let r = p.residue as usize;
+                    changes.entry(p.lo.clone()).or_default().push((r, p.weight.clone(), BigUint::zero()));
+                    changes.entry(&p.hi + 1u32).or_default().push((r, BigUint::zero(), p.weight.clone()));
+                }
+                // A stretch of mixed counts beyond MAX_MIXED_VALUES values: the array's runs,
+                // decided before any run is given.
+                let mut counts = vec![BigUint::zero(); 1usize << shift];
+                let mut at: Option<&BigUint> = None;
+                for (q, events) in &changes {
+                    if let Some(start) = at.take()
+                        && counts.iter().any(|c| *c != counts[0])
+                        && (q - start) << shift > BigUint::from(MAX_MIXED_VALUES)
+                    {
+                        return self.to_array()?.for_each_run(run);
+                    }
+                    for (r, up, down) in events {
+                        counts[*r] = &counts[*r] + up - down;
+                    }
+                    at = Some(q);
+                }
+                Some((shift, changes))
+            }
+            Some(_) => return self.to_array()?.for_each_run(run),
+            None => None,
+        };
         // The run not yet given: the next one may extend it.
         let mut pending: Option<(BigUint, BigUint, BigUint)> = None;
         let mut push = |lo: BigUint, hi: BigUint, count: BigUint| -> std::result::Result<(), E> {
@@ -245,25 +330,38 @@ impl Histogram {
             }
             Ok(())
         };
-        match self.progressions() {
-            Some((0, progressions)) => {
-                // A sweep over the interval ends: +weight where one starts, −weight after it ends.
-                let mut changes: BTreeMap<BigUint, (BigUint, BigUint)> = BTreeMap::new();
-                for p in progressions {
-                    changes.entry(p.lo.clone()).or_default().0 += &p.weight;
-                    changes.entry(&p.hi + 1u32).or_default().1 += &p.weight;
-                }
-                let mut count = BigUint::zero();
+        match sweep {
+            Some((shift, changes)) => {
+                // A sweep over the ends of the progressions `residue + 2^shift · q`, in q: +weight
+                // where one starts, −weight after it ends, a count per residue in between. Where
+                // every residue has the same count, one run covers the whole stretch of values
+                // (Lasker's Nim over 1..=10^30: its values are a few runs); elsewhere, a run per
+                // value, for a stretch of at most MAX_MIXED_VALUES of them.
+                let residues = 1usize << shift;
+                let mut counts = vec![BigUint::zero(); residues];
                 let mut at: Option<BigUint> = None;
-                for (value, (up, down)) in changes {
+                for (q, events) in changes {
                     if let Some(start) = at.take() {
-                        push(start, &value - 1u32, count.clone())?;
+                        let (first, last) = (&start << shift, (&q << shift) - 1u32);
+                        if counts.iter().all(|c| *c == counts[0]) {
+                            push(first, last, counts[0].clone())?;
+                        } else {
+                            let mut value = first;
+                            while value <= last {
+                                let r = (&value & BigUint::from(residues as u64 - 1))
+                                    .to_usize()
+                                    .expect("a residue");
+                                push(value.clone(), value.clone(), counts[r].clone())?;
+                                value += 1u32;
+                            }
+                        }
                     }
-                    count = count + up - down;
-                    at = Some(value);
+                    for (r, up, down) in events {
+                        counts[r] = &counts[r] + up - down;
+                    }
+                    at = Some(q);
                 }
             }
-            Some(_) => return self.to_array()?.for_each_run(run),
             None => {
                 let mut counts = vec![BigUint::zero(); self.transform_len()];
                 for term in self.terms() {
@@ -320,6 +418,22 @@ impl Histogram {
     }
 }
 
+/// The heap sizes `LO..=HI` the first line of `text` states, when it is the header of an export
+/// (`# SPEC, heap sizes LO..=HI: …`).
+fn stated_sizes(text: &str) -> Option<(BigUint, BigUint)> {
+    let first = text.lines().next()?.strip_prefix('#')?;
+    let (_, after) = first.rsplit_once(", heap sizes ")?;
+    let (lo, hi) = after.split_once(':')?.0.split_once("..=")?;
+    Some((crate::number::parse(lo).ok()?, crate::number::parse(hi).ok()?))
+}
+
+/// The largest shift of progressions whose runs are found without an array.
+const MAX_RUN_SHIFT: u32 = 16;
+
+/// The most values of a stretch whose residues have different counts written one run a value
+/// without an array.
+const MAX_MIXED_VALUES: u64 = 1 << 20;
+
 /// Whether one-value lines are read into an array: values below 2^[`ARRAY_MAX_LOG2_LEN`] and
 /// counts of at most [`ARRAY_MAX_LIMBS`] limbs (else they are kept as one-point ranges).
 fn fits_an_array(pairs: &[(u64, BigUint)]) -> bool {
@@ -365,6 +479,41 @@ mod tests {
         }
         let h = Histogram::parse("\u{feff}0 0\r\n", "zero").unwrap();
         assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
+    }
+
+    /// A stream cut in the middle of a line (`head -c`) or at a line end is refused, not counted
+    /// as a smaller histogram.
+    #[test]
+    fn cut_streams_are_refused() {
+        let read = |text: &str| Histogram::read_input(&mut Input::from_reader(text.as_bytes(), "-", 1 << 20));
+        let header = "# octal:0.77, heap sizes 1..=10: Grundy value (or lo..=hi) and count\n";
+        let whole = format!("{header}0 1\n1 4\n2 5\n");
+        assert_eq!(read(&whole).unwrap().total(), &BigUint::from(10u8));
+        assert_eq!(read(&whole.replace('\n', "\r\n")).unwrap().total(), &BigUint::from(10u8));
+        let err = read(&whole[..whole.len() - 2]).unwrap_err().to_string();
+        assert_eq!(err, "-, line 4: the last line has no line end: the input was cut short");
+        // Without a header too.
+        let err = read("0 1\n1 4").unwrap_err().to_string();
+        assert_eq!(err, "-, line 2: the last line has no line end: the input was cut short");
+        // Cut at a line end: the header's range disagrees with the counts.
+        let err = read(&format!("{header}0 1\n1 4\n")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "-, line 1: the header states heap sizes 1..=10 (10 of them), but the counts add up to 5: the \
+             input was cut short or edited"
+        );
+        // Ranges of values over a huge range of sizes.
+        let huge = "# lasker, heap sizes 0..=2^100-1: Grundy value (or lo..=hi) and count\n0..=2^100-1 1\n";
+        assert!(Histogram::parse(huge, "h").is_ok());
+        assert!(Histogram::parse(&huge.replace("0..=2^100-1 1", "0..=2^99 1"), "h").is_err());
+        // Other comments state nothing.
+        for text in [
+            "# heap sizes 1..=10\n0 1\n",
+            "0 1\n# x, heap sizes 1..=10: y\n",
+            "# a, heap sizes x..=10: y\n0 1\n",
+        ] {
+            assert!(Histogram::parse(text, "h").is_ok(), "{text}");
+        }
     }
 
     #[test]

@@ -383,3 +383,72 @@ fn options_that_would_be_ignored_are_refused() {
     refused(&["--part", "moore:0", "0..=3", "2"], "K must be at least 1");
     refused(&["--part", "moore:2", "0..=3", "2"], "not a part of a sum of games");
 }
+
+/// The export of `grundy --histogram` cut short — in the middle of a line (`head -c 76`) or at
+/// a line end — is refused, not counted as a smaller histogram; the whole export counts.
+#[test]
+fn a_cut_histogram_stream_is_refused() {
+    let export = nimcount()
+        .args(["grundy", "--game", "kayles", "--sizes", "1..=10^5", "--histogram"])
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{}", String::from_utf8_lossy(&export.stderr));
+    let text = String::from_utf8(export.stdout).unwrap();
+    let count = |stdin: &str| {
+        nimcount().args(["count", "--histogram", "-", "--heaps", "3"]).write_stdin(stdin).output().unwrap()
+    };
+    let whole = count(&text);
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (cut, needle) in [
+        (
+            text[..76].to_string(),
+            "standard input, line 2: the last line has no line end: the input was cut short",
+        ),
+        (
+            lines[..4].concat(),
+            "standard input, line 1: the header states heap sizes 1..=100000 (100000 of them), but the counts add up to",
+        ),
+    ] {
+        let output = count(&cut);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{cut:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{cut:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{cut:?}: {stderr}");
+    }
+}
+
+/// Take at most half over sizes of 10^5 bits is refused from its range, before its histogram
+/// (10^5 intervals of 10^5 bits: 46 s and 1.5 GB) is built; so is a range starting there.
+#[test]
+fn take_at_most_half_beyond_words_is_refused_before_any_work() {
+    for sizes in ["1..=2^100000", "2^100000..=2^100001"] {
+        let started = std::time::Instant::now();
+        refused(
+            &["--game", "fraction:1/2", "--sizes", sizes, "--heaps", "3"],
+            "a subset-sum problem); sizes ",
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(seconds < 10.0, "{sizes}: refused after {seconds:.1} s");
+    }
+}
+
+/// `--max-work` bounds the sum of all parts, not each part alone; `--verbose` gives each stage
+/// once for all the parts (a line per stage and part was 130 bytes a part).
+#[test]
+fn many_parts_share_one_work_limit_and_one_short_stages_line() {
+    let parts: Vec<&str> = ["--part", "nim", "1..=1000", "3"].repeat(300);
+    let each = json(&["--part", "nim", "1..=1000", "3", "--modulus", "10^9+7", "--max-work", "1000"]);
+    assert_eq!(each["total"], "1000000000");
+    refused(
+        &[&parts[..], &["--modulus", "10^9+7", "--max-work", "1000"]].concat(),
+        "more than the limit of 1000",
+    );
+    let output = nimcount().arg("count").args(&parts).args(["--modulus", "7", "--verbose"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let stages = text.lines().find(|l| l.starts_with("stages")).expect("a stages line");
+    assert!(stages.len() < 600, "{} bytes: {stages}", stages.len());
+    assert!(stages.contains("Grundy values ") && stages.contains(" ms (300 times)"), "{stages}");
+}

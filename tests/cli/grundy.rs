@@ -219,6 +219,31 @@ fn first_values_are_estimated_before_they_run() {
     assert!(String::from_utf8_lossy(&zero.get_output().stderr).contains("--max-seconds must be at least 1"));
 }
 
+/// A hexadecimal game of 256 digits: its values cost more with every digit, and the estimate
+/// of `--first` sees it (it extrapolated 256 and 512 values linearly: 2 s for 3000 values
+/// measured at 46 s, and 1000 values, 5 s, passed a limit of 1 s).
+#[test]
+fn first_values_of_many_digits_are_estimated_from_their_growth() {
+    let game = format!("hex:0.{}", "F".repeat(256));
+    let estimate = |first: &str| {
+        let output = Command::cargo_bin("nimcount")
+            .unwrap()
+            .args(["grundy", "--game", &game, "--first", first, "--max-seconds", "1"])
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "--first {first}: {text}");
+        let about = text.split("would take about ").nth(1).expect("an estimate");
+        let (figure, unit) = about.split_once(' ').unwrap();
+        let scale = if unit.starts_with("min") { 60.0 } else { 1.0 };
+        figure.parse::<f64>().unwrap() * scale
+    };
+    assert!(estimate("1000") > 1.0);
+    let seconds = estimate("3000");
+    assert!((23.0..=140.0).contains(&seconds), "{seconds} s for 46 s");
+}
+
 /// The period search under `--max-seconds`: the limit and whether a clock ended it, in JSON;
 /// without `--max-heap` only.
 #[test]

@@ -461,6 +461,63 @@ mod output_files {
         assert_eq!(names(&work), ["new.txt", "ro.txt", "x.txt"]);
     }
 
+    /// Another user's file that anyone may write (mode 0666) in a sticky folder (`/tmp`): the
+    /// folder lets only its owner replace it, so it is refused before any work, naming the way
+    /// that writes it in place; so is a new file in a folder the user may not write in.
+    #[test]
+    fn a_file_in_a_folder_that_forbids_replacing_it_is_refused_before_the_work() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(prefix) = unprivileged().filter(|p| !p.is_empty()) else {
+            eprintln!("skipped: needs to run as root with setpriv or runuser to make another user's file");
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |path: &Path, mode: u32| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+        };
+        mode(dir.path(), 0o755);
+        let (sticky, closed) = (dir.path().join("sticky"), dir.path().join("closed"));
+        std::fs::create_dir(&sticky).unwrap();
+        std::fs::create_dir(&closed).unwrap();
+        mode(&sticky, 0o1777);
+        mode(&closed, 0o755);
+        let program = dir.path().join("nimcount");
+        std::fs::copy(bin(), &program).unwrap();
+        mode(&program, 0o755);
+        let theirs = sticky.join("out.txt");
+        std::fs::write(&theirs, "kept\n").unwrap();
+        mode(&theirs, 0o666);
+        let run = |output: &Path| {
+            Command::new(&prefix[0])
+                .args(&prefix[1..])
+                .arg(&program)
+                .args(["grundy", "--game", "nim", "--sizes", "1..=10", "--histogram", "--output"])
+                .arg(output)
+                .output()
+                .unwrap()
+        };
+        for (output, needle) in [
+            (
+                &theirs,
+                "is sticky, and only the owner of the file (or of the folder) may replace it; to write it \
+                       in place, name standard output ('-') and redirect it",
+            ),
+            (&closed.join("new.txt"), "does not let this user create files"),
+        ] {
+            let refused = run(output);
+            let stderr = String::from_utf8(refused.stderr).unwrap();
+            assert_eq!(refused.status.code(), Some(2), "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.starts_with("error: cannot write '") && stderr.contains(needle), "{stderr}");
+        }
+        assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "kept\n");
+        assert_eq!(names(&sticky), ["out.txt"]);
+        assert_eq!(names(&closed), Vec::<String>::new());
+        // A file of its own there is replaced as usual.
+        let own = run(&sticky.join("own.txt"));
+        assert!(own.status.success(), "{}", String::from_utf8_lossy(&own.stderr));
+    }
+
     /// Runs `sh -c SCRIPT` in `dir` with `$0` the program.
     fn shell(dir: &Path, script: &str) -> std::process::Output {
         Command::new("sh").current_dir(dir).args(["-c", script]).arg(bin()).output().unwrap()
@@ -560,6 +617,19 @@ mod inputs_with_a_budget {
 
     const GIB: u64 = 1 << 20; // in KiB, as `ulimit -v` counts
     const ULIMIT: u64 = 4_000_000;
+
+    /// Three hundred parts over `1..=2^20`: each part's arrays fit, all of them together (7.5
+    /// GiB) do not, which is refused before any is made.
+    #[test]
+    fn the_parts_of_a_sum_fit_in_memory_together_or_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let parts: Vec<&str> = ["--part", "nim", "1..=2^20", "3"].repeat(300);
+        let args = [&["count"][..], &parts, &["--modulus", "7"]].concat();
+        refused(dir.path(), GIB, &args, "the arrays of a sum of 300 parts, 2^21 slots each");
+        let one =
+            ["count", "--part", "nim", "1..=2^20", "3", "--part", "nim", "1..=10", "1", "--modulus", "7"];
+        assert!(losing(dir.path(), GIB, &one).starts_with("losing"));
+    }
 
     #[test]
     fn numbers_are_refused_from_their_size_before_they_are_made() {

@@ -67,3 +67,49 @@ fn an_open_game_beyond_the_z_limit_reports_its_candidate_or_none() {
     assert_eq!(c.needed, 2 * 105_351 + 149_459 + 2 + 149_459);
     assert_eq!(search.suggestion.map(|s| s.max_heap), Some(c.needed));
 }
+
+/// A progress that cancels the computation, as the Python binding does on Ctrl-C (unwinding
+/// out of a report), at its first report after `deadline`.
+struct CancelAt(std::time::Instant);
+
+impl CancelAt {
+    fn check(&self) {
+        if std::time::Instant::now() >= self.0 {
+            std::panic::resume_unwind(Box::new("cancelled"));
+        }
+    }
+}
+
+impl nimcount::progress::Progress for CancelAt {
+    fn start(&self, _: &str, _: u64) {
+        self.check();
+    }
+    fn set_position(&self, _: u64) {
+        self.check();
+    }
+    fn set_total(&self, _: u64) {
+        self.check();
+    }
+}
+
+/// The values of a hexadecimal game of 1024 digits (each value costs seconds past a few
+/// thousand heaps: minutes in all) and its period search report progress inside each value: a
+/// cancelling progress stops them within a second.
+#[test]
+fn a_cancelling_progress_stops_values_that_each_cost_much() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::time::{Duration, Instant};
+    let game = Game::parse(&format!("hex:0.{}", "F".repeat(1024))).unwrap();
+    type Run<'a> = Box<dyn Fn(&CancelAt) + 'a>;
+    let runs: [(&str, Run<'_>); 2] = [
+        ("values", Box::new(|p: &CancelAt| drop(nimcount::grundy::values(&game, 20_000, p)))),
+        ("period search", Box::new(|p: &CancelAt| drop(Search::new().progress(p).run(&game)))),
+    ];
+    for (what, run) in runs {
+        let started = Instant::now();
+        let cancel = CancelAt(started + Duration::from_millis(500));
+        assert!(catch_unwind(AssertUnwindSafe(|| run(&cancel))).is_err(), "{what}: not cancelled");
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(seconds < 5.0, "{what}: cancelled after {seconds:.1} s");
+    }
+}

@@ -290,3 +290,33 @@ fn max_work_bounds_the_structured_spectrum() {
     }
     assert_eq!(query().count().unwrap().report.spectrum, SpectrumPath::Structured);
 }
+
+/// The runs of a histogram of power-of-two progressions (games whose values grow by a
+/// power-of-two saltus) are found without an array: the same as the array's over small ranges,
+/// and a few runs for Lasker's Nim over `1..=10^30` (2^100 slots as an array), which
+/// `grundy --histogram` writes and `count --histogram` reads back to the same count.
+#[test]
+fn runs_of_saltus_progressions_need_no_array() {
+    for game in ["lasker", "allbut:1,2", "allbut:3"] {
+        let game = Game::parse(game).unwrap();
+        for (lo, hi) in [(0u32, 0u32), (1, 1), (0, 9), (1, 100), (3, 77), (5, 1000), (64, 128)] {
+            let query = Query::new(game.clone()).sizes(lo, hi);
+            let h = query.histogram().unwrap().0.into_owned();
+            assert_eq!(h.runs().unwrap(), h.to_array().unwrap().runs().unwrap(), "{game:?} {lo}..={hi}");
+        }
+    }
+    let args = ["grundy", "--game", "lasker", "--sizes", "1..=10^30", "--histogram"];
+    let output = nimcount().args(args).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.lines().count() < 20, "{text}");
+    let piped = nimcount()
+        .args(["count", "--histogram", "-", "--heaps", "3", "--json"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{}", String::from_utf8_lossy(&piped.stderr));
+    let piped: Value = serde_json::from_slice(&piped.stdout).unwrap();
+    let direct = json(&["--game", "lasker", "--sizes", "1..=10^30", "--heaps", "3"]);
+    assert_eq!(piped["losing"], direct["losing"]);
+}

@@ -400,13 +400,22 @@ struct Summary {
 }
 
 impl Summary {
-    /// The stages: reading the histogram file, then the query's own.
-    fn stages(&self, report: &Report) -> Vec<(String, Duration)> {
+    /// The stages: reading the histogram file, then the query's own, each name once (in the
+    /// order of its first time) with the total of its times and how many there were: a sum of
+    /// thousands of parts has a stage of each name per part, and the line stays short.
+    fn stages(&self, report: &Report) -> Vec<(String, Duration, usize)> {
         let read = match &self.input {
             Input::Histogram { read, .. } => Some(("read histogram".to_string(), *read)),
             Input::Game { .. } | Input::Sum { .. } => None,
         };
-        read.into_iter().chain(report.stages.iter().cloned()).collect()
+        let mut stages: Vec<(String, Duration, usize)> = Vec::new();
+        for (name, time) in read.into_iter().chain(report.stages.iter().cloned()) {
+            match stages.iter_mut().find(|(n, _, _)| *n == name) {
+                Some((_, total, times)) => (*total, *times) = (*total + time, *times + 1),
+                None => stages.push((name, time, 1)),
+            }
+        }
+        stages
     }
 
     fn play(&self) -> &'static str {
@@ -460,8 +469,11 @@ impl Summary {
             fields.insert("processes".into(), json!(p));
         }
         if verbose {
-            let stages: Map<String, Value> =
-                self.stages(report).iter().map(|(name, time)| (name.clone(), json!(millis(*time)))).collect();
+            let stages: Map<String, Value> = self
+                .stages(report)
+                .iter()
+                .map(|(name, time, _)| (name.clone(), json!(millis(*time))))
+                .collect();
             fields.insert("stages_ms".into(), Value::Object(stages));
             fields.insert("elapsed_ms".into(), json!(millis(elapsed)));
         }
@@ -738,7 +750,10 @@ impl Summary {
             let stages: Vec<String> = self
                 .stages(report)
                 .iter()
-                .map(|(name, time)| format!("{name} {:.3} ms", millis(*time)))
+                .map(|(name, time, times)| match times {
+                    1 => format!("{name} {:.3} ms", millis(*time)),
+                    n => format!("{name} {:.3} ms ({n} times)", millis(*time)),
+                })
                 .collect();
             lines.push(("stages", stages.join(", ")));
             lines.push(("time", format!("{:.3} ms in all", millis(elapsed))));

@@ -6,7 +6,10 @@
 //!   is written in place: opened without truncating (appending when it is a regular file).
 //! - A regular file (through any symbolic links), or a new one, appears whole or not at all. It is
 //!   refused before any work when the real user may not write it (as `access(2)` says), even
-//!   though the folder would allow replacing it. The bytes go to an unnamed file in the target's
+//!   though the folder would allow replacing it; and when the folder would not let it be put in
+//!   place (no write permission there, or a sticky folder such as `/tmp` where neither the file
+//!   nor the folder is the user's), though the file itself may be writable: the message names
+//!   the shell's `> FILE`, which writes it in place. The bytes go to an unnamed file in the target's
 //!   folder (`O_TMPFILE`): a process killed by any signal, SIGKILL included, leaves nothing. When
 //!   complete and synced it is linked into place: straight to the target's name when the target
 //!   does not exist, else to a temporary name renamed over the target (a link cannot replace a
@@ -110,6 +113,9 @@ impl Output {
                 }
                 // The real file, so that the temporary file lies beside it.
                 let real = std::fs::canonicalize(&real).map_err(io_error)?;
+                if let Some(reason) = not_replaceable(&real, Some(&m)) {
+                    return Err(refuse(&reason));
+                }
                 Target::Replace { path: real, existing: Some(m) }
             }
             (_, Ok(_)) => Target::InPlace { path: real, append: false },
@@ -120,6 +126,9 @@ impl Output {
                         "directory '{}' does not exist",
                         nimcount::error::quote(&dir.display().to_string())
                     )));
+                }
+                if let Some(reason) = not_replaceable(&real, None) {
+                    return Err(refuse(&reason));
                 }
                 Target::Replace { path: real, existing: None }
             }
@@ -289,6 +298,40 @@ impl Drop for Staged {
             names.retain(|p| *p != name);
         }
     }
+}
+
+/// Why this process could not put a complete file in place at `target` (`existing`: its
+/// metadata when it exists), found before any work: its folder must let the user create files
+/// (write and search permission, as `access(2)` says), and a sticky folder (`/tmp`) lets only
+/// the owner of a file or of the folder rename over it. `None` when it can. Such a file may
+/// still be writable in place (`> FILE` in a shell), which the message says: nimcount writes a
+/// regular file whole or not at all, never truncated and half-written.
+fn not_replaceable(target: &Path, existing: Option<&Metadata>) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = directory_of(target);
+    let folder = nimcount::error::quote(&dir.display().to_string());
+    let redirect = match existing {
+        Some(_) => format!(
+            "; to write it in place, name standard output ('-') and redirect it ('> {}')",
+            nimcount::error::quote(&target.display().to_string())
+        ),
+        None => String::new(),
+    };
+    let access = rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK;
+    if rustix::fs::access(&dir, access).is_err() {
+        return Some(format!(
+            "permission denied: the folder '{folder}' does not let this user create files{redirect}"
+        ));
+    }
+    let (Some(file), Ok(dir_meta)) = (existing, std::fs::metadata(&dir)) else { return None };
+    let user = rustix::process::geteuid().as_raw();
+    if dir_meta.mode() & 0o1000 != 0 && user != 0 && user != file.uid() && user != dir_meta.uid() {
+        return Some(format!(
+            "permission denied: the folder '{folder}' is sticky, and only the owner of the file (or of the \
+             folder) may replace it{redirect}"
+        ));
+    }
+    None
 }
 
 /// An unnamed file in `dir` (Linux `O_TMPFILE`), or `None` where the file system or kernel has

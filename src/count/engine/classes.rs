@@ -37,17 +37,20 @@ impl Engine<'_> {
         let kind = self.unordered();
         let n = self.histogram.total().clone();
         let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
+        let spent = self.spent;
         let spectrum = self.spectrum(keep_slots)?;
         let mut stages = Stages::default();
+        let total;
         let values = match kind {
             None => {
                 let exponent = r.reduce_exponent(k);
                 // Square-and-multiply: at most two multiplications per bit of the exponent.
                 let steps =
                     (spectrum.len() as u128 * 2 * u128::from(exponent.bits())).saturating_mul(r.mul_steps());
-                super::check_steps(
+                total = super::spend(
                     "raising the transformed values to the power k modulo this modulus",
-                    steps,
+                    spent,
+                    Some(steps),
                     limit,
                 )?;
                 stages.time("power", || {
@@ -60,7 +63,13 @@ impl Engine<'_> {
             Some(unordered) => {
                 let distinct = Distinct::of(spectrum);
                 let cost = u64::try_from(r.mul_steps()).unwrap_or(u64::MAX);
-                let k = coefficients::check_work(distinct.len(), k, cost, "the unordered count", limit)?;
+                total = super::spend(
+                    "the unordered count",
+                    spent,
+                    coefficients::work_steps(distinct.len(), k, cost),
+                    limit,
+                )?;
+                let k = k.to_u64().expect("counted steps");
                 let binomials = Binomials::new(r, k, &(&n + k))?;
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
@@ -77,6 +86,7 @@ impl Engine<'_> {
             }
         };
         self.stages.0.extend(stages.0);
+        self.spent = total;
         Ok(values)
     }
 }

@@ -10,7 +10,7 @@ mod probability;
 mod slots;
 mod sum;
 
-pub(super) use sum::Sum;
+pub(super) use sum::{Sum, check_sum_memory};
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -132,6 +132,9 @@ pub(super) struct Engine<'a> {
     /// The number of distinct transformed residues, when they were tallied.
     distinct: Option<usize>,
     stages: Stages,
+    /// Steps of the query's work limit spent so far: by this engine, and before it by the
+    /// earlier parts of a sum of games (the limit is the whole query's, see [`spend`]).
+    pub(super) spent: u128,
 }
 
 impl<'a> Engine<'a> {
@@ -143,7 +146,7 @@ impl<'a> Engine<'a> {
         progress: &'a dyn Progress,
         stages: Stages,
     ) -> Self {
-        Engine { histogram, k, kind, options, progress, spectrum: None, distinct: None, stages }
+        Engine { histogram, k, kind, options, progress, spectrum: None, distinct: None, stages, spent: 0 }
     }
 
     /// What was used, once the computation is over.
@@ -298,15 +301,17 @@ impl<'a> Engine<'a> {
         let parallel = self.parallel();
         let unordered = self.unordered();
         let progress = self.progress;
-        let limit = self.options.work_limit;
+        let (limit, spent) = (self.options.work_limit, self.spent);
         let spectrum = self.spectrum(keep_slots)?;
         let distinct = Distinct::of(spectrum);
         let mut stages = Stages::default();
+        let total;
         let per_value: Vec<BigInt> = match unordered {
             None => {
-                check_steps(
+                total = spend(
                     "raising the transformed values to the power k exactly",
-                    exact_power_steps(distinct.len(), bits),
+                    spent,
+                    Some(exact_power_steps(distinct.len(), bits)),
                     limit,
                 )?;
                 let small_k = k.to_u64();
@@ -318,8 +323,9 @@ impl<'a> Engine<'a> {
             }
             Some(unordered) => {
                 let words = (bits / 64 + 1) as u64;
-                let k =
-                    coefficients::check_work(distinct.len(), k, words, "the exact unordered count", limit)?;
+                let steps = coefficients::work_steps(distinct.len(), k, words);
+                total = spend("the exact unordered count", spent, steps, limit)?;
+                let k = k.to_u64().expect("counted steps");
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || {
@@ -333,6 +339,7 @@ impl<'a> Engine<'a> {
             }
         };
         self.stages.0.extend(stages.0);
+        self.spent = total;
         Ok(distinct.class_value.iter().map(|&i| per_value[i].clone()).collect())
     }
 }
@@ -522,11 +529,14 @@ fn exact_power_steps(values: usize, bits: u128) -> u128 {
 }
 
 /// Refuses a computation estimated at more than `limit` steps.
-fn check_steps(what: &'static str, steps: u128, limit: u128) -> Result<()> {
-    if steps > limit {
-        return Err(Error::TooMuchWork { what, steps: Estimate(Some(steps)), limit });
+/// Counts `steps` (`None`: beyond counting) for `what` against `limit` after `spent` steps (of
+/// the earlier stages and of the earlier parts of a sum of games: the limit is the whole
+/// query's, however many parts it has); the total spent, or [`Error::TooMuchWork`] naming it.
+fn spend(what: &'static str, spent: u128, steps: Option<u128>, limit: u128) -> Result<u128> {
+    match steps.and_then(|s| s.checked_add(spent)) {
+        Some(total) if total <= limit => Ok(total),
+        total => Err(Error::TooMuchWork { what, steps: Estimate(total), limit }),
     }
-    Ok(())
 }
 
 /// An upper bound on the number of bits of the total count (`None`: beyond 128 bits of bits).

@@ -26,6 +26,30 @@ use crate::count::modulus::Part;
 use crate::error::{Error, Estimate, Result};
 use crate::ring::Residues;
 
+/// Bytes each slot of each part of a sum keeps until the end: its histogram's count (a word)
+/// and its spectrum's class (32 bits).
+const PART_SLOT_BYTES: u64 = 12;
+/// Bytes per slot of the sum as a whole: one part's transform at a time (a word) and the joint
+/// class of every slot (32 bits).
+const SUM_SLOT_BYTES: u64 = 12;
+
+/// Refuses a sum of `parts` parts over `2^log2` slots each whose arrays could not fit together
+/// in memory, before any is made (each one alone may fit: three hundred parts over `1..=2^20`
+/// need 7.5 GiB).
+pub(in crate::count) fn check_sum_memory(parts: usize, log2: u32) -> Result<()> {
+    let slots = 1u64.checked_shl(log2).unwrap_or(u64::MAX);
+    let bytes =
+        slots.saturating_mul((parts as u64).saturating_mul(PART_SLOT_BYTES).saturating_add(SUM_SLOT_BYTES));
+    crate::memory::ensure_fits(
+        || {
+            format!(
+                "the arrays of a sum of {parts} parts, 2^{log2} slots each (each part is counted over an array)"
+            )
+        },
+        bytes,
+    )
+}
+
 /// The components of a sum of games, over histograms of one transform length.
 pub(in crate::count) struct Sum<'a> {
     components: Vec<Engine<'a>>,
@@ -150,8 +174,12 @@ impl<'a> Sum<'a> {
             reserve_exact_distribution(total_bits, len)?;
         }
         let mut values = Vec::with_capacity(self.components.len());
+        let mut spent = 0;
         for (engine, &bits) in self.components.iter_mut().zip(&bits) {
+            // The work limit is the sum's: each part counts on from the parts before it.
+            engine.spent = spent;
             values.push(engine.exact_class_values(true, bits)?);
+            spent = engine.spent;
         }
         let d = self.log2();
         self.joint()?;
@@ -236,8 +264,12 @@ impl<'a> Sum<'a> {
 impl ClassCount for Sum<'_> {
     fn count_in<R: Residues>(&mut self, r: &R, part: &Part, with_distribution: bool) -> Result<Outcome> {
         let mut values = Vec::with_capacity(self.components.len());
+        let mut spent = 0;
         for engine in &mut self.components {
+            // The work limit is the sum's: each part counts on from the parts before it.
+            engine.spent = spent;
             values.push(engine.class_values(r, true)?);
+            spent = engine.spent;
         }
         let d = self.log2();
         self.joint()?;
