@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<()> {
     let game = match spec {
         Spec::Moore(m) => {
             let report = moore(&args, m, heaps)?;
-            return if args.json { print_json(&report) } else { print_text(&report) };
+            return if args.json { print_json(&report, args.full) } else { print_text(&report, args.full) };
         }
         Spec::Staircase(game) => game,
         other => other.heap_game()?,
