@@ -269,6 +269,13 @@ def test_ctrl_c_stops_a_power_within_a_second():
     assert interrupted_after(0.5, lambda: nimcount.xor_power(x, 10**40 + 1, modulus=(1 << 61) - 1)) < 1.5
 
 
+def test_ctrl_c_stops_grundy_values_and_period_searches_within_a_second():
+    # Hexadecimal games of many digits: each value costs much, and the library reports progress
+    # inside a value, which is where the module stops.
+    assert interrupted_after(0.5, lambda: nimcount.grundy("hex:0.FF", 40000, max_seconds=1e9)) < 1.5
+    assert interrupted_after(0.5, lambda: nimcount.period("hex:0." + "F" * 1024)) < 1.5
+
+
 def test_grundy_estimates_first_and_refuses():
     with pytest.raises(nimcount.TooCostly):
         nimcount.grundy("octal:0.6", 10**6, max_seconds=1e-6)
@@ -343,6 +350,28 @@ def test_no_abort_under_a_memory_limit(call, limit):
         """, limit)
     assert status == 0, output
     assert "answered" in output or "MemoryError" in output, output
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS")
+@pytest.mark.parametrize("call,limit", [
+    ("nimcount.play('moore:5000', [(i * 7919) % 10**6 + 1 for i in range(15000)])", 3 << 30),
+    ("nimcount.play('squares', [100000, 7], misere=True)", 2 << 30),
+    ("nimcount.play('kayles', [10**(10**6), 3])", 2 << 30),
+])
+def test_play_refuses_before_it_runs_out_of_memory(call, limit):
+    status, output = run_limited(f"""
+        import time, nimcount
+        start = time.perf_counter()
+        try:
+            {call}
+            print("answered")
+        except (ValueError, MemoryError) as e:
+            print(type(e).__name__, e)
+        print("seconds", time.perf_counter() - start)
+        """, limit)
+    assert status == 0, output
+    assert "answered" in output or "Error" in output or "TooCostly" in output, output
+    assert float(output.split("seconds")[-1]) < 30, output
 
 
 def test_the_stubs_match_the_module():
