@@ -129,13 +129,18 @@ pub fn digits(text: &str) -> String {
     quote(text)
 }
 
-/// `x` as a one-line message may show it: in decimal up to 80 digits, else by its size (so a
-/// message never spells out, or spends time converting, a number of millions of digits).
+/// `x` as a one-line message may show it: in decimal up to 80 digits; as `2^k`, `2^k+d` or
+/// `2^k-d` when it lies within 2^32 of a power of two (as such numbers are usually written);
+/// else by its size. A message never spells out, or spends time converting, a number of
+/// millions of digits: the work is a shift and a subtraction.
 ///
 /// ```
 /// use nimcount::message::short;
 /// use nimcount::number::parse;
 /// assert_eq!(short(&parse("10^9+7")?), "1000000007");
+/// assert_eq!(short(&parse("2^300000")?), "2^300000");
+/// assert_eq!(short(&parse("2^300000+7")?), "2^300000+7");
+/// assert_eq!(short(&parse("2^300000-1")?), "2^300000-1");
 /// assert_eq!(short(&parse("10^300000")?), "a number of 996579 bits (about 300001 digits)");
 /// # Ok::<(), nimcount::Error>(())
 /// ```
@@ -145,6 +150,21 @@ pub fn short(x: &BigUint) -> String {
         if text.len() <= 80 {
             return text;
         }
+    }
+    // Beyond 80 digits, x has at least 266 bits: 2^(bits−1) <= x < 2^bits.
+    let below = BigUint::from(1u8) << (x.bits() - 1);
+    let above = BigUint::from(1u8) << x.bits();
+    let near = |d: &BigUint| d.bits() <= 32;
+    let up = x - &below;
+    if up.bits() == 0 {
+        return format!("2^{}", x.bits() - 1);
+    }
+    if near(&up) {
+        return format!("2^{}+{up}", x.bits() - 1);
+    }
+    let down = &above - x;
+    if near(&down) {
+        return format!("2^{}-{down}", x.bits());
     }
     let digits = (x.bits() as f64 * std::f64::consts::LOG10_2).ceil() as u64;
     format!("a number of {} bits (about {digits} digits)", x.bits())

@@ -542,10 +542,7 @@ mod tests {
     fn messages_show_huge_values_by_their_size() {
         // Spelling out 2^20000000 would take minutes and six million digits.
         let err = Histogram::parse("0..=2^20000000 1\n5 1\n", "h.txt").unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "h.txt, line 2: value 5 overlaps 0..=a number of 20000001 bits (about 6020601 digits) on line 1"
-        );
+        assert_eq!(err, "h.txt, line 2: value 5 overlaps 0..=2^20000000 on line 1");
         let err = Histogram::parse("10^200000..=1 1\n", "h.txt").unwrap_err().to_string();
         assert!(err.len() < 200 && err.contains("about 200001 digits"), "{err}");
         let err = Histogram::parse("0 1\u{1b}[2J\n", "h\u{7}.txt").unwrap_err().to_string();

@@ -211,7 +211,7 @@ impl Move {
     /// let m = Move::single(0, nimcount::number::parse("2^300000")?, vec![7u8.into()]);
     /// assert_eq!(
     ///     m.describe(&nimcount::message::short),
-    ///     "heap 1: a number of 300001 bits (about 90310 digits) → 7"
+    ///     "heap 1: 2^300000 → 7"
     /// );
     /// # Ok::<(), nimcount::Error>(())
     /// ```

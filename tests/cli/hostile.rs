@@ -741,7 +741,7 @@ mod inputs_with_a_budget {
             ),
             (count(&["--histogram", "long.txt", "--heaps", "2"]), "(200001 characters)"),
             (count(&["--histogram", "range.txt", "--heaps", "2"]), "664386 bits"),
-            (count(&["--histogram", "overlap.txt", "--heaps", "2"]), "20000001 bits"),
+            (count(&["--histogram", "overlap.txt", "--heaps", "2"]), "overlaps 0..=2^20000000 on line 1"),
             (count(&["--histogram", "escape.txt", "--heaps", "2"]), "\\u{1b}[2J"),
             (count(&["--game", "nim\u{1b}[31mX", "--sizes", "1..=3", "--heaps", "2"]), "nim\\u{1b}[31mX"),
             (
