@@ -53,6 +53,7 @@ mod octal;
 mod period;
 mod range;
 mod resolve;
+mod saltus;
 mod search;
 mod shifts;
 mod sliding;
@@ -177,11 +178,51 @@ pub enum Theorem {
         /// Position `t` of the last non-zero digit.
         last_digit: u64,
     },
+    /// Hexadecimal game with a three-heap move, whose values are *flat* arithmetic-periodic:
+    /// `G(n) = h(n) = ⌊max(0, n − n0)/p⌋` (so `G(n + p) = G(n) + 1` from `n0` on, saltus 1).
+    /// Hypotheses, all checked: `p >= 2`; `j3` is the fewest stones a three-heap move takes;
+    /// every move taking `j` and leaving `i >= 2` heaps has `j + i·c >= n0 + p` with
+    /// `c = min(n0, 1)`; every one-heap move takes at least `p` stones; for every `N` in
+    /// `W1..W1 + p` (`W1 = n0 + p·(K + 1)`, `K = ⌊(j3 + 2)/p⌋`) and every `u` with
+    /// `h(N) − K <= u < h(N)`, either `u` is reached by pairs (below) or some option of `N` is a
+    /// heap `a >= n0` of value `u` beside heaps of fixed sizes whose values cancel (none, one of
+    /// value 0, or two of equal values); when `n0 = 0` and `p = 2`, for `N` in `W1..W1 + 2` some
+    /// option is two equal heaps, or a heap of value 0 and two equal heaps. Then `G(n) = h(n)`
+    /// for `n < W + p`, `W = max(W1, t + 1, j3 + 4, n0 + p)`, proves it for every `n`.
+    ///
+    /// Proof, by induction on `N >= W`, all smaller heaps having `G = h`. *No option has value
+    /// `h(N)`*: a heap `x >= 1` has `h(x) <= (x − c)/p`, and a XOR is at most the sum, so a move
+    /// taking `j` and leaving `i >= 2` heaps has a value at most `⌊(N − j − i·c)/p⌋ <= h(N) − 1`;
+    /// a one-heap move takes `j >= p`, and `h(N − j) <= h(N − p) = h(N) − 1` (`N >= n0 + p`);
+    /// taking the whole heap needs `N <= t < W`. *Every `u < h(N)` is an option's value*: equal
+    /// heaps cancel, so the option `(j3; a, b, b)` has value `h(a)`; for `u >= 1` the block
+    /// `n0 + u·p … n0 + u·p + p − 1` of heaps of value `u` holds both parities (`p >= 2`), so
+    /// some `a` in it has `N − j3 − a` even, and `a <= n0 + u·p + 1`, which leaves `b >= 1`
+    /// whenever `n0 + u·p + 1 <= N − j3 − 2`; that fails only for `h(N) − u <= K`. For those,
+    /// the witness of the same offset at `N − k·p` (in `W1..W1 + p`, where `h >= K + 1` keeps
+    /// `u − k >= 1`) moves up: its heap `a + k·p` has value `u`, the rest is unchanged; whether
+    /// pairs reach `u` is the same at `N` and `N − k·p`. For `u = 0`: heaps 1 and 2 both have
+    /// value 0 unless `n0 = 0` and `p = 2` (so `(j3; a, b, b)` with `a` of either parity, as
+    /// `N >= j3 + 4`), else the checked option at `N − 2k` grows its equal heaps by `k`. So
+    /// `G(N) = mex = h(N)`.
+    ///
+    /// This is the flat case of the arithmetic-periodicity tests for hexadecimal games (Howse
+    /// and Nowakowski, *Theoretical Computer Science* 313 (2004)): `hex:0.8`, `hex:0.C`,
+    /// `hex:0.48`, `hex:8.0`, `hex:0.0F` and many others. Period 1, saltus above 1 and splits that
+    /// can reach the next value are not covered: such games are reported without a period.
+    /// Octal codes have no three-heap move (and a finite octal game is never arithmetic-periodic).
+    HexadecimalSaltus {
+        /// Position `t` of the last non-zero digit.
+        last_digit: u64,
+        /// `j3`: the fewest stones a move leaving three heaps takes.
+        three_heap_take: u64,
+    },
 }
 
 impl Theorem {
     /// A short identifier: `nim`, `subtraction-interval`, `subtraction-window`,
-    /// `octal-splitting`, `octal-no-splitting`, `all-but-window`, `lasker`, `hexadecimal`.
+    /// `octal-splitting`, `octal-no-splitting`, `all-but-window`, `lasker`, `hexadecimal`,
+    /// `hexadecimal-saltus`.
     pub fn id(&self) -> &'static str {
         match self {
             Theorem::Nim => "nim",
@@ -192,6 +233,7 @@ impl Theorem {
             Theorem::AllButWindow { .. } => "all-but-window",
             Theorem::Lasker => "lasker",
             Theorem::Hexadecimal { .. } => "hexadecimal",
+            Theorem::HexadecimalSaltus { .. } => "hexadecimal-saltus",
         }
     }
 
@@ -213,6 +255,9 @@ impl Theorem {
             // 3·n0 + 2p + t, with n0 = 1 standing for n0 = 0.
             Theorem::Hexadecimal { last_digit: t } => {
                 Some(n0.max(1).saturating_mul(3).saturating_add(p.saturating_mul(2)).saturating_add(t))
+            }
+            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 } => {
+                Some(saltus::window(t, j3, n0, p))
             }
         }
     }
@@ -256,6 +301,13 @@ impl fmt::Display for Theorem {
                 f,
                 "hexadecimal game leaving up to three heaps, t = {t}: G(n+p) = G(n) for n0 <= n < 3*n0+2p+t \
                  (n0 >= 1) or n < 2p+t+3 (n0 = 0) proves it for all n >= n0"
+            ),
+            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 } => write!(
+                f,
+                "hexadecimal game with a three-heap move, j3 = {j3}, t = {t}: G(n) = floor(max(0, n-n0)/p) \
+                 for n < W+p, W = max(n0+p*(floor((j3+2)/p)+1), t+1, j3+4), with p >= 2 and the conditions \
+                 checked on the moves (splits below the next value, one-heap moves of p or more, witnesses of \
+                 the top values), proves it for all n"
             ),
         }
     }
@@ -559,7 +611,8 @@ fn certify_values<T: Value>(game: &Game, values: &[T]) -> Option<Certificate> {
         Game::Nim => Some(Certificate { preperiod: 0, period: 1, saltus: 1, theorem: Theorem::Nim }),
         Game::Squares | Game::Custom(_) | Game::GrundyGame | Game::Fraction { .. } => None,
         Game::Lasker => Some(Certificate { preperiod: 1, period: 4, saltus: 4, theorem: Theorem::Lasker }),
-        Game::Hex(code) => certify_plain(values, Theorem::Hexadecimal { last_digit: code.last_digit() }),
+        Game::Hex(code) => certify_plain(values, Theorem::Hexadecimal { last_digit: code.last_digit() })
+            .or_else(|| saltus::certify(code, values)),
         Game::Subtract(moves) => {
             certify_plain(values, Theorem::SubtractionWindow { largest_move: moves.largest() })
         }

@@ -96,6 +96,28 @@ fn period_json() {
     assert_eq!(v["theorem_id"], "all-but-window");
 }
 
+/// Hexadecimal games whose values grow by one every period: proven, in text and JSON.
+#[test]
+fn hexadecimal_saltus_is_reported() {
+    for (game, n0, p) in
+        [("hex:0.8", 1, 3), ("hex:0.C", 1, 2), ("hex:0.48", 1, 2), ("hex:8.0", 1, 2), ("hex:0.0F", 0, 2)]
+    {
+        let v = json(&["--game", game]);
+        assert_eq!(
+            (v["preperiod"].as_u64(), v["period"].as_u64(), v["saltus"].as_u64()),
+            (Some(n0), Some(p), Some(1)),
+            "{game}"
+        );
+        assert_eq!(v["theorem_id"], "hexadecimal-saltus", "{game}");
+        assert_eq!(v["max_value"], Value::Null, "{game}: unbounded");
+    }
+    grundy(&["--game", "hex:0.8"])
+        .success()
+        .stdout(predicate::str::contains("period        3"))
+        .stdout(predicate::str::contains("saltus        1"))
+        .stdout(predicate::str::contains("three-heap move, j3 = 1"));
+}
+
 #[test]
 fn no_period_is_an_answer() {
     for game in ["octal:0.6", "octal:0.14", "squares"] {

@@ -391,3 +391,53 @@ fn the_options_of_a_heap_game_drive_values_of() {
         assert_eq!(as_trait.name(), game.spec());
     }
 }
+
+/// Flat arithmetic periodicity of hexadecimal games ([`Theorem::HexadecimalSaltus`]): the
+/// games of the literature are certified, and every certificate, on them and on random codes
+/// (fixed seed), gives the values of a plain mex over every option far beyond the values the
+/// certificate was found on; codes it does not certify are the ones whose values break the
+/// flat form or its hypotheses, never a sequence the certificate would mispredict.
+#[test]
+fn hexadecimal_saltus_certificates_hold_on_a_plain_mex() {
+    let mut specs: Vec<String> =
+        ["hex:0.8", "hex:0.C", "hex:0.48", "hex:8.0", "hex:0.0F"].iter().map(|s| s.to_string()).collect();
+    let named = specs.len();
+    // A fixed linear congruential sequence: codes of one to three digits after the point.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |m: u64| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % m
+    };
+    while specs.len() < named + 60 {
+        let digits = 1 + next(3);
+        let mut spec = format!("hex:{:X}.", [0, 0, 4, 8, 12][next(5) as usize]);
+        for _ in 0..digits {
+            spec.push_str(&format!("{:X}", next(16)));
+        }
+        specs.push(spec);
+    }
+    let mut certified = 0;
+    for (i, spec) in specs.iter().enumerate() {
+        let game = Game::parse(spec).unwrap();
+        let search = find_period(&game, 200, &Silent).unwrap();
+        let Some(c) = search.certificate.clone().filter(|c| c.saltus > 0) else {
+            assert!(i >= named, "{spec} is certified");
+            continue;
+        };
+        certified += 1;
+        assert!(matches!(c.theorem, Theorem::HexadecimalSaltus { .. }), "{spec}: {:?}", c.theorem);
+        assert_eq!(c.saltus, 1, "{spec}");
+        let plain = values_of(&game, 360, &Silent).unwrap();
+        assert_minimal(&plain, &c, spec);
+        for (n, &v) in plain.iter().enumerate() {
+            assert_eq!(search.value(n as u128), Some(u128::from(v)), "{spec}: G({n})");
+        }
+    }
+    assert!(certified >= named + 5, "{certified} certified");
+    let hex08 = find_period(&Game::parse("hex:0.8").unwrap(), 200, &Silent).unwrap();
+    let c = hex08.certificate.as_ref().unwrap();
+    assert_eq!((c.preperiod, c.period, c.saltus), (1, 3, 1));
+    assert_eq!(c.theorem.id(), "hexadecimal-saltus");
+    // G(n) = floor((n - 1)/3) from 1 on, however far.
+    assert_eq!(hex08.value(10u128.pow(30) + 1), Some(10u128.pow(30) / 3));
+}

@@ -237,6 +237,44 @@ fn structured_and_array_paths_agree() {
     paths_agree(&|| Query::new(game.clone()).sizes(999_000u64, 1_001_234u64), false, "big moves");
 }
 
+/// Hexadecimal games with a saltus: counts of small ranges equal an enumeration of the heap
+/// tuples over values from a plain mex, and the structured spectrum equals the array path.
+#[test]
+fn hexadecimal_saltus_counts_equal_enumeration() {
+    for spec in ["hex:0.8", "hex:0.0F", "hex:8.0"] {
+        let game: Game = spec.parse().unwrap();
+        let g = nimcount::grundy::values_of(&game, 41, &nimcount::progress::Silent).unwrap();
+        for (lo, hi) in [(0u64, 0u64), (0, 1), (1, 1), (0, 40), (1, 39), (7, 33)] {
+            let sizes: Vec<u32> = (lo..=hi).map(|n| g[n as usize]).collect();
+            // Ordered tuples of k heaps whose values XOR to 0, by enumeration.
+            let mut by_k = vec![1u64];
+            let mut layer = vec![1u64];
+            for _ in 0..3 {
+                let mut counts = vec![0u64; 64];
+                for (x, &c) in layer.iter().enumerate() {
+                    for &v in &sizes {
+                        counts[x ^ v as usize] += c;
+                    }
+                }
+                by_k.push(counts[0]);
+                layer = counts;
+            }
+            for (k, &expected) in by_k.iter().enumerate() {
+                let count = Query::new(game.clone()).sizes(lo, hi).heaps(k as u32).count().unwrap();
+                assert_eq!(count.losing, BigUint::from(expected), "{spec} {lo}..={hi} k={k}");
+            }
+            paths_agree(&|| Query::new(game.clone()).sizes(lo, hi), false, &format!("{spec} {lo}..={hi}"));
+        }
+    }
+    // Far ranges: hex:0.8 has G(n) = floor((n - 1)/3) from 1 on; two heaps lose when equal.
+    let v = json(&["--game", "hex:0.8", "--sizes", "1..=10^12", "--heaps", "2"]);
+    assert_eq!((v["spectrum"].as_str(), v["losing"].as_str()), (Some("structured"), Some("2999999999998")));
+    let v = json(&["--game", "hex:0.C", "--sizes", "1..=10^30", "--heaps", "3", "--modulus", "10^9+7"]);
+    assert_eq!(v["spectrum"], "structured");
+    let sum = (field(&v, "losing") + field(&v, "winning")) % 1_000_000_007u32;
+    assert_eq!(sum, field(&v, "total"));
+}
+
 #[test]
 fn far_ranges_are_counted() {
     let seed = ["--game", "subtract:1-1000000", "--sizes", "1..=12983567378251", "--heaps", "98670634123"];
