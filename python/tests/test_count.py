@@ -117,6 +117,8 @@ def test_grundy_period_and_play():
     assert nimcount.grundy("nim", 5).dtype == np.uint64
     p = nimcount.period("octal:0.77")
     assert (p.preperiod, p.period, p.saltus, p.theorem_id) == (71, 12, 0, "octal-splitting")
+    hex08 = nimcount.period("hex:0.8")
+    assert (hex08.preperiod, hex08.period, hex08.saltus, hex08.theorem_id) == (1, 3, 1, "hexadecimal-saltus")
     open_game = nimcount.period("octal:0.6", max_heap=3000)
     assert open_game.period is None and open_game.suggested_max_heap > 3000
     played = nimcount.play("nim", [3, 4, 5])
