@@ -180,42 +180,48 @@ pub enum Theorem {
     },
     /// Hexadecimal game with a three-heap move, whose values are *flat* arithmetic-periodic:
     /// `G(n) = h(n) = ⌊max(0, n − n0)/p⌋` (so `G(n + p) = G(n) + 1` from `n0` on, saltus 1).
-    /// Hypotheses, all checked: `p >= 2`; `j3` is the fewest stones a three-heap move takes;
-    /// every move taking `j` and leaving `i >= 2` heaps has `j + i·c >= n0 + p` with
-    /// `c = min(n0, 1)`; every one-heap move takes at least `p` stones; for every `N` in
-    /// `W1..W1 + p` (`W1 = n0 + p·(K + 1)`, `K = ⌊(j3 + 2)/p⌋`) and every `u` with
-    /// `h(N) − K <= u < h(N)`, either `u` is reached by pairs (below) or some option of `N` is a
-    /// heap `a >= n0` of value `u` beside heaps of fixed sizes whose values cancel (none, one of
-    /// value 0, or two of equal values); when `n0 = 0` and `p = 2`, for `N` in `W1..W1 + 2` some
-    /// option is two equal heaps, or a heap of value 0 and two equal heaps. Then `G(n) = h(n)`
-    /// for `n < W + p`, `W = max(W1, t + 1, j3 + 4, n0 + p)`, proves it for every `n`.
+    /// Let `J3` be the takes of the three-heap moves, `j3 = min J3`, and `r = j3` when `p >= 2`,
+    /// `r` the fewest take in `J3` of the other parity than `j3` when `p = 1` (there must be one).
+    /// Hypotheses, all checked: every move taking `j` and leaving `i >= 2` heaps has
+    /// `j + i·c >= n0 + p` with `c = min(n0, 1)`; every one-heap move takes at least `p` stones;
+    /// for every `N` in `W1..W1 + p` (`W1 = n0 + p·(K + 1)`, `K = ⌊(r + 2)/p⌋`) and every `u`
+    /// with `h(N) − K <= u < h(N)`, either `u` is reached by pairs (below) or some option of `N`
+    /// is a heap `a >= n0` of value `u` beside heaps of fixed sizes whose values cancel (none, one
+    /// of value 0, or two of equal values); when `n0 + p < 3`, for `N` in `W1..W1 + 2` some option
+    /// is two equal heaps, or a heap of value 0 and two equal heaps. Then `G(n) = h(n)` for
+    /// `n < W + p`, `W = max(W1, t + 1, j3 + 4, n0 + p)`, proves it for every `n`.
     ///
     /// Proof, by induction on `N >= W`, all smaller heaps having `G = h`. *No option has value
     /// `h(N)`*: a heap `x >= 1` has `h(x) <= (x − c)/p`, and a XOR is at most the sum, so a move
     /// taking `j` and leaving `i >= 2` heaps has a value at most `⌊(N − j − i·c)/p⌋ <= h(N) − 1`;
     /// a one-heap move takes `j >= p`, and `h(N − j) <= h(N − p) = h(N) − 1` (`N >= n0 + p`);
     /// taking the whole heap needs `N <= t < W`. *Every `u < h(N)` is an option's value*: equal
-    /// heaps cancel, so the option `(j3; a, b, b)` has value `h(a)`; for `u >= 1` the block
-    /// `n0 + u·p … n0 + u·p + p − 1` of heaps of value `u` holds both parities (`p >= 2`), so
-    /// some `a` in it has `N − j3 − a` even, and `a <= n0 + u·p + 1`, which leaves `b >= 1`
-    /// whenever `n0 + u·p + 1 <= N − j3 − 2`; that fails only for `h(N) − u <= K`. For those,
-    /// the witness of the same offset at `N − k·p` (in `W1..W1 + p`, where `h >= K + 1` keeps
-    /// `u − k >= 1`) moves up: its heap `a + k·p` has value `u`, the rest is unchanged; whether
-    /// pairs reach `u` is the same at `N` and `N − k·p`. For `u = 0`: heaps 1 and 2 both have
-    /// value 0 unless `n0 = 0` and `p = 2` (so `(j3; a, b, b)` with `a` of either parity, as
-    /// `N >= j3 + 4`), else the checked option at `N − 2k` grows its equal heaps by `k`. So
-    /// `G(N) = mex = h(N)`.
+    /// heaps cancel, so an option `(j; a, b, b)`, `j` in `J3`, has value `h(a)` ("by pairs").
+    /// For `u >= 1`, the block `n0 + u·p … n0 + u·p + p − 1` of the heaps of value `u` holds both
+    /// parities when `p >= 2`: some `a <= n0 + u·p + 1` in it has `N − j3 − a` even; when `p = 1`,
+    /// `a = n0 + u` and one of `j3`, `r` has the parity of `N − a`. Either way `b >= 1` when
+    /// `n0 + u·p + 1 + r + 2 <= N` (`p >= 2`) or `n0 + u + r + 2 <= N` (`p = 1`), which fails
+    /// only for `h(N) − u <= K`. For those, the check at `N − k·p` (in `W1..W1 + p`, where
+    /// `h >= K + 1` keeps `u − k >= 1`) carries over: pairs reach `u − k` there exactly when they
+    /// reach `u` at `N` (add `k·p` to `a`), and a witness moves up (its heap `a + k·p` has value
+    /// `u`, the rest is unchanged). For `u = 0`: when `n0 + p >= 3`, heaps 1 and 2 both have
+    /// value 0, so `(j3; a, b, b)` with `a` of either parity (`N >= j3 + 4`); else the checked
+    /// option at `N − 2k` grows its equal heaps by `k`. So `G(N) = mex = h(N)`.
     ///
     /// This is the flat case of the arithmetic-periodicity tests for hexadecimal games (Howse
     /// and Nowakowski, *Theoretical Computer Science* 313 (2004)): `hex:0.8`, `hex:0.C`,
-    /// `hex:0.48`, `hex:8.0`, `hex:0.0F` and many others. Period 1, saltus above 1 and splits that
-    /// can reach the next value are not covered: such games are reported without a period.
-    /// Octal codes have no three-heap move (and a finite octal game is never arithmetic-periodic).
+    /// `hex:0.48`, `hex:8.0`, `hex:0.0F`, `hex:0.FF` (`G(n) = n`) and many others. Saltus above 1,
+    /// period 1 with three-heap takes of one parity, and splits that can reach the next value
+    /// are not covered: such games are reported without a period. Octal codes have no
+    /// three-heap move (and a finite octal game is never arithmetic-periodic).
     HexadecimalSaltus {
         /// Position `t` of the last non-zero digit.
         last_digit: u64,
         /// `j3`: the fewest stones a move leaving three heaps takes.
         three_heap_take: u64,
+        /// `r`: the take the pairs argument reaches with (`j3` when `p >= 2`; when `p = 1`, the
+        /// fewest take of a three-heap move of the other parity than `j3`).
+        pairs_take: u64,
     },
 }
 
@@ -256,8 +262,8 @@ impl Theorem {
             Theorem::Hexadecimal { last_digit: t } => {
                 Some(n0.max(1).saturating_mul(3).saturating_add(p.saturating_mul(2)).saturating_add(t))
             }
-            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 } => {
-                Some(saltus::window(t, j3, n0, p))
+            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: r } => {
+                Some(saltus::window(t, j3, r, n0, p))
             }
         }
     }
@@ -302,12 +308,12 @@ impl fmt::Display for Theorem {
                 "hexadecimal game leaving up to three heaps, t = {t}: G(n+p) = G(n) for n0 <= n < 3*n0+2p+t \
                  (n0 >= 1) or n < 2p+t+3 (n0 = 0) proves it for all n >= n0"
             ),
-            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 } => write!(
+            Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: r } => write!(
                 f,
-                "hexadecimal game with a three-heap move, j3 = {j3}, t = {t}: G(n) = floor(max(0, n-n0)/p) \
-                 for n < W+p, W = max(n0+p*(floor((j3+2)/p)+1), t+1, j3+4), with p >= 2 and the conditions \
-                 checked on the moves (splits below the next value, one-heap moves of p or more, witnesses of \
-                 the top values), proves it for all n"
+                "hexadecimal game with a three-heap move, j3 = {j3}, r = {r}, t = {t}: G(n) = \
+                 floor(max(0, n-n0)/p) for n < W+p, W = max(n0+p*(floor((r+2)/p)+1), t+1, j3+4), with the \
+                 conditions checked on the moves (splits below the next value, one-heap moves of p or more, \
+                 witnesses of the top values), proves it for all n"
             ),
         }
     }

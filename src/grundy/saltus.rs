@@ -9,12 +9,12 @@
 //! Horrocks and Nowakowski, *Integers* 3 (2003) G2), and the check needs a three-heap move.
 //!
 //! What is checked, all on the moves and the formula `h` (no value beyond those computed is
-//! guessed): a three-heap move exists and `j3` is the fewest stones such a move takes; `p >= 2`;
-//! every split leaves a value below the next one (`j + i·c >= n0 + p` for a move taking `j` and
-//! leaving `i >= 2` heaps, `c = min(n0, 1)`); every one-heap move takes at least `p` stones; the
-//! few largest values below `h(N)` that the pairs argument does not reach have a witness that
-//! moves up with `N` ([`top_witness`]), checked for one period of `N`; and `G = h` on the values
-//! computed, at least `W + p` of them.
+//! guessed): a three-heap move exists (`j3` the fewest stones such a move takes; with `p = 1`,
+//! one of each parity); every split leaves a value below the next one (`j + i·c >= n0 + p` for
+//! a move taking `j` and leaving `i >= 2` heaps, `c = min(n0, 1)`); every one-heap move takes
+//! at least `p` stones; the few largest values below `h(N)` that the pairs argument
+//! ([`by_pairs`]) does not reach have a witness that moves up with `N` ([`top_witness`]),
+//! checked for one period of `N`; and `G = h` on the values computed, at least `W + p` of them.
 
 use super::store::Value;
 use super::{Certificate, Theorem};
@@ -25,30 +25,28 @@ fn flat(n0: u64, p: u64, n: u64) -> u64 {
     n.saturating_sub(n0) / p
 }
 
-/// `K = ⌊(j3 + 2)/p⌋`: at `N >= W1`, every `u >= 1` with `h(N) − u > K` is reached by the pairs
+/// `K = ⌊(r + 2)/p⌋`: at `N >= W1`, every `u >= 1` with `h(N) − u > K` is reached by the pairs
 /// argument ([`by_pairs`]); `W1 = n0 + p·(K + 1)` is the first heap with `h >= K + 1`.
-fn top_offsets(j3: u64, p: u64) -> u64 {
-    (j3 + 2) / p.max(1)
+fn top_offsets(r: u64, p: u64) -> u64 {
+    r.saturating_add(2) / p.max(1)
 }
 
 /// `W1 = n0 + p·(K + 1)`: the witnesses of the top values are checked for `N` in `W1..W1 + p`.
-fn first_checked(j3: u64, n0: u64, p: u64) -> u64 {
-    n0.saturating_add(p.saturating_mul(top_offsets(j3, p) + 1))
+fn first_checked(r: u64, n0: u64, p: u64) -> u64 {
+    n0.saturating_add(p.saturating_mul(top_offsets(r, p).saturating_add(1)))
 }
 
 /// The window `W` of [`Theorem::HexadecimalSaltus`]: `max(W1, t + 1, j3 + 4, n0 + p)`.
-pub(super) fn window(t: u64, j3: u64, n0: u64, p: u64) -> u64 {
-    first_checked(j3, n0, p).max(t.saturating_add(1)).max(j3.saturating_add(4)).max(n0.saturating_add(p))
+pub(super) fn window(t: u64, j3: u64, r: u64, n0: u64, p: u64) -> u64 {
+    first_checked(r, n0, p).max(t.saturating_add(1)).max(j3.saturating_add(4)).max(n0.saturating_add(p))
 }
 
-/// Whether `u >= 1` is the value of an option `(j3; a, b, b)` of `N`: `a` in the block of `u`
-/// (`p >= 2` heaps, so both parities), `N − j3 − a` even and at least 2.
-fn by_pairs(j3: u64, n0: u64, p: u64, n: u64, u: u64) -> bool {
-    let mut a = n0 + u * p;
-    if (n.wrapping_sub(j3).wrapping_sub(a)) % 2 == 1 {
-        a += 1;
-    }
-    a + j3 + 2 <= n
+/// Whether `u >= 1` is the value of an option `(j; a, b, b)` of `N`: `j` a three-heap take,
+/// `a` in the block of `u`, `N − j − a` even and at least 2. Adding `p` to `N` and to `a`
+/// keeps the answer.
+fn by_pairs(takes: &[u64], n0: u64, p: u64, n: u64, u: u64) -> bool {
+    let block = n0 + u * p..n0 + u * p + p;
+    takes.iter().any(|&j| block.clone().any(|a| a + j + 2 <= n && (n - j - a).is_multiple_of(2)))
 }
 
 /// Whether `u >= 1` is the value of an option of `N` made of one heap `a` of value `u`
@@ -83,7 +81,8 @@ fn zero_witness(code: &HexCode, n0: u64, p: u64, n: u64) -> bool {
 /// `code`, or `None` when the values are not flat or a hypothesis fails.
 pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certificate> {
     let digits = code.digits();
-    let j3 = digits.iter().position(|&d| d & 8 != 0)? as u64;
+    let takes: Vec<u64> = (0u64..).zip(digits).filter(|&(_, &d)| d & 8 != 0).map(|(j, _)| j).collect();
+    let j3 = *takes.first()?;
     let g = |n: usize| -> u32 { values[n].into() };
     // The block of 1 starts at n0 + p, the block of 2 at n0 + 2p.
     let first = (0..values.len()).find(|&n| g(n) != 0)?;
@@ -93,9 +92,12 @@ pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certific
     }
     let p = (second - first) as u64;
     let n0 = (first as u64).checked_sub(p)?;
+    // Pairs of one take reach every block when it holds both parities; with p = 1 they need a
+    // take of each parity.
+    let r = if p >= 2 { j3 } else { takes.iter().copied().find(|j| (j + j3) % 2 == 1)? };
     let t = code.last_digit();
-    let w = window(t, j3, n0, p);
-    if p < 2 || (values.len() as u64) < w.saturating_add(p) {
+    let w = window(t, j3, r, n0, p);
+    if p == 0 || (values.len() as u64) < w.saturating_add(p) {
         return None;
     }
     // G = h on every value computed (the theorem needs W + p of them).
@@ -111,12 +113,12 @@ pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certific
         }
     }
     // The top values: by pairs or by a witness that moves up, for one period of N.
-    let w1 = first_checked(j3, n0, p);
+    let w1 = first_checked(r, n0, p);
     for n in w1..w1 + p {
         let top = flat(n0, p, n);
-        for offset in 1..=top_offsets(j3, p) {
+        for offset in 1..=top_offsets(r, p) {
             let u = top - offset;
-            if !by_pairs(j3, n0, p, n, u) && !top_witness(code, n0, p, n, u) {
+            if !by_pairs(&takes, n0, p, n, u) && !top_witness(code, n0, p, n, u) {
                 return None;
             }
         }
@@ -129,7 +131,7 @@ pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certific
         preperiod: n0,
         period: p,
         saltus: 1,
-        theorem: Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 },
+        theorem: Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: r },
     })
 }
 
@@ -157,7 +159,8 @@ mod tests {
             assert_eq!((c.preperiod, c.period, c.saltus), (n0, p, 1), "{spec}");
             let t = code.last_digit();
             let j3 = code.digits().iter().position(|&d| d & 8 != 0).unwrap() as u64;
-            assert_eq!(c.theorem, Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3 });
+            let theorem = Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: j3 };
+            assert_eq!(c.theorem, theorem);
             assert_eq!(c.theorem.window(n0, p), Some(w), "{spec}");
             // The window's values are enough, one fewer is not.
             let needed = (w + p) as usize;
@@ -181,7 +184,16 @@ mod tests {
         let mut broken = flat_values(1, 3);
         broken[90] += 1;
         assert!(certify(&code("0.8"), &broken).is_none());
-        // Period 1 is not covered (one heap per value: no choice of parity).
+        // Period 1 needs three-heap moves of both parities (one heap per value: no choice of
+        // parity for it, the two equal heaps take the rest).
         assert!(certify(&code("0.8"), &flat_values(1, 1)).is_none());
+        let nim_like = values_of(&Game::Hex(code("0.FF")), 120, &Silent).unwrap();
+        assert_eq!(nim_like, (0..120).collect::<Vec<u32>>());
+        let c = certify(&code("0.FF"), &nim_like).unwrap();
+        assert_eq!((c.preperiod, c.period, c.saltus), (0, 1, 1));
+        assert_eq!(
+            c.theorem,
+            Theorem::HexadecimalSaltus { last_digit: 2, three_heap_take: 1, pairs_take: 2 }
+        );
     }
 }
