@@ -114,7 +114,8 @@ pub const NAMES: &[Named] = &[
         name: "hex:CODE",
         spec: "hex:CODE",
         rule: "hexadecimal game d0.d1d2… (digits 0-F): as octal, and bit 8: take j leaving three heaps",
-        proven: "period by the hexadecimal theorem (check n0 <= n < 3·n0 + 2p + t), when there is one",
+        proven: "period by the hexadecimal theorem (check n0 <= n < 3·n0 + 2p + t), or saltus 1 by the \
+                 hexadecimal saltus theorem (0.8: G(n) = floor((n-1)/3) from 1), when there is one",
     },
     Named {
         name: "fraction:P/Q",
