@@ -4,7 +4,8 @@
 //! The values it certifies are *flat*: `G(n) = h(n)` with `h(n) = ⌊max(0, n − n0)/p⌋`, that is
 //! `G(n) = 0` for `n < n0 + p` and `G(n + p) = G(n) + 1` from `n0` on (saltus 1, every value
 //! `u >= 1` held by exactly `p` consecutive heaps). `hex:0.8` (`n0 = 1`, `p = 3`), `hex:0.C`,
-//! `hex:0.48`, `hex:8.0` (`n0 = 1`, `p = 2`) and `hex:0.0F` (`n0 = 0`, `p = 2`) are such games.
+//! `hex:0.48`, `hex:8.0` (`n0 = 1`, `p = 2`), `hex:0.0F` (`n0 = 0`, `p = 2`) and `hex:0.FF`
+//! (`G(n) = n`) are such games.
 //! Octal codes never pass: a finite octal game is never arithmetic-periodic (Austin 1976; see
 //! Horrocks and Nowakowski, *Integers* 3 (2003) G2), and the check needs a three-heap move.
 //!
@@ -123,7 +124,7 @@ pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certific
             }
         }
     }
-    // The value 0: heaps 1 and 2 both have value 0 unless n0 = 0 and p = 2.
+    // The value 0: heaps 1 and 2 both have value 0 unless n0 + p < 3.
     if n0 + p < 3 && !(w1..w1 + 2).all(|n| zero_witness(code, n0, p, n)) {
         return None;
     }

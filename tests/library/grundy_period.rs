@@ -399,8 +399,10 @@ fn the_options_of_a_heap_game_drive_values_of() {
 /// flat form or its hypotheses, never a sequence the certificate would mispredict.
 #[test]
 fn hexadecimal_saltus_certificates_hold_on_a_plain_mex() {
-    let mut specs: Vec<String> =
-        ["hex:0.8", "hex:0.C", "hex:0.48", "hex:8.0", "hex:0.0F"].iter().map(|s| s.to_string()).collect();
+    let mut specs: Vec<String> = ["hex:0.8", "hex:0.C", "hex:0.48", "hex:8.0", "hex:0.0F", "hex:0.FF"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let named = specs.len();
     // A fixed linear congruential sequence: codes of one to three digits after the point.
     let mut state = 0x2545_f491_4f6c_dd1du64;
