@@ -235,9 +235,9 @@ pub trait Storage: Copy + Send + Sync + private::Sealed {
 
 mod private {
     pub trait Sealed {
-        /// Transforms every row of `data` (a whole number of rows of `plan.len()`), `h` being
-        /// the signs applied across the blocks.
-        fn rows(plan: &super::HadamardPlan, data: &mut [Self], h: &[f32], scale: f64, parallel: bool)
+        /// Transforms every row of `data` (a whole number of rows of `plan.len()`), by `H_m`
+        /// across the blocks, or by its transpose when `inverse`.
+        fn rows(plan: &super::HadamardPlan, data: &mut [Self], inverse: bool, scale: f64, parallel: bool)
         where
             Self: Sized;
     }
@@ -257,42 +257,50 @@ impl Storage for bf16 {
 }
 
 impl private::Sealed for f32 {
-    fn rows(plan: &HadamardPlan, data: &mut [f32], h: &[f32], scale: f64, parallel: bool) {
+    fn rows(plan: &HadamardPlan, data: &mut [f32], inverse: bool, scale: f64, parallel: bool) {
+        let h = plan.signs(inverse);
         for row in data.chunks_exact_mut(plan.len) {
             plan.blocks(&Float32, row, parallel);
-            narrow::finish_in_place(row, plan.m, h, scale as f32, plan.backend);
+            narrow::finish_in_place(row, h, scale as f32, plan.backend);
         }
     }
 }
 
 impl private::Sealed for f64 {
-    fn rows(plan: &HadamardPlan, data: &mut [f64], h: &[f32], scale: f64, parallel: bool) {
+    fn rows(plan: &HadamardPlan, data: &mut [f64], inverse: bool, scale: f64, parallel: bool) {
+        let h = plan.signs(inverse);
         for row in data.chunks_exact_mut(plan.len) {
             plan.blocks(&Float64, row, parallel);
-            narrow::finish_f64(row, plan.m, h, scale);
+            narrow::finish_f64(row, h, scale);
         }
     }
 }
 
 /// Rows of a half-precision type through one row of `f32`.
-fn half_rows<S: narrow::Narrow>(plan: &HadamardPlan, data: &mut [S], h: &[f32], scale: f64, parallel: bool) {
+fn half_rows<S: narrow::Narrow>(
+    plan: &HadamardPlan,
+    data: &mut [S],
+    h: &narrow::Signs,
+    scale: f64,
+    parallel: bool,
+) {
     let mut wide = vec![0.0f32; plan.len];
     for row in data.chunks_exact_mut(plan.len) {
         narrow::widen(row, &mut wide, plan.backend);
         plan.blocks(&Float32, &mut wide, parallel);
-        narrow::finish(&wide, row, plan.m, h, scale as f32, plan.backend);
+        narrow::finish(&wide, row, h, scale as f32, plan.backend);
     }
 }
 
 impl private::Sealed for f16 {
-    fn rows(plan: &HadamardPlan, data: &mut [f16], h: &[f32], scale: f64, parallel: bool) {
-        half_rows(plan, data, h, scale, parallel)
+    fn rows(plan: &HadamardPlan, data: &mut [f16], inverse: bool, scale: f64, parallel: bool) {
+        half_rows(plan, data, plan.signs(inverse), scale, parallel)
     }
 }
 
 impl private::Sealed for bf16 {
-    fn rows(plan: &HadamardPlan, data: &mut [bf16], h: &[f32], scale: f64, parallel: bool) {
-        half_rows(plan, data, h, scale, parallel)
+    fn rows(plan: &HadamardPlan, data: &mut [bf16], inverse: bool, scale: f64, parallel: bool) {
+        half_rows(plan, data, plan.signs(inverse), scale, parallel)
     }
 }
 
@@ -308,9 +316,9 @@ pub struct HadamardPlan {
     len: usize,
     m: usize,
     log2: u32,
-    /// `H_m` and its transpose, row by row.
-    forward: Vec<f32>,
-    transposed: Vec<f32>,
+    /// `H_m` and its transpose.
+    forward: narrow::Signs,
+    transposed: narrow::Signs,
     backend: Backend,
     parallel: bool,
 }
@@ -320,8 +328,9 @@ impl HadamardPlan {
     /// [`Error::NotHadamardLength`]).
     pub fn new(len: usize) -> Result<Self> {
         let (m, log2) = split(len).ok_or(Error::NotHadamardLength { len })?;
-        let forward = signs(m);
-        let transposed = (0..m * m).map(|i| forward[(i % m) * m + i / m]).collect();
+        let h = signs(m);
+        let transposed: Vec<f32> = (0..m * m).map(|i| h[(i % m) * m + i / m]).collect();
+        let (forward, transposed) = (narrow::Signs::new(&h, m), narrow::Signs::new(&transposed, m));
         Ok(HadamardPlan { len, m, log2, forward, transposed, backend: Backend::best(), parallel: true })
     }
 
@@ -366,14 +375,14 @@ impl HadamardPlan {
     /// is not a multiple of the plan's are refused before anything is written.
     pub fn forward<S: Storage>(&self, data: &mut [S], scale: f64) -> Result<()> {
         self.check_length(data.len())?;
-        self.run(data, &self.forward, scale);
+        self.run(data, false, scale);
         Ok(())
     }
 
     /// `x ← scale · H⁻¹ x = (scale / n) · Hᵀ x` for every row of `data`, in place.
     pub fn inverse<S: Storage>(&self, data: &mut [S], scale: f64) -> Result<()> {
         self.check_length(data.len())?;
-        self.run(data, &self.transposed, scale / self.len as f64);
+        self.run(data, true, scale / self.len as f64);
         Ok(())
     }
 
@@ -388,14 +397,19 @@ impl HadamardPlan {
     }
 
     /// Rows spread over threads as [`crate::fwht::Plan`] spreads its chunks.
-    fn run<S: Storage>(&self, data: &mut [S], h: &[f32], scale: f64) {
+    fn run<S: Storage>(&self, data: &mut [S], inverse: bool, scale: f64) {
         let len = self.len;
         if self.parallel && len < 2 * PARALLEL_MIN && data.len() >= 2 * PARALLEL_MIN {
             let batch = (PARALLEL_MIN / len).max(1) * len;
-            crate::parallel::chunks(data, true, batch, |rows| S::rows(self, rows, h, scale, false));
+            crate::parallel::chunks(data, true, batch, |rows| S::rows(self, rows, inverse, scale, false));
         } else {
-            S::rows(self, data, h, scale, self.parallel);
+            S::rows(self, data, inverse, scale, self.parallel);
         }
+    }
+
+    /// The signs of `H_m`, or of its transpose.
+    fn signs(&self, transposed: bool) -> &narrow::Signs {
+        if transposed { &self.transposed } else { &self.forward }
     }
 
     /// The Walsh–Hadamard transform of each of the `m` blocks of `row`.

@@ -9,11 +9,12 @@
 //! scalar path converts with the `half` crate, which rounds the same way: every backend gives
 //! the same bits (NaN payloads aside).
 //!
-//! The dense pass computes `y_a = scale · Σ_c h[a][c] · x_c` with `h[a][c] = ±1`, the sum
-//! accumulated in ascending `c` from zero, each step `acc ± x_c` rounded once (a fused
-//! multiply–add by `±1` on the SIMD backends, an exact product and a sum on the scalar one), then
-//! one product by the scale: the same operations in the same order on every backend.
-
+//! The dense pass computes `y_a = scale · Σ_c h[a][c] · x_c` with `h[a][c] = ±1` as
+//! `±scale · ((S − L_a) − L_a)`, where `S = Σ_c x_c` (once per column, ascending `c`) and `L_a`
+//! the sum over the shorter of row `a`'s lists of negative and positive columns (see [`Signs`]):
+//! at most half the additions of the plain product, each rounded once, then one product by
+//! `±scale`: the same operations in the same order on every backend. (`2·L_a` is never formed:
+//! it could overflow where the result does not.)
 //! Loops index the fixed-size register arrays, as in [`super::lanes`] (LLVM unrolls them in every
 //! build).
 #![allow(clippy::needless_range_loop)]
@@ -24,6 +25,45 @@ use super::Backend;
 
 /// The largest order of the dense pass.
 pub(crate) const MAX_ORDER: usize = 40;
+
+/// The signs of a square matrix of `±1` of order `m <= MAX_ORDER`, row by row as the shorter
+/// of its lists of negative and positive columns: `h_a · x = ±((S − L_a) − L_a)` with `S` the sum of
+/// every `x_c` and `L_a` the sum over the list (the sign `−` for a list of positive columns).
+/// Every list is padded to one length `k` (at least 1) with the index `m`, a zero: the same
+/// number of additions for every row, so that the loop over a row is predicted.
+#[derive(Clone, Debug)]
+pub(crate) struct Signs {
+    m: usize,
+    k: usize,
+    /// Row `a`'s list, ascending, then `m` up to `k` entries.
+    list: [[u8; MAX_ORDER]; MAX_ORDER],
+    /// Whether row `a`'s list holds its positive columns (the result is then negated).
+    negate: [bool; MAX_ORDER],
+}
+
+impl Signs {
+    /// The signs of `h` (`m · m` entries `±1`, row by row).
+    pub(crate) fn new(h: &[f32], m: usize) -> Signs {
+        assert!(m <= MAX_ORDER && h.len() == m * m);
+        let mut signs =
+            Signs { m, k: 1, list: [[m as u8; MAX_ORDER]; MAX_ORDER], negate: [false; MAX_ORDER] };
+        for a in 0..m {
+            let row = &h[a * m..(a + 1) * m];
+            let negatives = row.iter().filter(|&&v| v < 0.0).count();
+            let negate = 2 * negatives > m;
+            signs.negate[a] = negate;
+            let mut count = 0;
+            for (c, &v) in row.iter().enumerate() {
+                if (v < 0.0) != negate {
+                    signs.list[a][count] = c as u8;
+                    count += 1;
+                }
+            }
+            signs.k = signs.k.max(count);
+        }
+        signs
+    }
+}
 
 /// Registers of `f32` with loads and stores from each storage type.
 pub(crate) trait Wide: Copy {
@@ -57,8 +97,11 @@ pub(crate) trait Wide: Copy {
     unsafe fn store_bf16(self, p: *mut bf16, v: Self::V);
     /// `x` in every lane.
     fn splat(self, x: f32) -> Self::V;
-    /// `acc + s · x` rounded once, for `s = ±1` (so the product is exact).
-    fn add_signed(self, acc: Self::V, x: Self::V, s: Self::V) -> Self::V;
+    /// `a + b`, lane by lane.
+    fn add(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `(s − n) − n`: `s − 2·n` with two roundings and no intermediate `2·n` (which could
+    /// overflow where `s − 2·n` does not).
+    fn minus_twice(self, s: Self::V, n: Self::V) -> Self::V;
     /// `a · b`, lane by lane.
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
 }
@@ -182,8 +225,12 @@ impl Wide for Scalar {
         x
     }
     #[inline(always)]
-    fn add_signed(self, acc: f32, x: f32, s: f32) -> f32 {
-        acc + s * x
+    fn add(self, a: f32, b: f32) -> f32 {
+        a + b
+    }
+    #[inline(always)]
+    fn minus_twice(self, s: f32, n: f32) -> f32 {
+        (s - n) - n
     }
     #[inline(always)]
     fn mul(self, a: f32, b: f32) -> f32 {
@@ -211,86 +258,105 @@ unsafe fn widen_body<W: Wide, S: Narrow>(w: W, src: *const S, dst: *mut f32, len
 }
 
 /// The last pass over one row of `M` blocks of `len` values at `src`: for every column `j`,
-/// `out[a·len + j] = scale · Σ_c h[a·M + c] · src[c·len + j]`, narrowed to `S`. `out` may be
-/// `src` itself (every column is read whole before it is written).
+/// `out[a·len + j] = scale · Σ_c h[a][c] · src[c·len + j]` (as `±scale · ((S − L_a) − L_a)`, see the
+/// module documentation), narrowed to `S`. `out` may be `src` itself (every column is read
+/// whole before it is written).
 ///
 /// # Safety
 /// `src..src + M·len` readable, `out..out + M·len` writable (the same memory, or none of it
-/// shared); `h` holds `M·M` signs `±1`; `W`'s instruction set available.
+/// shared); `signs` of order `M`; `W`'s instruction set available.
 #[inline(always)]
 unsafe fn finish_body<W: Wide, S: Narrow, const M: usize>(
     w: W,
     src: *const f32,
     out: *mut S,
     len: usize,
-    h: &[f32],
+    signs: &Signs,
     scale: f32,
 ) {
-    debug_assert!(h.len() >= M * M);
+    debug_assert_eq!(signs.m, M);
+    let (k, list, negate) = (signs.k, &signs.list, &signs.negate);
     let sc = w.splat(scale);
+    let minus_sc = w.splat(-scale);
+    let zero = w.splat(0.0);
     let mut j = 0;
+    if M == 1 {
+        // `S − 2·0 = S`: the product by the scale alone (the same bits).
+        while j + W::WIDTH <= len {
+            // SAFETY: j + WIDTH <= len.
+            unsafe { S::store(w, out.add(j), w.mul(w.load(src.add(j)), if negate[0] { minus_sc } else { sc })) };
+            j += W::WIDTH;
+        }
+    }
+    // `x[M]` (and beyond) is the zero of the padded lists; `x[..M]` is loaded for every column.
+    let mut x = [zero; MAX_ORDER + 1];
     while j + W::WIDTH <= len {
-        // SAFETY: c·len + j + WIDTH <= M·len.
-        let mut x = [unsafe { w.load(src.add(j)) }; M];
-        for c in 1..M {
-            // SAFETY: as above.
+        for c in 0..M {
+            // SAFETY: c·len + j + WIDTH <= M·len.
             x[c] = unsafe { w.load(src.add(c * len + j)) };
         }
-        let mut y = [sc; M];
-        for a in 0..M {
-            let mut acc = w.splat(0.0);
-            for c in 0..M {
-                acc = w.add_signed(acc, x[c], w.splat(h[a * M + c]));
-            }
-            y[a] = w.mul(acc, sc);
+        let mut sum = x[0];
+        for c in 1..M {
+            sum = w.add(sum, x[c]);
         }
         for a in 0..M {
+            let row = &list[a];
+            let mut l = x[row[0] as usize];
+            for i in 1..k {
+                l = w.add(l, x[row[i] as usize]);
+            }
+            let y = w.mul(w.minus_twice(sum, l), if negate[a] { minus_sc } else { sc });
             // SAFETY: as for the loads.
-            unsafe { S::store(w, out.add(a * len + j), y[a]) };
+            unsafe { S::store(w, out.add(a * len + j), y) };
         }
         j += W::WIDTH;
     }
     while j < len {
-        let mut x = [0.0f32; M];
+        let mut x = [0.0f32; MAX_ORDER + 1];
         for c in 0..M {
             // SAFETY: c·len + j < M·len.
             x[c] = unsafe { src.add(c * len + j).read() };
         }
+        let mut sum = x[0];
+        for c in 1..M {
+            sum += x[c];
+        }
         for a in 0..M {
-            let mut acc = 0.0f32;
-            for c in 0..M {
-                acc += h[a * M + c] * x[c];
+            let row = &list[a];
+            let mut l = x[row[0] as usize];
+            for i in 1..k {
+                l += x[row[i] as usize];
             }
+            let y = ((sum - l) - l) * if negate[a] { -scale } else { scale };
             // SAFETY: as above.
-            unsafe { out.add(a * len + j).write(S::narrow(acc * scale)) };
+            unsafe { out.add(a * len + j).write(S::narrow(y)) };
         }
         j += 1;
     }
 }
 
-/// [`finish_body`] for the order `m` (1, 12, 20, 28 or 40), the loops unrolled for it.
+/// [`finish_body`] for the order of `signs` (1, 12, 20, 28 or 40), the loops unrolled for it.
 ///
 /// # Safety
-/// As [`finish_body`] with `M = m`.
+/// As [`finish_body`] with `M` the order of `signs`.
 #[inline(always)]
 unsafe fn finish_order<W: Wide, S: Narrow>(
     w: W,
     src: *const f32,
     out: *mut S,
-    m: usize,
     len: usize,
-    h: &[f32],
+    signs: &Signs,
     scale: f32,
 ) {
     // SAFETY: forwarded from the caller.
     unsafe {
-        match m {
-            1 => finish_body::<W, S, 1>(w, src, out, len, h, scale),
-            12 => finish_body::<W, S, 12>(w, src, out, len, h, scale),
-            20 => finish_body::<W, S, 20>(w, src, out, len, h, scale),
-            28 => finish_body::<W, S, 28>(w, src, out, len, h, scale),
-            40 => finish_body::<W, S, 40>(w, src, out, len, h, scale),
-            _ => unreachable!("no Hadamard matrix of order {m}"),
+        match signs.m {
+            1 => finish_body::<W, S, 1>(w, src, out, len, signs, scale),
+            12 => finish_body::<W, S, 12>(w, src, out, len, signs, scale),
+            20 => finish_body::<W, S, 20>(w, src, out, len, signs, scale),
+            28 => finish_body::<W, S, 28>(w, src, out, len, signs, scale),
+            40 => finish_body::<W, S, 40>(w, src, out, len, signs, scale),
+            m => unreachable!("no Hadamard matrix of order {m}"),
         }
     }
 }
@@ -322,27 +388,20 @@ pub(crate) fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Backend) {
 }
 
 /// The last pass over one row of `m` blocks (see [`finish_body`]), from the `f32` values `src`
-/// to `out` (`out.len() == src.len()`, a multiple of `m`); `h` holds the `m × m` signs, row by
-/// row.
-pub(crate) fn finish<S: Narrow>(
-    src: &[f32],
-    out: &mut [S],
-    m: usize,
-    h: &[f32],
-    scale: f32,
-    backend: Backend,
-) {
-    assert!(src.len() == out.len() && src.len().is_multiple_of(m) && h.len() == m * m && m <= MAX_ORDER);
+/// to `out` (`out.len() == src.len()`, a multiple of the order `m` of `signs`).
+pub(crate) fn finish<S: Narrow>(src: &[f32], out: &mut [S], signs: &Signs, scale: f32, backend: Backend) {
+    let m = signs.m;
+    assert!(src.len() == out.len() && src.len().is_multiple_of(m));
     // SAFETY: the lengths were checked; distinct slices do not overlap.
-    unsafe { finish_raw(src.as_ptr(), out.as_mut_ptr(), m, src.len() / m, h, scale, backend) }
+    unsafe { finish_raw(src.as_ptr(), out.as_mut_ptr(), src.len() / m, signs, scale, backend) }
 }
 
 /// [`finish`] in place, on `f32` values.
-pub(crate) fn finish_in_place(data: &mut [f32], m: usize, h: &[f32], scale: f32, backend: Backend) {
-    assert!(data.len().is_multiple_of(m) && h.len() == m * m && m <= MAX_ORDER);
+pub(crate) fn finish_in_place(data: &mut [f32], signs: &Signs, scale: f32, backend: Backend) {
+    assert!(data.len().is_multiple_of(signs.m));
     let p = data.as_mut_ptr();
     // SAFETY: the length was checked; the pass reads each column whole before writing it.
-    unsafe { finish_raw(p, p, m, data.len() / m, h, scale, backend) }
+    unsafe { finish_raw(p, p, data.len() / signs.m, signs, scale, backend) }
 }
 
 /// # Safety
@@ -350,9 +409,8 @@ pub(crate) fn finish_in_place(data: &mut [f32], m: usize, h: &[f32], scale: f32,
 unsafe fn finish_raw<S: Narrow>(
     src: *const f32,
     out: *mut S,
-    m: usize,
     len: usize,
-    h: &[f32],
+    signs: &Signs,
     scale: f32,
     backend: Backend,
 ) {
@@ -361,42 +419,42 @@ unsafe fn finish_raw<S: Narrow>(
         Backend::Avx512 => {
             if let Some(w) = x86::Avx512::new() {
                 // SAFETY: forwarded; the token proves AVX-512F.
-                return unsafe { x86::finish512(w, src, out, m, len, h, scale) };
+                return unsafe { x86::finish512(w, src, out, len, signs, scale) };
             }
         }
         Backend::Avx2 => {
             if let Some(w) = x86::Avx2::new() {
                 // SAFETY: forwarded; the token proves AVX2, FMA and F16C.
-                return unsafe { x86::finish256(w, src, out, m, len, h, scale) };
+                return unsafe { x86::finish256(w, src, out, len, signs, scale) };
             }
         }
         _ => {}
     }
     let _ = backend;
     // SAFETY: forwarded from the caller.
-    unsafe { finish_order(Scalar, src, out, m, len, h, scale) }
+    unsafe { finish_order(Scalar, src, out, len, signs, scale) }
 }
 
-/// The `f64` last pass (scalar arithmetic in `f64`, which the compiler vectorises): for every
-/// column, `y_a = scale · Σ_c h[a][c] · x_c` in ascending `c`, in place.
-pub(crate) fn finish_f64(data: &mut [f64], m: usize, h: &[f32], scale: f64) {
-    assert!(data.len().is_multiple_of(m) && h.len() == m * m && m <= MAX_ORDER);
+/// The `f64` last pass, in place: for every column, `±scale · ((S − L_a) − L_a)` as in
+/// [`finish_body`], in `f64` (scalar code, which the compiler vectorises where it can).
+pub(crate) fn finish_f64(data: &mut [f64], signs: &Signs, scale: f64) {
+    let m = signs.m;
+    assert!(data.len().is_multiple_of(m));
     let len = data.len() / m;
     if m == 1 {
         data.iter_mut().for_each(|x| *x *= scale);
         return;
     }
-    let mut x = [0.0f64; MAX_ORDER];
+    let mut x = [0.0f64; MAX_ORDER + 1];
     for j in 0..len {
         for c in 0..m {
             x[c] = data[c * len + j];
         }
+        let sum = x[1..m].iter().fold(x[0], |s, &v| s + v);
         for a in 0..m {
-            let mut acc = 0.0f64;
-            for c in 0..m {
-                acc += f64::from(h[a * m + c]) * x[c];
-            }
-            data[a * len + j] = acc * scale;
+            let row = &signs.list[a];
+            let l = row[1..signs.k].iter().fold(x[row[0] as usize], |l, &c| l + x[c as usize]);
+            data[a * len + j] = ((sum - l) - l) * if signs.negate[a] { -scale } else { scale };
         }
     }
 }
@@ -407,7 +465,7 @@ mod x86 {
 
     use half::{bf16, f16};
 
-    use super::{Narrow, Wide, finish_order, widen_body};
+    use super::{Narrow, Signs, Wide, finish_order, widen_body};
 
     /// `f32` in 16 lanes; exists only where the CPU runs AVX-512F.
     #[derive(Clone, Copy)]
@@ -484,9 +542,14 @@ mod x86 {
             unsafe { _mm512_set1_ps(x) }
         }
         #[inline(always)]
-        fn add_signed(self, acc: __m512, x: __m512, s: __m512) -> __m512 {
-            // SAFETY: AVX-512F (token). `x · ±1` is exact: one rounding.
-            unsafe { _mm512_fmadd_ps(x, s, acc) }
+        fn add(self, a: __m512, b: __m512) -> __m512 {
+            // SAFETY: AVX-512F (token).
+            unsafe { _mm512_add_ps(a, b) }
+        }
+        #[inline(always)]
+        fn minus_twice(self, s: __m512, n: __m512) -> __m512 {
+            // SAFETY: AVX-512F (token).
+            unsafe { _mm512_sub_ps(_mm512_sub_ps(s, n), n) }
         }
         #[inline(always)]
         fn mul(self, a: __m512, b: __m512) -> __m512 {
@@ -566,9 +629,14 @@ mod x86 {
             unsafe { _mm256_set1_ps(x) }
         }
         #[inline(always)]
-        fn add_signed(self, acc: __m256, x: __m256, s: __m256) -> __m256 {
-            // SAFETY: FMA (token). `x · ±1` is exact: one rounding.
-            unsafe { _mm256_fmadd_ps(x, s, acc) }
+        fn add(self, a: __m256, b: __m256) -> __m256 {
+            // SAFETY: AVX (token).
+            unsafe { _mm256_add_ps(a, b) }
+        }
+        #[inline(always)]
+        fn minus_twice(self, s: __m256, n: __m256) -> __m256 {
+            // SAFETY: AVX (token).
+            unsafe { _mm256_sub_ps(_mm256_sub_ps(s, n), n) }
         }
         #[inline(always)]
         fn mul(self, a: __m256, b: __m256) -> __m256 {
@@ -600,13 +668,12 @@ mod x86 {
         w: Avx512,
         src: *const f32,
         out: *mut S,
-        m: usize,
         len: usize,
-        h: &[f32],
+        signs: &Signs,
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { finish_order(w, src, out, m, len, h, scale) }
+        unsafe { finish_order(w, src, out, len, signs, scale) }
     }
 
     /// # Safety
@@ -616,13 +683,12 @@ mod x86 {
         w: Avx2,
         src: *const f32,
         out: *mut S,
-        m: usize,
         len: usize,
-        h: &[f32],
+        signs: &Signs,
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { finish_order(w, src, out, m, len, h, scale) }
+        unsafe { finish_order(w, src, out, len, signs, scale) }
     }
 }
 
@@ -663,11 +729,12 @@ mod tests {
                 let x = &specials[..m * len];
                 let h: Vec<f32> =
                     (0..m * m).map(|i| if (i * 7 + i / m) % 3 == 0 { -1.0 } else { 1.0 }).collect();
+                let h = Signs::new(&h, m);
                 for scale in [1.0f32, 0.125, -3.0] {
                     let mut a = vec![f16::ZERO; x.len()];
                     let mut b = a.clone();
-                    finish(x, &mut a, m, &h, scale, backend);
-                    finish(x, &mut b, m, &h, scale, Backend::Scalar);
+                    finish(x, &mut a, &h, scale, backend);
+                    finish(x, &mut b, &h, scale, Backend::Scalar);
                     assert_eq!(
                         a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                         b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
@@ -675,19 +742,20 @@ mod tests {
                     );
                     let mut a = vec![bf16::ZERO; x.len()];
                     let mut b = a.clone();
-                    finish(x, &mut a, m, &h, scale, backend);
-                    finish(x, &mut b, m, &h, scale, Backend::Scalar);
+                    finish(x, &mut a, &h, scale, backend);
+                    finish(x, &mut b, &h, scale, Backend::Scalar);
                     assert_eq!(
                         a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                         b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                         "bf16 {backend} m {m}"
                     );
                     let (mut a, mut b) = (x.to_vec(), x.to_vec());
-                    finish_in_place(&mut a, m, &h, scale, backend);
-                    finish_in_place(&mut b, m, &h, scale, Backend::Scalar);
+                    finish_in_place(&mut a, &h, scale, backend);
+                    finish_in_place(&mut b, &h, scale, Backend::Scalar);
                     assert!(
                         a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || p.is_nan() && q.is_nan()),
-                        "f32 {backend} m {m}"
+                        "f32 {backend} m {m}: {:?}",
+                        a.iter().zip(&b).enumerate().find(|(_, (p, q))| p.to_bits() != q.to_bits())
                     );
                 }
             }
@@ -703,7 +771,7 @@ mod tests {
         }
         // The NaN of bf16 stays a NaN.
         let mut out = [bf16::ZERO; 16];
-        finish(&[f32::NAN; 16], &mut out, 1, &[1.0], 1.0, Backend::best());
+        finish(&[f32::NAN; 16], &mut out, &Signs::new(&[1.0], 1), 1.0, Backend::best());
         assert!(out.iter().all(|v| v.is_nan()));
     }
 }
