@@ -281,10 +281,12 @@ unsafe fn finish_body<W: Wide, S: Narrow, const M: usize>(
     let zero = w.splat(0.0);
     let mut j = 0;
     if M == 1 {
-        // `S − 2·0 = S`: the product by the scale alone (the same bits).
+        // `(S − 0) − 0 = S`: the product by the scale alone (the same bits).
         while j + W::WIDTH <= len {
             // SAFETY: j + WIDTH <= len.
-            unsafe { S::store(w, out.add(j), w.mul(w.load(src.add(j)), if negate[0] { minus_sc } else { sc })) };
+            unsafe {
+                S::store(w, out.add(j), w.mul(w.load(src.add(j)), if negate[0] { minus_sc } else { sc }))
+            };
             j += W::WIDTH;
         }
     }
