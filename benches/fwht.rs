@@ -5,12 +5,18 @@
 //!
 //! `cargo bench --bench fwht -- 'u32 mod'` runs one group; `NIMCOUNT_BENCH_MAX_LOG2=20` caps
 //! the sizes.
+//!
+//! The group `hadamard` times the shapes of machine learning's use, one thread: bfloat16 rows of
+//! 4096 with a scale against widening to f32, the f32 transform, scaling and narrowing in
+//! separate passes; f32 rows of 28·2^10 against the 1024-point transforms followed by the dense
+//! 28 × 28 product in a separate pass.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use nimcount::fwht::{Backend, Plan, reference};
+use nimcount::fwht::{Backend, HadamardPlan, Plan, hadamard_matrix, reference};
+use nimcount::half::bf16;
 use nimcount::ring::{Exact64, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 
 /// Seeded values for each ring: residues, raw bits, {-1, 0, 1} for exact integers (a forward and
@@ -146,5 +152,74 @@ fn transforms(c: &mut Criterion) {
     group(c, Float64);
 }
 
-criterion_group!(benches, transforms);
+/// bfloat16 2048 × 4096 with a scale, and f32 256 × 28·2^10, each against the same work done in
+/// separate passes.
+fn hadamard(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hadamard");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let (rows, n) = (2048, 4096);
+    g.throughput(Throughput::Elements((rows * n) as u64));
+    let x: Vec<bf16> = data(&Float32, rows * n).into_iter().map(bf16::from_f32).collect();
+    let plan = HadamardPlan::new(n).unwrap().with_parallel(false);
+    let scale = 1.0 / (n as f64).sqrt();
+    let mut buffer = x.clone();
+    g.bench_function("bf16 2048x4096 scaled/nimcount", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, &mut buffer, |d| plan.forward(d, scale).unwrap(), |d| d.copy_from_slice(&x))
+        })
+    });
+    let f32_plan = Plan::new(Float32, n).unwrap().with_parallel(false);
+    let mut wide = vec![0.0f32; rows * n];
+    g.bench_function("bf16 2048x4096 scaled/widen+f32+scale+narrow", |b| {
+        b.iter_custom(|iters| {
+            timed(
+                iters,
+                &mut buffer,
+                |d| {
+                    wide.iter_mut().zip(d.iter()).for_each(|(w, v)| *w = v.to_f32());
+                    f32_plan.forward(&mut wide).unwrap();
+                    wide.iter_mut().for_each(|w| *w *= scale as f32);
+                    d.iter_mut().zip(&wide).for_each(|(v, w)| *v = bf16::from_f32(*w));
+                },
+                |d| d.copy_from_slice(&x),
+            )
+        })
+    });
+    let (rows, n) = (256, 28 << 10);
+    g.throughput(Throughput::Elements((rows * n) as u64));
+    let x = data(&Float32, rows * n);
+    let plan = HadamardPlan::new(n).unwrap().with_parallel(false);
+    let mut buffer = x.clone();
+    g.bench_function("f32 256x28672/nimcount", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, &mut buffer, |d| plan.forward(d, 1.0).unwrap(), |d| d.copy_from_slice(&x))
+        })
+    });
+    let block = Plan::new(Float32, 1024).unwrap().with_parallel(false);
+    let h: Vec<f32> = hadamard_matrix(28).unwrap().into_iter().map(f32::from).collect();
+    let mut column = [0.0f32; 28];
+    g.bench_function("f32 256x28672/blocks+dense", |b| {
+        b.iter_custom(|iters| {
+            timed(
+                iters,
+                &mut buffer,
+                |d| {
+                    block.forward(d).unwrap();
+                    for row in d.chunks_exact_mut(n) {
+                        for j in 0..1024 {
+                            (0..28).for_each(|c| column[c] = row[c * 1024 + j]);
+                            for a in 0..28 {
+                                row[a * 1024 + j] = (0..28).map(|c| h[a * 28 + c] * column[c]).sum();
+                            }
+                        }
+                    }
+                },
+                |d| d.copy_from_slice(&x),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, transforms, hadamard);
 criterion_main!(benches);

@@ -6,7 +6,11 @@ Every size is timed in turns (nimcount, fht_cpu, NumPy, nimcount, ...) and the m
 printed with the ratios ``fht_cpu / nimcount`` and ``numpy / nimcount`` (above 1: nimcount is
 faster). Then the call overhead of a 2^6-element float32 transform, and uint32 residues modulo
 998244353 at 2^20 against ``nimcount bench`` for the same ring and size (when the binary is
-given or on PATH).
+given or on PATH). Then the two shapes of machine learning's use (with ml_dtypes and fht_cpu
+installed): bfloat16 2048 x 4096 in place with a scale, against what a user does without
+nimcount (convert to float32, ``fht_cpu.fht``, scale, convert back), and float32 256 x 28672
+(28 * 2^10) against ``fht_cpu.fht`` on the 1024-point rows plus ``np.matmul`` by the 28 x 28
+matrix. BLAS runs on one thread (OPENBLAS_NUM_THREADS and the like are set to 1 unless given).
 """
 
 import argparse
@@ -29,6 +33,10 @@ _HERE = pathlib.Path(__file__).resolve().parent
 if not any((_HERE / "nimcount").glob("_native*")):
     sys.path[:] = [p for p in sys.path if pathlib.Path(p or os.curdir).resolve() != _HERE]
 
+# One thread for NumPy's BLAS too (np.matmul), set before NumPy loads it.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 import numpy as np  # noqa: E402
 
 import nimcount  # noqa: E402
@@ -37,6 +45,11 @@ try:
     import fht_cpu
 except ImportError:  # optional
     fht_cpu = None
+
+try:
+    import ml_dtypes
+except ImportError:  # optional
+    ml_dtypes = None
 
 
 def numpy_fwht(x):
@@ -140,6 +153,64 @@ def cli_milliseconds(out):
     return json.loads(out.strip().splitlines()[-1])["median_ns"] / 1e6
 
 
+def timed_in_turns(contenders, data, runs):
+    """The median milliseconds of each contender, timed in turns on fresh copies of ``data``."""
+    times = {name: [] for name in contenders}
+    for _ in range(runs):
+        for name, fn in contenders.items():
+            times[name].append(median_seconds(fn, data, 1))
+    return {name: statistics.median(t) * 1e3 for name, t in times.items()}
+
+
+def machine_learning(args):
+    if ml_dtypes is None or fht_cpu is None:
+        print("machine learning shapes: skipped (pip install ml_dtypes fht-cpu)")
+        return
+    rng = np.random.default_rng(3)
+    bf16 = np.dtype(ml_dtypes.bfloat16)
+
+    # bfloat16 2048 x 4096, scale 1/sqrt(4096), in place.
+    x = rng.standard_normal((2048, 4096)).astype(bf16)
+    scale = 1 / 64
+
+    def without(a):
+        f = a.astype(np.float32)
+        fht_cpu.fht(f, num_threads=1)
+        f *= scale
+        a[...] = f.astype(bf16)
+
+    contenders = {
+        "nimcount": lambda a: nimcount.fwht(a, scale=scale, threads=1),
+        "float32 + fht_cpu": without,
+    }
+    a, b = x.copy(), x.copy()
+    contenders["nimcount"](a)
+    without(b)
+    diff = np.abs(a.astype(np.float32) - b.astype(np.float32)).max() / np.abs(b.astype(np.float32)).max()
+    assert diff <= 1e-2, diff
+    med = timed_in_turns(contenders, x, args.runs)
+    nc, other = med["nimcount"], med["float32 + fht_cpu"]
+    print(f"bfloat16 2048 x 4096, scale: nimcount {nc:.2f} ms, float32 + fht_cpu + scale + back {other:.2f} ms, ratio {other / nc:.2f}")
+
+    # float32 256 x 28672 = 28 * 2^10.
+    y = rng.standard_normal((256, 28 << 10)).astype(np.float32)
+    h28 = nimcount.hadamard_matrix(28, dtype=np.float32)
+
+    def matmul(a):
+        blocks = a.reshape(256, 28, 1024)
+        fht_cpu.fht(a.reshape(256 * 28, 1024), num_threads=1)
+        a[...] = np.matmul(h28, blocks).reshape(256, 28 << 10)
+
+    contenders = {"nimcount": lambda a: nimcount.fwht(a, threads=1), "fht_cpu + matmul": matmul}
+    a, b = y.copy(), y.copy()
+    contenders["nimcount"](a)
+    matmul(b)
+    assert np.allclose(a, b, rtol=1e-4, atol=1e-3), np.abs(a - b).max()
+    med = timed_in_turns(contenders, y, args.runs)
+    nc, other = med["nimcount"], med["fht_cpu + matmul"]
+    print(f"float32 256 x 28672: nimcount {nc:.2f} ms, fht_cpu on 1024-point rows + np.matmul by H28 {other:.2f} ms, ratio {other / nc:.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--min-log2", type=int, default=10)
@@ -147,12 +218,15 @@ def main():
     parser.add_argument("--numpy-max-log2", type=int, default=22)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--nimcount-bench", help="the nimcount binary (default: nimcount on PATH)")
+    parser.add_argument("--only-ml", action="store_true", help="only the machine learning shapes")
     args = parser.parse_args()
     fht = f"fht_cpu {fht_cpu.__version__}" if fht_cpu is not None else "fht_cpu not installed (pip install fht-cpu)"
     print(f"nimcount {nimcount.__version__}, {fht}, numpy {np.__version__}; {cpu_name()}, one thread")
-    floats(args)
-    overhead()
-    against_cli(args)
+    if not args.only_ml:
+        floats(args)
+        overhead()
+        against_cli(args)
+    machine_learning(args)
 
 
 if __name__ == "__main__":

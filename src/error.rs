@@ -41,6 +41,14 @@ pub enum Error {
         len: usize,
     },
 
+    /// A length the Hadamard transforms of [`crate::fwht::HadamardPlan`] do not take: they take
+    /// `m·2^k` for `m` in 1, 12, 20, 28, 40 (the orders of [`crate::fwht::hadamard_matrix`]).
+    #[error("length {len} is not 2^k, 12·2^k, 20·2^k, 28·2^k or 40·2^k")]
+    NotHadamardLength {
+        /// The offending length.
+        len: usize,
+    },
+
     /// An empty buffer given to a transform, convolution or power (there is nothing to compute,
     /// which is almost always a mistake upstream).
     #[error("empty buffer: a transform needs at least one element")]

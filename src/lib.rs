@@ -58,5 +58,7 @@ pub mod spec;
 mod layers;
 
 pub use error::{Error, Result};
+/// The `f16` and `bf16` types of [`fwht::HadamardPlan`].
+pub use half;
 /// The big integers of the API (heap counts, moduli, exponents, answers).
 pub use num_bigint;

@@ -47,6 +47,7 @@ __all__ = [
     "count",
     "fwht",
     "grundy",
+    "hadamard_matrix",
     "period",
     "play",
     "xor_convolve",
@@ -91,15 +92,46 @@ def _as_array(a, name):
     return np.asarray(a)
 
 
-def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
+def _hadamard_path(a, scale, axis):
+    """Whether ``fwht`` takes ``a`` to the Hadamard transforms of float storage: any DLPack
+    producer that is not a NumPy array, float16 and bfloat16 arrays, and float arrays with a
+    ``scale`` or a length that is not a power of two."""
+    if not isinstance(a, np.ndarray):
+        return hasattr(a, "__dlpack__") or scale is not None  # the native call names a wrong type
+    dtype = a.dtype
+    if dtype.kind == "f" and dtype.itemsize == 2 or dtype.name == "bfloat16":
+        return True
+    if dtype.kind != "f":
+        return False
+    if scale is not None:
+        return True
+    try:
+        n = a.shape[axis]
+    except (IndexError, TypeError):
+        return False  # the native call names the axis
+    return n > 0 and n & (n - 1) != 0
+
+
+def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     """Walsh-Hadamard transform of ``a``, in place.
 
     ``forward(x)[j] = sum_i (-1)**popcount(i & j) * x[i]`` (natural order, unnormalised);
     ``inverse=True`` divides by the length, so ``fwht(fwht(x), inverse=True)`` is ``x``.
 
+    Float arrays (float16, bfloat16, float32, float64) also take lengths ``n = m * 2**k`` for
+    ``m`` in 12, 20, 28, 40 and a ``scale``: the result is ``scale * (x @ H.T)`` row by row with
+    ``H = hadamard_matrix(n)``, the Kronecker product of the order-``m`` matrix of
+    fast-hadamard-transform with Sylvester's matrix of order ``2**k`` (``hadamard_transform(x,
+    scale)`` of that CUDA package, on the CPU). float16 and bfloat16 are computed in float32 and
+    rounded once, at the end; the scale is applied in the same pass. ``inverse=True`` is then
+    ``scale * (x @ H) / n``, which undoes ``scale=1`` (or ``1/scale`` after ``scale``).
+    Any object with ``__dlpack__`` and ``__dlpack_device__`` on the CPU (a PyTorch tensor,
+    bfloat16 included; a JAX array) is transformed in place the same way, without a copy, and
+    returned.
+
     Parameters
     ----------
-    a : numpy.ndarray
+    a : numpy.ndarray or an object with ``__dlpack__``
         float32, float64, uint32, uint64 or int64, writeable, with a power-of-two length along
         ``axis`` and its rows contiguous along it. Every row along ``axis`` is transformed
         (a 2-d array: each row, in parallel). int8, int16 and int32 are transformed as int64,
@@ -118,21 +150,26 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
         ``None``: every core (rayon's pool); ``1``: the calling thread only; ``n`` (at most
         256): a pool of ``n`` threads, kept for later calls until one asks for another number
         when ``n`` is at most the core count, else started for this call alone.
+    scale : float, optional
+        Float dtypes only: multiply the result by this finite number (``1 / sqrt(n)`` makes
+        the transform orthonormal), in the transform's last pass.
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray or the object given
         ``a`` itself, transformed.
 
     Raises
     ------
     ValueError
-        A length that is not a power of two, a read-only array, rows not contiguous along
-        ``axis``, an unsupported dtype, an element not below the modulus, an even or too large
-        modulus, an int64 transform that could overflow, an array in use by another call (its
-        memory overlaps). The array is then unchanged.
+        A length that is not a power of two (nor ``m * 2**k`` for a float dtype), a read-only
+        array or DLPack export, memory not on the CPU, rows not contiguous along ``axis`` or
+        overlapping, an unsupported dtype, an element not below the modulus, an even or too
+        large modulus, ``scale`` with an integer dtype or not finite, an int64 transform that
+        could overflow, an array in use by another call (its memory overlaps). The array is
+        then unchanged.
     TypeError
-        Not an array; a bool or a non-integer where an int is needed.
+        Not an array nor a DLPack producer; a bool or a non-integer where an int is needed.
     MemoryError
         No room for the copy of an int64 inverse or of a narrow dtype.
     KeyboardInterrupt
@@ -152,6 +189,13 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
     array([[4, 0, 0, 0],
            [4, 0, 0, 0]])
     """
+    if _hadamard_path(a, scale, axis):
+        if modulus is not None:
+            raise ValueError("modulus= applies to uint32 and uint64 arrays, not to float storage or DLPack objects")
+        return _native.hadamard(a, scale, inverse, axis, threads)
+    if scale is not None:
+        kind = a.dtype if isinstance(a, np.ndarray) else type(a).__name__
+        raise ValueError(f"scale= applies to float arrays, not to {kind}")
     if not isinstance(a, np.ndarray) or not _narrow(a.dtype):
         return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
     wide = _ring_dtype(a)
@@ -179,6 +223,46 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None):
                 )
         np.copyto(a, w, casting="unsafe")  # uint: the residues modulo 2**bits
     return a
+
+
+def hadamard_matrix(n, dtype=np.float64):
+    """The ``n`` by ``n`` Hadamard matrix that ``fwht`` multiplies float rows of length ``n`` by.
+
+    Sylvester's matrix for powers of two (``H[i, j] = (-1)**popcount(i & j)``); for ``n = m *
+    2**k`` with ``m`` in 12, 20, 28, 40 the Kronecker product of fast-hadamard-transform's
+    matrix of order ``m`` (``had_12_paley``, ``had_20_will``, ``had_28_will``, ``had_40_tpal``)
+    with Sylvester's of order ``2**k`` (a length ``5 * 2**j``, ``j >= 3``, is ``40 * 2**(j-3)``).
+    ``H @ H.T == n * I``.
+
+    Parameters
+    ----------
+    n : int
+        The order.
+    dtype : numpy dtype, default float64
+        The dtype of the result (any NumPy dtype that holds -1 and 1, ml_dtypes' bfloat16
+        included).
+
+    Returns
+    -------
+    numpy.ndarray
+        A new ``(n, n)`` array of ``-1`` and ``1``.
+
+    Raises
+    ------
+    ValueError
+        An order without a matrix; a matrix of ``n * n`` bytes that does not fit in memory.
+    TypeError
+        ``n`` not an int.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> nimcount.hadamard_matrix(2)
+    array([[ 1.,  1.],
+           [ 1., -1.]])
+    """
+    flat = _native.hadamard_matrix(n)
+    return flat.reshape(int(n), int(n)).astype(dtype, copy=False)
 
 
 def _rows_last(a, axis, dtype):

@@ -15,6 +15,7 @@ __all__ = [
     "count",
     "fwht",
     "grundy",
+    "hadamard_matrix",
     "period",
     "play",
     "xor_convolve",
@@ -29,14 +30,18 @@ class TooCostly(ValueError):
     estimate: Optional[Union[int, float]]
     keyword: Optional[str]
 
+_T = TypeVar("_T")
+
 def fwht(
-    a: _A,
+    a: _T,
     *,
     modulus: Optional[int] = ...,
     inverse: bool = ...,
     axis: int = ...,
     threads: Optional[int] = ...,
-) -> _A: ...
+    scale: Optional[float] = ...,
+) -> _T: ...
+def hadamard_matrix(n: int, dtype: npt.DTypeLike = ...) -> np.ndarray: ...
 def xor_convolve(
     a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
 ) -> np.ndarray: ...

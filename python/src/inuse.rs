@@ -36,8 +36,6 @@ impl Claim {
     /// Claims the bytes of each `(array, data pointer, writes)`, or refuses when one overlaps the
     /// bytes of a call running now and either writes.
     pub fn new(arrays: &[(&Bound<'_, PyUntypedArray>, usize, bool)]) -> PyResult<Claim> {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
         let wanted: Vec<(usize, usize, bool)> = arrays
             .iter()
             .map(|&(array, data, writes)| {
@@ -45,6 +43,18 @@ impl Claim {
                 (lo, hi, writes)
             })
             .collect();
+        Claim::spans(wanted)
+    }
+
+    /// Claims the bytes `lo..hi`, written (memory that is not a NumPy array's: a DLPack
+    /// tensor's).
+    pub fn span(lo: usize, hi: usize) -> PyResult<Claim> {
+        Claim::spans(vec![(lo, hi, true)])
+    }
+
+    fn spans(wanted: Vec<(usize, usize, bool)>) -> PyResult<Claim> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
         for &(lo, hi, writes) in &wanted {
             let busy = claims.iter().any(|&(l, h, w, _)| lo < h && l < hi && (writes || w));
             if busy {

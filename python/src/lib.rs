@@ -7,6 +7,7 @@
 mod convert;
 mod errors;
 mod games;
+mod hadamard;
 mod interrupt;
 mod inuse;
 mod transform;
@@ -22,6 +23,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::fwht, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_power, m)?)?;
+    m.add_function(wrap_pyfunction!(hadamard::hadamard, m)?)?;
+    m.add_function(wrap_pyfunction!(hadamard::hadamard_matrix, m)?)?;
     m.add_function(wrap_pyfunction!(games::count, m)?)?;
     m.add_function(wrap_pyfunction!(games::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(games::period, m)?)?;

@@ -52,14 +52,14 @@ const POW_CHUNK: usize = 1 << 20;
 
 /// Where a transform runs: rayon's global pool, the calling thread alone, or a pool of its own.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Threads {
+pub(crate) enum Threads {
     Default,
     One,
     Pool(usize),
 }
 
 impl Threads {
-    fn parse(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Threads> {
+    pub(crate) fn parse(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Threads> {
         let Some(threads) = threads else { return Ok(Threads::Default) };
         let range = format!("give 1 to {MAX_THREADS}, or threads=None for every core");
         match convert::signed(threads, "threads")? {
@@ -73,12 +73,12 @@ impl Threads {
         }
     }
 
-    fn parallel(self) -> bool {
+    pub(crate) fn parallel(self) -> bool {
         self != Threads::One
     }
 
     /// The pool these threads run in (`None`: the calling thread, or rayon's global pool).
-    fn pool(self) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    pub(crate) fn pool(self) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
         match self {
             Threads::Default | Threads::One => Ok(None),
             Threads::Pool(n) => pool(n).map(Some),

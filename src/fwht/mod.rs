@@ -37,7 +37,10 @@
 //! The speed does not depend on how the crate is built: the kernels compile alike with one
 //! codegen unit and with Cargo's default 16 for dependencies (no profile setting is needed).
 
+pub mod hadamard;
 pub mod reference;
+
+pub use hadamard::{HadamardPlan, Storage, hadamard_matrix};
 
 pub use crate::simd::{Backend, PARALLEL_MIN};
 

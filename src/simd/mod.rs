@@ -10,6 +10,8 @@
 //! - [`kernel`]: the cache-blocked driver (depth-first recursion, radix-16/8 column passes, rayon);
 //! - [`portable`]: the same driver over single elements, for any butterfly;
 //! - [`pointwise`]: the vectorised Montgomery power;
+//! - [`narrow`]: `f16` and `bf16` storage with `f32` arithmetic, and the dense last pass of the
+//!   Hadamard transforms of lengths `m·2^k`;
 //! - `x86`: the AVX2 and AVX-512 register types;
 //! - [`reach`]: the values reachable by many moves from many consecutive heaps, as bit masks
 //!   (direct Grundy values of subtraction-type games).
@@ -19,6 +21,7 @@
 
 pub(crate) mod kernel;
 pub(crate) mod lanes;
+pub(crate) mod narrow;
 pub(crate) mod pointwise;
 pub(crate) mod portable;
 pub(crate) mod reach;

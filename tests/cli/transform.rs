@@ -333,3 +333,28 @@ fn distributed_needs_the_mpi_feature() {
         );
     }
 }
+
+#[test]
+fn bench_times_the_hadamard_transforms_of_half_precision_and_lengths_m_2_k() {
+    for (ring, len) in [("bf16", "28*2^4"), ("f16", "2^6"), ("f32", "12*2^3"), ("f64", "40")] {
+        let assert = nimcount()
+            .args(["bench", "--ring", ring, "--len", len, "--runs", "2", "--threads", "1", "--json"])
+            .assert()
+            .success();
+        let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        let value: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+        assert_eq!(value["ring"], ring);
+        for key in ["len", "order", "median_ns", "baseline_median_ns", "ratio"] {
+            assert!(value.get(key).is_some_and(|v| !v.is_null()), "missing {key}: {stdout}");
+        }
+    }
+    nimcount()
+        .args(["bench", "--ring", "bf16", "--log2", "5", "--runs", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("= 1·2^5 bf16").and(predicate::str::contains("speed-up")));
+    cli::refused(&["bench", "--ring", "f16", "--len", "30"], "12·2^k");
+    cli::refused(&["bench", "--ring", "u32", "--modulus", "7", "--len", "12"], "f16, bf16, f32 and f64");
+    cli::refused(&["bench", "--ring", "bf16", "--sweep", "4..=6"], "one length");
+    cli::refused(&["bench", "--ring", "bf16", "--len", "2^60"], "needs");
+}

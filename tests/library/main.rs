@@ -17,6 +17,7 @@ mod grundy_known;
 mod grundy_octal;
 mod grundy_period;
 mod grundy_search;
+mod hadamard;
 mod no_threads;
 mod parsers_prop;
 mod play_brute;

@@ -25,15 +25,20 @@ restored with the inverse transform (not timed), so every run sees the same kind
 )]
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
-    /// --sweep, several (repeated or comma-separated).
+    /// --sweep, several (repeated or comma-separated). f16 and bf16 (and --len): the Hadamard
+    /// transform of machine learning, f32 arithmetic, scaled by 1/√L.
     #[arg(long, required = true, value_delimiter = ',')]
     pub(crate) ring: Vec<String>,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub(crate) modulus: Option<String>,
     /// Transform 2^N elements.
-    #[arg(long, value_name = "N", required_unless_present = "sweep", allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", required_unless_present_any = ["sweep", "len"], allow_hyphen_values = true)]
     pub(crate) log2: Option<String>,
+    /// The rings f16, bf16, f32, f64: the Hadamard transform of one row of L = m·2^k values
+    /// (m = 1, 12, 20, 28, 40), scaled by 1/√L, e.g. 28*2^10.
+    #[arg(long, value_name = "L", conflicts_with_all = ["log2", "sweep"], allow_hyphen_values = true)]
+    pub(crate) len: Option<String>,
     /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
     #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
     pub(crate) sweep: Option<String>,

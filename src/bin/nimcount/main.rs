@@ -6,6 +6,7 @@ mod count;
 mod distributed;
 mod games;
 mod grundy;
+mod hadamard;
 mod machine;
 mod output;
 mod play;
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Command::Transform(args) if args.distributed => distributed::transform(&args),
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) if args.distributed => distributed::bench(&args),
+        Command::Bench(args) if hadamard::wanted(&args) => hadamard::run(&args),
         Command::Bench(args) if args.sweep.is_some() => sweep::run(&args),
         Command::Bench(args) => bench::run(args),
     };

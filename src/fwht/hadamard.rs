@@ -1,0 +1,459 @@
+//! The Hadamard transform that machine learning uses: lengths `m·2^k` (`m` in 1, 12, 20, 28,
+//! 40), a scale applied in the last pass, and storage in `f16`, `bf16`, `f32` or `f64`.
+//!
+//! # Conventions
+//! - The matrix of length `n = m·2^k` is the Kronecker product `H_m ⊗ W_{2^k}` of a fixed
+//!   Hadamard matrix of order `m` ([`hadamard_matrix`]) with the Sylvester matrix of order `2^k`
+//!   (the natural-order Walsh–Hadamard matrix of [`crate::fwht`]): a row is `m` consecutive
+//!   blocks of `2^k` values, each block is transformed by `W`, and then every column of the `m`
+//!   blocks is multiplied by `H_m`. Element `(a·2^k + b, c·2^k + d)` of the matrix is
+//!   `H_m[a][c] · (-1)^popcount(b & d)`. For `m = 1` this is the transform of [`crate::fwht`].
+//! - `forward(x, s)` is `s · H x`; `inverse(x, s)` is `s · H⁻¹ x = (s / n) · Hᵀ x` (the
+//!   matrices of order 12 to 40 are not symmetric), so `inverse(forward(x, s), 1 / s) == x` up to
+//!   rounding.
+//! - Arithmetic: `f32` in registers for `f16`, `bf16` and `f32` storage, accumulated across every
+//!   level and rounded to the storage type once, at the end (to nearest even); `f64` for `f64`.
+//!   The scale is rounded to the arithmetic type first. Every backend gives the same bits.
+//! - The order-`m` part and the scale are one dense pass over each row after its blocks are
+//!   transformed, which also writes the storage type back: no pass over memory of their own.
+//!   Rows of `f16` and `bf16` are widened into an `f32` buffer of one row per thread (allocated
+//!   per call) and written back from it.
+//!
+//! # The matrices of order 12, 20, 28 and 40
+//! Those of Tri Dao's fast-hadamard-transform (`csrc/code_gen.py` of
+//! `Dao-AILab/fast-hadamard-transform`, the CUDA package of QuaRot and related work), so that
+//! results agree with it: `had_12_paley` (Paley's construction II for q = 5), `had_20_will`,
+//! `had_28_will` (Williamson type) and `had_40_tpal` (from N. J. A. Sloane's library of Hadamard
+//! matrices). SpinQuant and ExecuTorch use Sloane's `had_12` instead of `had_12_paley`.
+//!
+//! ```
+//! use nimcount::fwht::HadamardPlan;
+//! use nimcount::half::bf16;
+//!
+//! // Two rows of 12 · 2^1 values, scaled by 1/√24.
+//! let plan = HadamardPlan::new(24)?;
+//! let mut x: Vec<bf16> = (0..48).map(|i| bf16::from_f32(i as f32 / 8.0)).collect();
+//! let original = x.clone();
+//! plan.forward(&mut x, 1.0 / 24f64.sqrt())?;
+//! plan.inverse(&mut x, 24f64.sqrt())?;
+//! for (a, b) in x.iter().zip(&original) {
+//!     assert!((a.to_f32() - b.to_f32()).abs() <= 0.05);
+//! }
+//! # Ok::<(), nimcount::Error>(())
+//! ```
+
+use half::{bf16, f16};
+
+use crate::error::{Error, Result};
+use crate::ring::{Float32, Float64, Internal, Ring};
+use crate::simd::{Backend, PARALLEL_MIN, narrow};
+
+/// `had_12_paley` of fast-hadamard-transform (Paley's construction II, q = 5), row by row.
+const HAD_12: &str = "
++-++++++++++
+--+-+-+-+-+-
++++-++----++
++---+--+-++-
++++++-++----
++-+---+--+-+
+++--+++-++--
++--++---+--+
+++----+++-++
++--+-++---+-
+++++----+++-
++-+--+-++---";
+
+/// `had_20_will` of fast-hadamard-transform.
+const HAD_20: &str = "
++----+----++--++-++-
+-+----+---+++---+-++
+--+----+---+++-+-+-+
+---+----+---+++++-+-
+----+----++--++-++-+
+-+++++-----+--+++--+
++-+++-+---+-+--+++--
+++-++--+---+-+--+++-
++++-+---+---+-+--+++
+++++-----++--+-+--++
+--++-+-++-+-----++++
+---++-+-++-+---+-+++
++---++-+-+--+--++-++
+++---++-+----+-+++-+
+-++---++-+----+++++-
+-+--+--++-+----+----
++-+-----++-+----+---
+-+-+-+---+--+----+--
+--+-+++------+----+-
++--+--++------+----+";
+
+/// `had_28_will` of fast-hadamard-transform.
+const HAD_28: &str = "
++------++----++-+--+-+--++--
+-+-----+++-----+-+--+-+--++-
+--+-----+++---+-+-+----+--++
+---+-----+++---+-+-+-+--+--+
+----+-----+++---+-+-+++--+--
+-----+-----++++--+-+--++--+-
+------++----++-+--+-+--++--+
+--++++-+-------++--+++-+--+-
+---++++-+-----+-++--+-+-+--+
++---+++--+----++-++--+-+-+--
+++---++---+----++-++--+-+-+-
++++---+----+----++-++--+-+-+
+++++--------+-+--++-++--+-+-
+-++++--------+++--++--+--+-+
+-+-++-++--++--+--------++++-
++-+-++--+--++--+--------++++
+-+-+-++--+--++--+----+---+++
++-+-+-++--+--+---+---++---++
+++-+-+-++--+------+--+++---+
+-++-+-+-++--+------+-++++---
++-++-+---++--+------+-++++--
+-++--++-+-++-+++----++------
++-++--++-+-++-+++-----+-----
+++-++---+-+-++-+++-----+----
+-++-++-+-+-+-+--+++-----+---
+--++-++++-+-+----+++-----+--
++--++-+-++-+-+----+++-----+-
+++--++-+-++-+-+----++------+";
+
+/// `had_40_tpal` of fast-hadamard-transform.
+const HAD_40: &str = "
++-------------------+-------------------
+++-++----+-+-++++--+++-++----+-+-++++--+
++++-++----+-+-++++--+++-++----+-+-++++--
++-++-++----+-+-++++-+-++-++----+-+-++++-
++--++-++----+-+-+++++--++-++----+-+-++++
+++--++-++----+-+-+++++--++-++----+-+-+++
++++--++-++----+-+-+++++--++-++----+-+-++
+++++--++-++----+-+-+++++--++-++----+-+-+
++++++--++-++----+-+-+++++--++-++----+-+-
++-++++--++-++----+-++-++++--++-++----+-+
+++-++++--++-++----+-++-++++--++-++----+-
++-+-++++--++-++----++-+-++++--++-++----+
+++-+-++++--++-++----++-+-++++--++-++----
++-+-+-++++--++-++---+-+-+-++++--++-++---
++--+-+-++++--++-++--+--+-+-++++--++-++--
++---+-+-++++--++-++-+---+-+-++++--++-++-
++----+-+-++++--++-+++----+-+-++++--++-++
+++----+-+-++++--++-+++----+-+-++++--++-+
++++----+-+-++++--++-+++----+-+-++++--++-
++-++----+-+-++++--+++-++----+-+-++++--++
++--------------------+++++++++++++++++++
+++-++----+-+-++++--+--+--++++-+-+----++-
++++-++----+-+-++++-----+--++++-+-+----++
++-++-++----+-+-++++--+--+--++++-+-+----+
++--++-++----+-+-++++-++--+--++++-+-+----
+++--++-++----+-+-+++--++--+--++++-+-+---
++++--++-++----+-+-++---++--+--++++-+-+--
+++++--++-++----+-+-+----++--+--++++-+-+-
++++++--++-++----+-+------++--+--++++-+-+
++-++++--++-++----+-+-+----++--+--++++-+-
+++-++++--++-++----+---+----++--+--++++-+
++-+-++++--++-++----+-+-+----++--+--++++-
+++-+-++++--++-++------+-+----++--+--++++
++-+-+-++++--++-++----+-+-+----++--+--+++
++--+-+-++++--++-++---++-+-+----++--+--++
++---+-+-++++--++-++--+++-+-+----++--+--+
++----+-+-++++--++-++-++++-+-+----++--+--
+++----+-+-++++--++-+--++++-+-+----++--+-
++++----+-+-++++--++----++++-+-+----++--+
++-++----+-+-++++--++-+--++++-+-+----++--";
+
+/// The orders of the dense part, with their matrices.
+const ORDERS: [(usize, &str); 5] = [(1, "+"), (12, HAD_12), (20, HAD_20), (28, HAD_28), (40, HAD_40)];
+
+/// `len = m·2^k` split into `(m, k)`, or `None` for the lengths without a matrix. A length
+/// `5·2^j` with `j >= 3` is `40·2^(j-3)`, not `20·2^(j-2)` (the rule of QuaRot's `get_hadK`).
+fn split(len: usize) -> Option<(usize, u32)> {
+    if len == 0 {
+        return None;
+    }
+    let j = len.trailing_zeros();
+    let m = match (len >> j, j) {
+        (1, _) => 1,
+        (3, 2..) => 12,
+        (5, 2) => 20,
+        (5, 3..) => 40,
+        (7, 2..) => 28,
+        _ => return None,
+    };
+    Some((m, j - (m / (len >> j)).trailing_zeros()))
+}
+
+/// The signs of the order-`m` matrix, row by row.
+fn signs(m: usize) -> Vec<f32> {
+    let text = ORDERS.iter().find(|&&(o, _)| o == m).expect("an order of ORDERS").1;
+    text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '+' { 1.0 } else { -1.0 }).collect()
+}
+
+/// The Hadamard matrix of order `n` that [`HadamardPlan`] multiplies by, row by row (`n · n`
+/// entries `±1`): `H_m ⊗ W_{2^k}` for `n = m·2^k` (see the [module](self) documentation), the
+/// Sylvester matrix for powers of two. `H · Hᵀ = n · I`.
+///
+/// Refused: lengths without a matrix ([`Error::NotHadamardLength`]), and matrices whose `n²`
+/// bytes do not fit in memory ([`Error::OutOfMemory`]).
+///
+/// ```
+/// let h = nimcount::fwht::hadamard_matrix(2)?;
+/// assert_eq!(h, [1, 1, 1, -1]);
+/// let h = nimcount::fwht::hadamard_matrix(12)?;
+/// assert_eq!(h[..12], [1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]); // had_12_paley's first row
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn hadamard_matrix(n: usize) -> Result<Vec<i8>> {
+    let (m, k) = split(n).ok_or(Error::NotHadamardLength { len: n })?;
+    let what = || format!("a Hadamard matrix of order {n}");
+    let bytes = crate::memory::bytes_for::<i8>(what, n as u128 * n as u128)?;
+    crate::memory::ensure_fits(what, bytes)?;
+    let h = signs(m);
+    let block = 1usize << k;
+    let mut out = Vec::new();
+    out.try_reserve_exact(n * n).map_err(|_| Error::OutOfMemory {
+        what: what(),
+        needed: crate::error::Bytes(bytes),
+        available: crate::error::Bytes(crate::memory::available().unwrap_or(0)),
+    })?;
+    for i in 0..n {
+        let (a, b) = (i / block, i % block);
+        for j in 0..n {
+            let (c, d) = (j / block, j % block);
+            let sign = h[a * m + c] < 0.0;
+            let odd = (b & d).count_ones() % 2 == 1;
+            out.push(if sign != odd { -1 } else { 1 });
+        }
+    }
+    Ok(out)
+}
+
+/// A storage type of [`HadamardPlan`]: `f16` and `bf16` (the `half` crate's, re-exported as
+/// [`crate::half`]), `f32`, `f64`.
+pub trait Storage: Copy + Send + Sync + private::Sealed {
+    /// `f16`, `bf16`, `f32` or `f64`.
+    const NAME: &'static str;
+}
+
+mod private {
+    pub trait Sealed {
+        /// Transforms every row of `data` (a whole number of rows of `plan.len()`), by `H_m`
+        /// across the blocks, or by its transpose when `inverse`.
+        fn rows(plan: &super::HadamardPlan, data: &mut [Self], inverse: bool, scale: f64, parallel: bool)
+        where
+            Self: Sized;
+    }
+}
+
+impl Storage for f32 {
+    const NAME: &'static str = "f32";
+}
+impl Storage for f64 {
+    const NAME: &'static str = "f64";
+}
+impl Storage for f16 {
+    const NAME: &'static str = "f16";
+}
+impl Storage for bf16 {
+    const NAME: &'static str = "bf16";
+}
+
+impl private::Sealed for f32 {
+    fn rows(plan: &HadamardPlan, data: &mut [f32], inverse: bool, scale: f64, parallel: bool) {
+        let h = plan.signs(inverse);
+        for row in data.chunks_exact_mut(plan.len) {
+            plan.blocks(&Float32, row, parallel);
+            narrow::finish_in_place(row, h, scale as f32, plan.backend);
+        }
+    }
+}
+
+impl private::Sealed for f64 {
+    fn rows(plan: &HadamardPlan, data: &mut [f64], inverse: bool, scale: f64, parallel: bool) {
+        let h = plan.signs(inverse);
+        for row in data.chunks_exact_mut(plan.len) {
+            plan.blocks(&Float64, row, parallel);
+            narrow::finish_f64(row, h, scale);
+        }
+    }
+}
+
+/// Rows of a half-precision type through one row of `f32`.
+fn half_rows<S: narrow::Narrow>(
+    plan: &HadamardPlan,
+    data: &mut [S],
+    h: &narrow::Signs,
+    scale: f64,
+    parallel: bool,
+) {
+    let mut wide = vec![0.0f32; plan.len];
+    for row in data.chunks_exact_mut(plan.len) {
+        narrow::widen(row, &mut wide, plan.backend);
+        plan.blocks(&Float32, &mut wide, parallel);
+        narrow::finish(&wide, row, h, scale as f32, plan.backend);
+    }
+}
+
+impl private::Sealed for f16 {
+    fn rows(plan: &HadamardPlan, data: &mut [f16], inverse: bool, scale: f64, parallel: bool) {
+        half_rows(plan, data, plan.signs(inverse), scale, parallel)
+    }
+}
+
+impl private::Sealed for bf16 {
+    fn rows(plan: &HadamardPlan, data: &mut [bf16], inverse: bool, scale: f64, parallel: bool) {
+        half_rows(plan, data, plan.signs(inverse), scale, parallel)
+    }
+}
+
+/// The Hadamard transform of one length `m·2^k` (see the [module](self) documentation), for
+/// every [`Storage`] type: `Clone + Send + Sync`, every method `&self`. A buffer may hold any
+/// number of rows of the plan's length; each is transformed on its own.
+///
+/// Options as for [`crate::fwht::Plan`]: the backend ([`Backend::best`] by default) and whether
+/// rayon's thread pool may be used (rows are spread over threads from [`PARALLEL_MIN`]
+/// elements in all, one long row's blocks split inside).
+#[derive(Clone, Debug)]
+pub struct HadamardPlan {
+    len: usize,
+    m: usize,
+    log2: u32,
+    /// `H_m` and its transpose.
+    forward: narrow::Signs,
+    transposed: narrow::Signs,
+    backend: Backend,
+    parallel: bool,
+}
+
+impl HadamardPlan {
+    /// A plan for rows of `len = m·2^k` values, `m` in 1, 12, 20, 28, 40 (else
+    /// [`Error::NotHadamardLength`]).
+    pub fn new(len: usize) -> Result<Self> {
+        let (m, log2) = split(len).ok_or(Error::NotHadamardLength { len })?;
+        let h = signs(m);
+        let transposed: Vec<f32> = (0..m * m).map(|i| h[(i % m) * m + i / m]).collect();
+        let (forward, transposed) = (narrow::Signs::new(&h, m), narrow::Signs::new(&transposed, m));
+        Ok(HadamardPlan { len, m, log2, forward, transposed, backend: Backend::best(), parallel: true })
+    }
+
+    /// The same plan on another backend; an error when this CPU lacks it.
+    pub fn with_backend(mut self, backend: Backend) -> Result<Self> {
+        self.backend = backend.available()?;
+        Ok(self)
+    }
+
+    /// The same plan, allowed (`true`, the default) or not to use rayon's thread pool.
+    pub fn with_parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
+    /// The row length `m·2^k`.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: a plan's length is at least 1.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The order `m` of the dense part (1 for powers of two).
+    pub fn order(&self) -> usize {
+        self.m
+    }
+
+    /// `k`: the blocks are `2^k` long.
+    pub fn log2(&self) -> u32 {
+        self.log2
+    }
+
+    /// The backend the kernels run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// `x ← scale · H x` for every row of `data`, in place. An empty buffer and one whose length
+    /// is not a multiple of the plan's are refused before anything is written.
+    pub fn forward<S: Storage>(&self, data: &mut [S], scale: f64) -> Result<()> {
+        self.check_length(data.len())?;
+        self.run(data, false, scale);
+        Ok(())
+    }
+
+    /// `x ← scale · H⁻¹ x = (scale / n) · Hᵀ x` for every row of `data`, in place.
+    pub fn inverse<S: Storage>(&self, data: &mut [S], scale: f64) -> Result<()> {
+        self.check_length(data.len())?;
+        self.run(data, true, scale / self.len as f64);
+        Ok(())
+    }
+
+    fn check_length(&self, len: usize) -> Result<()> {
+        if len == 0 {
+            Err(Error::EmptyBuffer)
+        } else if !len.is_multiple_of(self.len) {
+            Err(Error::LengthMismatch { len, plan_len: self.len })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Rows spread over threads as [`crate::fwht::Plan`] spreads its chunks.
+    fn run<S: Storage>(&self, data: &mut [S], inverse: bool, scale: f64) {
+        let len = self.len;
+        if self.parallel && len < 2 * PARALLEL_MIN && data.len() >= 2 * PARALLEL_MIN {
+            let batch = (PARALLEL_MIN / len).max(1) * len;
+            crate::parallel::chunks(data, true, batch, |rows| S::rows(self, rows, inverse, scale, false));
+        } else {
+            S::rows(self, data, inverse, scale, self.parallel);
+        }
+    }
+
+    /// The signs of `H_m`, or of its transpose.
+    fn signs(&self, transposed: bool) -> &narrow::Signs {
+        if transposed { &self.transposed } else { &self.forward }
+    }
+
+    /// The Walsh–Hadamard transform of each of the `m` blocks of `row`.
+    fn blocks<R: Ring>(&self, ring: &R, row: &mut [R::Elem], parallel: bool)
+    where
+        R::Elem: Copy,
+    {
+        for block in row.chunks_exact_mut(1 << self.log2) {
+            ring.transform(block, self.log2, self.backend, parallel, Internal(()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_split_into_an_order_and_a_power_of_two() {
+        assert_eq!(split(1), Some((1, 0)));
+        assert_eq!(split(1 << 20), Some((1, 20)));
+        assert_eq!(split(12), Some((12, 0)));
+        assert_eq!(split(28 << 10), Some((28, 10)));
+        assert_eq!(split(40 << 3), Some((40, 3)));
+        assert_eq!(split(20), Some((20, 0)));
+        assert_eq!(split(40), Some((40, 0)));
+        assert_eq!(split(80), Some((40, 1)));
+        assert_eq!(split(12 << 6), Some((12, 6)));
+        for bad in [0, 3, 6, 10, 36, 44, 56 * 3, usize::MAX] {
+            assert_eq!(split(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_matrix_is_hadamard() {
+        for (m, _) in ORDERS {
+            let h = signs(m);
+            assert_eq!(h.len(), m * m);
+            for a in 0..m {
+                for b in 0..m {
+                    let dot: f32 = (0..m).map(|c| h[a * m + c] * h[b * m + c]).sum();
+                    assert_eq!(dot, if a == b { m as f32 } else { 0.0 }, "order {m}, rows {a} {b}");
+                }
+            }
+        }
+    }
+}
