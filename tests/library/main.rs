@@ -9,6 +9,7 @@ mod convolve;
 mod count;
 mod count_direct;
 mod count_moore;
+mod count_range;
 mod count_seed;
 mod fwht;
 mod grundy_brute;
