@@ -343,7 +343,8 @@ class Counts:
 
     ``losing``, ``winning`` and ``total`` are Python ints (modulo ``modulus`` when there is
     one), or floats with ``probability=True`` (``total`` is then 1.0 and ``exact`` says whether
-    they are the exact ratios, correctly rounded). ``sizes`` is the number of heap sizes,
+    they are the exact ratios, correctly rounded). ``heaps`` is the number of heaps as given (an
+    int, or the range whose counts are summed), ``sizes`` the number of heap sizes,
     ``source`` where the Grundy values came from (``"period"``, ``"values"``, ``"histogram"``,
     ``"digits"`` for Moore's Nim, ``"trivial"`` when no Grundy value was needed), and ``period`` the proven period used, with its ``theorem``.
     """
@@ -352,7 +353,7 @@ class Counts:
     winning: typing.Union[int, float]
     total: typing.Union[int, float]
     modulus: typing.Optional[int]
-    heaps: int
+    heaps: typing.Union[int, range]
     sizes: int
     kind: str
     play: str
@@ -438,8 +439,10 @@ def count(
     sizes : range or (int, int)
         Every heap size from ``lo`` to ``hi`` inclusive: ``(1, 10**12)`` or
         ``range(1, 10**12 + 1)``.
-    heaps : int
-        The number of heaps (0 counts the empty position, which is lost).
+    heaps : int or range
+        The number of heaps (0 counts the empty position, which is lost), or a range of step 1:
+        the counts summed over every number of heaps in it, of any size
+        (``range(1, 10**18 + 1)``), in one pass. Not with ``misere`` or ``probability``.
     histogram : dict or numpy.ndarray, optional
         Instead of a game: the number of heap sizes with each Grundy value, ``{value: count}``
         (values and counts of any size: values beyond an array, such as ``2**63``, are kept
@@ -494,6 +497,8 @@ def count(
     (154334921, 1000001)
     >>> nimcount.count("nim", range(1, 4), 3).as_dict()["losing"]
     6
+    >>> nimcount.count("nim", range(1, 4), range(1, 4)).losing  # 0 + 3 + 6
+    9
     >>> nimcount.count(histogram={0: 3, 1: 1}, heaps=2, probability=True).losing
     0.625
     >>> nimcount.count(parts=[("nim", (0, 3), 1), ("subtract:1,2", (0, 5), 1)]).losing
@@ -513,6 +518,13 @@ def count(
         return Counts(**answer)
     if heaps is None:
         raise ValueError("heaps= is required: the number of heaps")
+    heaps_range, heaps_to = None, None
+    if isinstance(heaps, range):
+        if heaps.step != 1:
+            raise ValueError(f"heaps={_short(heaps)}: a range of step 1 is needed (every number of heaps)")
+        if heaps.stop <= heaps.start:
+            raise ValueError(f"heaps={_short(heaps)} is empty")
+        heaps_range, heaps, heaps_to = heaps, heaps.start, heaps.stop - 1
     if histogram is not None and sizes is not None:
         raise ValueError("sizes apply to a game, not to a histogram")
     if game is not None and not isinstance(game, str):
@@ -521,8 +533,11 @@ def count(
     if sizes is not None:
         lo, hi = _sizes(sizes)
     answer = _native.count(
-        game, lo, hi, heaps, _histogram(histogram), modulus, unordered, distinct, misere, probability, max_work, max_heap
+        game, lo, hi, heaps, _histogram(histogram), modulus, unordered, distinct, misere, probability, max_work, max_heap,
+        None, heaps_to,
     )
+    if heaps_range is not None:
+        answer["heaps"] = heaps_range
     certificate = answer.pop("certificate")
     game_name = game.strip() if game is not None else "histogram"
     answer["period"] = None if certificate is None else _period_of(game_name, certificate)

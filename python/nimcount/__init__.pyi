@@ -63,7 +63,7 @@ class Counts:
     winning: Union[int, float]
     total: Union[int, float]
     modulus: Optional[int]
-    heaps: int
+    heaps: Union[int, range]
     sizes: int
     kind: str
     play: str
@@ -77,7 +77,7 @@ class Counts:
 def count(
     game: Optional[str] = ...,
     sizes: Optional[_Sizes] = ...,
-    heaps: Optional[int] = ...,
+    heaps: Optional[Union[int, range]] = ...,
     *,
     histogram: Optional[Union[Dict[int, int], npt.NDArray[np.integer]]] = ...,
     modulus: Optional[int] = ...,
