@@ -38,8 +38,10 @@
 //! codegen unit and with Cargo's default 16 for dependencies (no profile setting is needed).
 
 pub mod reference;
+pub mod zeta;
 
 pub use crate::simd::{Backend, PARALLEL_MIN};
+pub use zeta::Sets;
 
 use crate::error::{Error, Result};
 use crate::ring::{Internal, Ring};

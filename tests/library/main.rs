@@ -6,6 +6,7 @@
 mod support;
 
 mod convolve;
+mod convolve_bitwise;
 mod count;
 mod count_direct;
 mod count_moore;
