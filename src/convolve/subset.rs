@@ -10,10 +10,10 @@
 //! whole rank vectors and the rank product of a set reads one short contiguous run. Zeta and
 //! Möbius levels commute, so the levels above a block of sets that fits in L2 run first, as
 //! passes over memory; then each block takes its own levels, its rank products and its inverse
-//! levels while it stays in cache; the inverse levels above the blocks come last. Ranks that are
-//! zero are skipped: after the zeta levels a set `p` holds ranks `<= |p|` only, and the Möbius
-//! result at `s` is read at rank `|s|`, so a set `p` needs ranks `>= |p|` only: the work is about
-//! a third of the `(n + 1)²` rank products per set of the textbook.
+//! levels while it stays in cache; the inverse levels above the blocks come last. After the zeta
+//! levels a set `p` holds ranks `<= |p|` only, and the Möbius result at `s` is read at rank `|s|`,
+//! so a set `p` needs the products of ranks `>= |p|` only: about a third of the `(n + 1)²` rank
+//! products per set of the textbook.
 
 use std::any::Any;
 
@@ -200,52 +200,42 @@ fn ranked<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
     // Sets per block: a power of two whose two ranked blocks fit in BLOCK_BYTES.
     let set_bytes = 2 * w * std::mem::size_of::<A::E>();
     let block_log2 = ((BLOCK_BYTES / set_bytes).max(1).ilog2() as usize).min(n);
-    levels(ar, &mut fa, w, block_log2..n, 0, false);
-    levels(ar, &mut fb, w, block_log2..n, 0, false);
+    levels(ar, &mut fa, w, block_log2..n, false);
+    levels(ar, &mut fb, w, block_log2..n, false);
     let block = (1usize << block_log2) * w;
     let mut product = vec![ar.zero(); w];
     for (index, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
         let first = index << block_log2;
-        levels(ar, ba, w, 0..block_log2, first, false);
-        levels(ar, bb, w, 0..block_log2, first, false);
+        levels(ar, ba, w, 0..block_log2, false);
+        levels(ar, bb, w, 0..block_log2, false);
         for (j, (sa, sb)) in ba.chunks_exact_mut(w).zip(bb.chunks_exact(w)).enumerate() {
             let k = (first + j).count_ones() as usize;
             ar.product(sa, sb, k, k, &mut product);
             sa[k..].copy_from_slice(&product[k..]);
         }
-        levels(ar, ba, w, 0..block_log2, first, true);
+        levels(ar, ba, w, 0..block_log2, true);
     }
     drop(fb);
-    levels(ar, &mut fa, w, block_log2..n, 0, true);
+    levels(ar, &mut fa, w, block_log2..n, true);
     (0..len).map(|s| fa[s * w + s.count_ones() as usize]).collect()
 }
 
-/// Zeta (`inverse`: Möbius) levels `levels` over ranked sets `first, first + 1, …` (`w` ranks
-/// each): zeta adds the ranks `<= |low set|` (the others are zero), Möbius subtracts the ranks
-/// `>= |high set|` (the others are never read).
-fn levels<A: Ranks>(
-    ar: &A,
-    f: &mut [A::E],
-    w: usize,
-    levels: std::ops::Range<usize>,
-    first: usize,
-    inverse: bool,
-) {
+/// Zeta (`inverse`: Möbius) levels `levels` over ranked sets (`w` ranks each): each pair of
+/// halves is one long run of additions (or subtractions), which vectorises. The ranks that
+/// could be skipped (zero in the low set before the products; never read in the high set
+/// after) are added all the same: the run stays whole, and adding them changes no result.
+fn levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, levels: std::ops::Range<usize>, inverse: bool) {
     for h in levels {
         let half = (1usize << h) * w;
-        for (p, pair) in f.chunks_exact_mut(2 * half).enumerate() {
+        for pair in f.chunks_exact_mut(2 * half) {
             let (lo, hi) = pair.split_at_mut(half);
-            for (j, (l, u)) in lo.chunks_exact(w).zip(hi.chunks_exact_mut(w)).enumerate() {
-                let low = first + p * (2 << h) + j;
-                let ones = low.count_ones() as usize;
-                if inverse {
-                    for r in ones + 1..w {
-                        u[r] = ar.sub(u[r], l[r]);
-                    }
-                } else {
-                    for r in 0..=ones {
-                        u[r] = ar.add(u[r], l[r]);
-                    }
+            if inverse {
+                for (x, &y) in hi.iter_mut().zip(lo.iter()) {
+                    *x = ar.sub(*x, y);
+                }
+            } else {
+                for (x, &y) in hi.iter_mut().zip(lo.iter()) {
+                    *x = ar.add(*x, y);
                 }
             }
         }
