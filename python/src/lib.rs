@@ -22,6 +22,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::fwht, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_power, m)?)?;
+    m.add_function(wrap_pyfunction!(transform::set_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(games::count, m)?)?;
     m.add_function(wrap_pyfunction!(games::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(games::period, m)?)?;
