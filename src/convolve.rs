@@ -1,9 +1,17 @@
-//! XOR convolution and XOR powers through the transform.
+//! XOR convolution and XOR powers through the transform; AND and OR convolutions through the
+//! zeta transforms ([`and_convolve`], [`or_convolve`]); the subset convolution by ranked zeta
+//! transforms ([`subset_convolve`]).
 //!
 //! `W(a *ₓ b) = Wa · Wb` pointwise and `W W = n·I`, so `a *ₓ b = W(Wa · Wb) / n` and the k-th
 //! XOR power is `W((Wa)^k) / n`: two forward transforms (one for a power), a pointwise pass, and
 //! the normalised inverse (odd moduli and floats multiply by `1/n`; exact integer rings divide
 //! exactly and refuse a remainder).
+
+mod bitwise;
+mod subset;
+
+pub use bitwise::{and_convolve, or_convolve};
+pub use subset::subset_convolve;
 
 use num_bigint::BigUint;
 

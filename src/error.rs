@@ -220,6 +220,15 @@ pub enum Error {
         hi: BigUint,
     },
 
+    /// A range of heap counts `lo..=hi` with `lo > hi`.
+    #[error("empty range of heap counts: {} is above {}", short(lo), short(hi))]
+    EmptyHeapsRange {
+        /// The smallest number of heaps.
+        lo: BigUint,
+        /// The largest number of heaps.
+        hi: BigUint,
+    },
+
     /// Misère play asked for a game whose misère theory nimcount does not know.
     #[error(
         "misère positions are counted for nim only, not for {}: its misère outcome depends on more than \

@@ -12,12 +12,15 @@ __all__ = [
     "Play",
     "TooCostly",
     "__version__",
+    "and_convolve",
     "count",
     "fwht",
     "grundy",
     "hadamard_matrix",
     "period",
+    "or_convolve",
     "play",
+    "subset_convolve",
     "xor_convolve",
     "xor_power",
 ]
@@ -45,6 +48,15 @@ def hadamard_matrix(n: int, dtype: npt.DTypeLike = ...) -> np.ndarray: ...
 def xor_convolve(
     a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
 ) -> np.ndarray: ...
+def and_convolve(
+    a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
+) -> np.ndarray: ...
+def or_convolve(
+    a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
+) -> np.ndarray: ...
+def subset_convolve(
+    a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
+) -> np.ndarray: ...
 def xor_power(a: _ArrayLike, k: int, *, modulus: Optional[int] = ..., axis: int = ...) -> np.ndarray: ...
 
 @dataclass(frozen=True)
@@ -68,7 +80,7 @@ class Counts:
     winning: Union[int, float]
     total: Union[int, float]
     modulus: Optional[int]
-    heaps: int
+    heaps: Union[int, range]
     sizes: int
     kind: str
     play: str
@@ -82,7 +94,7 @@ class Counts:
 def count(
     game: Optional[str] = ...,
     sizes: Optional[_Sizes] = ...,
-    heaps: Optional[int] = ...,
+    heaps: Optional[Union[int, range]] = ...,
     *,
     histogram: Optional[Union[Dict[int, int], npt.NDArray[np.integer]]] = ...,
     modulus: Optional[int] = ...,

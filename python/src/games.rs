@@ -69,6 +69,8 @@ enum Input {
 struct CountRequest {
     input: Input,
     heaps: BigUint,
+    /// The largest number of heaps of a range (`heaps=range(lo, hi + 1)`), `heaps` being `lo`.
+    heaps_to: Option<BigUint>,
     modulus: Option<BigUint>,
     unordered: bool,
     distinct: bool,
@@ -119,7 +121,11 @@ fn count_positions(r: CountRequest, progress: &dyn Progress) -> Result<CountAnsw
             Query::sum(components)
         }
     };
-    let query = if sum { query } else { query.heaps(r.heaps.clone()) };
+    let query = match (sum, r.heaps_to) {
+        (true, _) => query,
+        (false, Some(hi)) => query.heaps_range(r.heaps.clone(), hi),
+        (false, None) => query.heaps(r.heaps.clone()),
+    };
     let mut query = query.kind(kind).misere(r.misere).progress(progress);
     if let Some(m) = &r.modulus {
         query = query.modulus(m.clone());
@@ -367,9 +373,10 @@ fn certificate_dict<'py>(py: Python<'py>, c: &Certificate) -> PyResult<Bound<'py
 type PartArg<'py> = (String, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// `count(game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability,
-/// max_work, max_heap)` as a dict of the answer.
+/// max_work, max_heap, parts, heaps_to)` as a dict of the answer; `heaps_to` makes the counts
+/// the sums over every number of heaps from `heaps` to it.
 #[pyfunction]
-#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap, parts=None))]
+#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap, parts=None, heaps_to=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn count<'py>(
     py: Python<'py>,
@@ -386,6 +393,7 @@ pub fn count<'py>(
     max_work: Option<Bound<'py, PyAny>>,
     max_heap: Option<Bound<'py, PyAny>>,
     parts: Option<Vec<PartArg<'py>>>,
+    heaps_to: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let input = match (game, histogram, lo, hi) {
         (None, None, None, None) if parts.is_some() => {
@@ -437,9 +445,11 @@ pub fn count<'py>(
         (_, Some(heaps)) => biguint(&heaps, "heaps")?,
         (_, None) => return Err(value_error("heaps= is required: the number of heaps")),
     };
+    let heaps_to = heaps_to.map(|h| biguint(&h, "heaps")).transpose()?;
     let request = CountRequest {
         input,
         heaps,
+        heaps_to,
         modulus: modulus.map(|m| biguint(&m, "modulus")).transpose()?,
         unordered,
         distinct,

@@ -25,6 +25,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::xor_power, m)?)?;
     m.add_function(wrap_pyfunction!(hadamard::hadamard, m)?)?;
     m.add_function(wrap_pyfunction!(hadamard::hadamard_matrix, m)?)?;
+    m.add_function(wrap_pyfunction!(transform::set_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(games::count, m)?)?;
     m.add_function(wrap_pyfunction!(games::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(games::period, m)?)?;

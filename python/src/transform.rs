@@ -639,3 +639,71 @@ where
         Ok(())
     })
 }
+
+/// `set_convolve(a, b, kind, modulus=None)`: `a ← a ∘ b` row by row along the last axis, in
+/// place, for `kind` `"and"`, `"or"` or `"subset"` (`b` unchanged). Both arrays are
+/// C-contiguous, of one shape and dtype: the Python layer passes fresh copies. Unsigned arrays
+/// without a modulus wrap (the zeta transforms need no `1/2`).
+#[pyfunction]
+#[pyo3(signature = (a, b, kind, modulus=None))]
+pub fn set_convolve<'py>(
+    py: Python<'py>,
+    a: Bound<'py, PyAny>,
+    b: Bound<'py, PyAny>,
+    kind: &str,
+    modulus: Option<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    if !matches!(kind, "and" | "or" | "subset") {
+        return Err(value_error(format!("kind {kind:?}: expected \"and\", \"or\" or \"subset\"")));
+    }
+    let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
+    check_ndim(&b)?;
+    with_ring!(&a, modulus.as_ref(), |left, ring| {
+        let right = b
+            .cast::<PyArrayDyn<_>>()
+            .map_err(|_| value_error(format!("a and b must have the same dtype (a is {})", left.dtype())))?;
+        set_rows(py, left, right, ring, kind)
+    })
+}
+
+fn set_rows<T, R>(
+    py: Python<'_>,
+    a: &Bound<'_, PyArrayDyn<T>>,
+    b: &Bound<'_, PyArrayDyn<T>>,
+    ring: R,
+    kind: &str,
+) -> PyResult<()>
+where
+    T: Element + Copy + Send + Sync,
+    R: Checked<Elem = T>,
+{
+    if a.shape() != b.shape() {
+        return Err(value_error(format!(
+            "a and b must have the same shape: {:?} and {:?}",
+            a.shape(),
+            b.shape()
+        )));
+    }
+    let _claim =
+        Claim::new(&[(a.as_untyped(), a.data() as usize, true), (b.as_untyped(), b.data() as usize, true)])?;
+    let mut left = a.try_readwrite().map_err(borrow_error)?;
+    let mut right = b.try_readwrite().map_err(borrow_error)?;
+    let (left, n) = contiguous_rows(left.as_array_mut())?;
+    let (right, _) = contiguous_rows(right.as_array_mut())?;
+    if left.is_empty() {
+        return Ok(());
+    }
+    let name = ring.to_string();
+    run_transform(py, Threads::Default, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+        for (x, y) in left.chunks_mut(n).zip(right.chunks(n)) {
+            signals.check();
+            let c = match kind {
+                "and" => nimcount::convolve::and_convolve(ring.clone(), x, y)?,
+                "or" => nimcount::convolve::or_convolve(ring.clone(), x, y)?,
+                _ => nimcount::convolve::subset_convolve(ring.clone(), x, y)?,
+            };
+            x.copy_from_slice(&c);
+        }
+        Ok(())
+    })
+}

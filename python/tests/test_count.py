@@ -219,3 +219,28 @@ def test_misere_play_of_any_game():
     # Dawson's Kayles (octal:0.07): a heap of 1 has no move, so 1 alone is won in misère play.
     assert nimcount.play("octal:0.07", [1], misere=True).verdict == "won"
     assert nimcount.play("subtract:2", [3], misere=True).verdict == "lost"
+
+
+@pytest.mark.parametrize("kind", ["ordered", "unordered", "distinct"])
+def test_heaps_range_sums_the_brute_force_counts(kind):
+    values = grundy_subtract([1, 3, 4], 12)[1:]
+    flags = {"unordered": kind == "unordered", "distinct": kind == "distinct"}
+    for lo, hi in [(0, 0), (0, 3), (1, 4), (3, 3)]:
+        brute = [brute_count(values, k, kind) for k in range(lo, hi + 1)]
+        losing, total = sum(b[0] for b in brute), sum(b[1] for b in brute)
+        for modulus in [None, 998244353, 12]:
+            c = nimcount.count("subtract:1,3,4", range(1, 12), range(lo, hi + 1), modulus=modulus, **flags)
+            reduce = (lambda x: x) if modulus is None else (lambda x: x % modulus)
+            assert (c.losing, c.total) == (reduce(losing), reduce(total)), (lo, hi, modulus)
+            assert c.heaps == range(lo, hi + 1)
+
+
+def test_heaps_range_of_any_size_and_its_refusals():
+    c = nimcount.count("nim", (1, 10**12), range(1, 10**18 + 1), modulus=998244353)
+    assert 0 <= c.losing < 998244353
+    for bad in [range(5, 3), range(1, 10, 2)]:
+        with pytest.raises(ValueError, match="heaps="):
+            nimcount.count("nim", (0, 7), bad)
+    for flags in [{"misere": True}, {"probability": True}]:
+        with pytest.raises(ValueError, match="range of heap counts"):
+            nimcount.count("nim", (0, 7), range(1, 4), **flags)

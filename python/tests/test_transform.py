@@ -393,3 +393,54 @@ def test_the_gil_is_released_during_a_transform():
         sys.setswitchinterval(previous)
     assert x[0] == 1 << 24 and not x[1:].any()
     assert times["start"] < times["main"] < times["end"]
+
+
+def _brute_set_convolutions(a, b, modulus=None):
+    """AND, OR and subset convolutions by their definitions, in Python ints."""
+    n = len(a)
+    out = [[0] * n for _ in range(3)]
+    for i in range(n):
+        for j in range(n):
+            p = int(a[i]) * int(b[j])
+            out[0][i & j] += p
+            out[1][i | j] += p
+            if i & j == 0:
+                out[2][i | j] += p
+    if modulus is not None:
+        out = [[x % modulus for x in row] for row in out]
+    return out
+
+
+@pytest.mark.parametrize("log2", [0, 1, 3, 6])
+def test_set_convolutions_equal_their_definitions(log2):
+    rng = np.random.default_rng(log2)
+    n = 1 << log2
+    functions = [nimcount.and_convolve, nimcount.or_convolve, nimcount.subset_convolve]
+    a, b = rng.integers(0, P32, n, dtype=np.uint64).astype(np.uint32), rng.integers(0, P32, n).astype(np.uint32)
+    for f, want in zip(functions, _brute_set_convolutions(a, b, P32)):
+        got = f(a, b, modulus=P32)
+        assert got.dtype == np.uint32 and got.tolist() == want
+    a, b = rng.integers(-1000, 1000, n), rng.integers(-1000, 1000, n)
+    for f, want in zip(functions, _brute_set_convolutions(a, b)):
+        got = f(a, b)
+        assert got.dtype == np.int64 and got.tolist() == want
+    a, b = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32), rng.integers(0, 2**32, n).astype(np.uint32)
+    for f, want in zip(functions, _brute_set_convolutions(a, b, 2**32)):
+        assert f(a, b).tolist() == want
+    fa, fb = rng.integers(-8, 8, n).astype(np.float64), rng.integers(-8, 8, n).astype(np.float64)
+    for f, want in zip(functions, _brute_set_convolutions(fa.astype(np.int64), fb.astype(np.int64))):
+        assert f(fa, fb).tolist() == want
+    rows = np.stack([a, b]).astype(np.uint32)
+    assert nimcount.or_convolve(rows, rows)[1].tolist() == nimcount.or_convolve(b, b).tolist()
+
+
+def test_set_convolutions_refuse_bad_inputs():
+    for f in [nimcount.and_convolve, nimcount.or_convolve, nimcount.subset_convolve]:
+        with pytest.raises(ValueError):
+            f(np.ones(3), np.ones(3))
+        with pytest.raises(ValueError):
+            f(np.ones(4), np.ones(2))
+        with pytest.raises(ValueError):
+            f(np.ones(4, np.uint32), np.ones(4, np.uint32) * 9, modulus=7)
+        with pytest.raises(ValueError):
+            f(np.array([2**62, 2**62]), np.array([2, 2]))

@@ -143,6 +143,32 @@ impl<'r, R: Residues> Binomials<'r, R> {
         sum
     }
 
+    /// `Σ_{j <= k} c_j(Ĥ)`, the coefficient of `x^k` in the generating function times
+    /// `1/(1 − x)` (see [`crate::count::geometric`]): multisets as the coefficient of `A + 1, B`,
+    /// sets as that of `A, B − 1`, or for `B = 0` the partial sum of `C(A, i)`. The tables must
+    /// have been built for factors up to `N + 1 + k`.
+    pub(crate) fn cumulative(&self, kind: Unordered, a: &BigUint, b: &BigUint) -> R::Elem {
+        match kind {
+            Unordered::Multiset => self.coefficient(kind, &(a + 1u32), b),
+            Unordered::Set if !b.is_zero() => self.coefficient(kind, a, &(b - 1u32)),
+            Unordered::Set => {
+                let (r, width) = (self.r, self.bad.len());
+                let mut sum = r.zero();
+                let mut terms = self.sequence(kind, a);
+                while let Some((unit, exponents)) = terms.next() {
+                    let mut term = unit;
+                    for (s, &e) in exponents.iter().enumerate().take(width) {
+                        if e > 0 {
+                            term = r.mul(term, self.power(s, e as usize));
+                        }
+                    }
+                    sum = r.add(sum, term);
+                }
+                sum
+            }
+        }
+    }
+
     /// `bad[s]^e mod m`.
     fn power(&self, s: usize, e: usize) -> R::Elem {
         match self.powers[s].get(e) {

@@ -73,6 +73,7 @@ mod coefficients;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod engine;
+mod geometric;
 mod levels;
 mod misere;
 pub(crate) mod modulus;

@@ -86,6 +86,8 @@ pub struct Query<'p> {
     input: Input,
     sizes: Option<(BigUint, BigUint)>,
     heaps: Option<BigUint>,
+    /// The largest number of heaps of a range ([`heaps_range`](Query::heaps_range)).
+    heaps_to: Option<BigUint>,
     modulus: Option<BigUint>,
     kind: Kind,
     misere: bool,
@@ -101,6 +103,7 @@ impl fmt::Debug for Query<'_> {
             .field("input", &self.input)
             .field("sizes", &self.sizes)
             .field("heaps", &self.heaps)
+            .field("heaps_to", &self.heaps_to)
             .field("modulus", &self.modulus)
             .field("kind", &self.kind)
             .field("misere", &self.misere)
@@ -198,6 +201,7 @@ impl Query<'static> {
             input,
             sizes: None,
             heaps: None,
+            heaps_to: None,
             modulus: None,
             kind: Kind::Ordered,
             misere: false,
@@ -227,7 +231,45 @@ impl<'p> Query<'p> {
     /// is refused with [`Error::MissingHeaps`].
     pub fn heaps(mut self, k: impl Into<BigUint>) -> Self {
         self.heaps = Some(k.into());
+        self.heaps_to = None;
         self
+    }
+
+    /// Every number of heaps from `lo` to `hi` (both any size): the counts are the sums of the
+    /// counts of `lo`, `lo + 1`, …, `hi` heaps, computed at once through the same transform (per
+    /// transformed value a geometric series for ordered heaps, a cumulative coefficient for
+    /// multisets and sets; see [`Query`]'s module). Counts and the distribution, exact or modulo
+    /// anything; `lo > hi` is refused ([`Error::EmptyHeapsRange`]), and so are the queries whose
+    /// counts are not sums over the transform: misère play, staircases, Moore's Nim-K,
+    /// probabilities and sums of games.
+    ///
+    /// ```
+    /// use nimcount::count::Query;
+    /// use nimcount::game::Game;
+    ///
+    /// // Nim heaps of 1..=3 stones: 1 heap is never lost, 2 heaps are lost when equal (3 of 9),
+    /// // 3 heaps when a permutation of 1, 2, 3 (6 of 27).
+    /// let counts = Query::new(Game::Nim).sizes(1u32, 3u32).heaps_range(1u32, 3u32).count()?;
+    /// assert_eq!((counts.losing, counts.total), (9u32.into(), 39u32.into()));
+    /// // Up to 10^18 heaps, modulo a prime, in one pass.
+    /// let huge = Query::new(Game::Nim).sizes(1u32, 3u32).heaps_range(1u32, 10u64.pow(18));
+    /// assert!(huge.modulus(998_244_353u32).count().is_ok());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn heaps_range(mut self, lo: impl Into<BigUint>, hi: impl Into<BigUint>) -> Self {
+        self.heaps = Some(lo.into());
+        self.heaps_to = Some(hi.into());
+        self
+    }
+
+    /// The refusal of a range of heap counts by a query that is not a sum over the transform.
+    fn single_heaps(&self, query: &str, reason: &'static str) -> Result<()> {
+        match self.heaps_to {
+            Some(_) => {
+                Err(Error::NotForQuery { query: format!("{query} over a range of heap counts"), reason })
+            }
+            None => Ok(()),
+        }
     }
 
     /// Staircases of the game ([`crate::play::Staircase`]): coins on `k` steps (given with
@@ -335,6 +377,7 @@ impl<'p> Query<'p> {
             input: self.input,
             sizes: self.sizes,
             heaps: self.heaps,
+            heaps_to: self.heaps_to,
             modulus: self.modulus,
             kind: self.kind,
             misere: self.misere,
@@ -382,7 +425,7 @@ impl<'p> Query<'p> {
     /// The losing count and the total of `heaps` heaps (normal or misère play), answered before
     /// any Grundy value when the query is trivial.
     fn counts(&self, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
-        if let Some(trivial) = self.trivial(heaps) {
+        if let Some(trivial) = self.trivial(heaps).filter(|_| self.heaps_to.is_none()) {
             return Ok(trivial);
         }
         let (outcome, report) = self.run(heaps, false)?;
@@ -564,6 +607,10 @@ impl<'p> Query<'p> {
     pub fn probability(&self, with_distribution: bool) -> Result<Probability> {
         self.validate()?;
         self.counts_only()?;
+        self.single_heaps(
+            "probabilities",
+            "a probability is of one number of heaps (the counts of a range are sums of counts)",
+        )?;
         if with_distribution {
             self.distribution_over_array()?;
         }
@@ -757,7 +804,11 @@ impl<'p> Query<'p> {
 
     /// The engine of this query over `histogram`.
     fn engine<'a>(&'a self, histogram: &'a Histogram, heaps: &'a BigUint, stages: Stages) -> Engine<'a> {
-        Engine::new(histogram, heaps, self.kind, self.options, self.progress, stages)
+        let engine = Engine::new(histogram, heaps, self.kind, self.options, self.progress, stages);
+        match &self.heaps_to {
+            Some(hi) => engine.up_to(hi),
+            None => engine,
+        }
     }
 
     /// The misère correction of the losing count, for misère queries.
@@ -808,6 +859,26 @@ impl<'p> Query<'p> {
     /// Checks what does not depend on the histogram: every cheap refusal comes before any work.
     fn validate(&self) -> Result<()> {
         modulus::check(self.modulus.as_ref())?;
+        if let (Some(lo), Some(hi)) = (&self.heaps, &self.heaps_to) {
+            if lo > hi {
+                return Err(Error::EmptyHeapsRange { lo: lo.clone(), hi: hi.clone() });
+            }
+            if self.misere {
+                self.single_heaps(
+                    "misère play",
+                    "its correction of the all-small positions is counted per number of heaps",
+                )?;
+            }
+            if self.staircase {
+                self.single_heaps("a staircase", "its number of steps is one number")?;
+            }
+            if let Input::Moore(k) = &self.input {
+                self.single_heaps(
+                    &format!("moore:{k}"),
+                    "it is counted digit by digit for one number of heaps",
+                )?;
+            }
+        }
         let refuse = |query: String, reason| Err(Error::NotForQuery { query, reason });
         match &self.input {
             Input::Game(game) => {
@@ -911,6 +982,7 @@ impl<'p> Query<'p> {
 #[cfg(feature = "mpi")]
 impl Query<'_> {
     pub(crate) fn asked_heaps(&self) -> Result<&BigUint> {
+        self.single_heaps("the distributed count", "it counts one number of heaps")?;
         self.heaps_asked()
     }
 

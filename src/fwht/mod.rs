@@ -39,10 +39,12 @@
 
 pub mod hadamard;
 pub mod reference;
+pub mod zeta;
 
 pub use hadamard::{HadamardPlan, Storage, hadamard_matrix};
 
 pub use crate::simd::{Backend, PARALLEL_MIN};
+pub use zeta::Sets;
 
 use crate::error::{Error, Result};
 use crate::ring::{Internal, Ring};

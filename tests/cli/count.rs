@@ -452,3 +452,69 @@ fn many_parts_share_one_work_limit_and_one_short_stages_line() {
     assert!(stages.len() < 600, "{} bytes: {stages}", stages.len());
     assert!(stages.contains("Grundy values ") && stages.contains(" ms (300 times)"), "{stages}");
 }
+
+/// `--heaps LO..=HI`: the sum of the single counts (Kayles, nim and `subtract:1,3,4` over
+/// `1..=10^12`, ordered and unordered, exact and modulo a prime), the range in the summary and
+/// in JSON, a histogram file of 1 000 values below 2^16 over `1..=10^18` heaps as the library
+/// counts it, and one-line refusals.
+#[test]
+fn heaps_ranges_sum_the_single_counts() {
+    for game in ["kayles", "nim", "subtract:1,3,4"] {
+        for extra in
+            [&[][..], &["--unordered"], &["--modulus", "998244353"], &["--distinct", "--modulus", "12"]]
+        {
+            let base = [&["--game", game, "--sizes", "1..=10^12"][..], extra].concat();
+            let count = |heaps: &str| {
+                let v = json(&[&base[..], &["--heaps", heaps]].concat());
+                let field = |f: &str| v[f].as_str().unwrap().parse::<num_bigint::BigUint>().unwrap();
+                (field("losing"), field("total"), v)
+            };
+            let (losing, total, v) = count("2..=4");
+            assert_eq!(v["heaps"], "2..=4");
+            assert_eq!(
+                (v["heaps_range"]["lo"].as_str(), v["heaps_range"]["hi"].as_str()),
+                (Some("2"), Some("4"))
+            );
+            let singles = ["2", "3", "4"].map(count);
+            let reduce = |x: num_bigint::BigUint| match v["modulus"].as_str() {
+                Some(m) => x % m.parse::<num_bigint::BigUint>().unwrap(),
+                None => x,
+            };
+            assert_eq!(losing, reduce(singles.iter().map(|s| &s.0).sum()), "{game} {extra:?}");
+            assert_eq!(total, reduce(singles.iter().map(|s| &s.1).sum()), "{game} {extra:?}");
+        }
+    }
+    nimcount()
+        .args(["count", "--game", "nim", "--sizes", "1..=3", "--heaps", "1..=3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("heaps      1..=3, ordered, normal play"))
+        .stdout(predicate::str::contains("losing     9\n"))
+        .stdout(predicate::str::contains("total      39\n"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x5eed_u64;
+    let values: Vec<u32> = (0..1000)
+        .map(|_| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 48) as u32
+        })
+        .collect();
+    let path = histogram_file(dir.path(), "values.txt", &values, 0, 999);
+    let v = json(&["--histogram", path.to_str().unwrap(), "--heaps", "1..=10^18", "--modulus", "998244353"]);
+    let histogram = nimcount::histogram::Histogram::from_values(&values, 0, 999).unwrap();
+    let library = nimcount::count::Query::from_histogram(histogram)
+        .heaps_range(1u32, 10u64.pow(18))
+        .modulus(998_244_353u32)
+        .count()
+        .unwrap();
+    assert_eq!(v["losing"], library.losing.to_string());
+    assert_eq!(v["total"], library.total.to_string());
+
+    let nim = ["--game", "nim", "--sizes", "0..=7"];
+    refused(&[&nim[..], &["--heaps", "5..=3"]].concat(), "--heaps 5..=3: empty range, 5 is above 3");
+    refused(&[&nim[..], &["--heaps", "1..3"]].concat(), "must be K or LO..=HI");
+    refused(&[&nim[..], &["--heaps", "1..=3", "--misere"]].concat(), "over a range of heap counts");
+    refused(&[&nim[..], &["--heaps", "1..=3", "--probability"]].concat(), "over a range of heap counts");
+    refused(&["--game", "moore:2", "--sizes", "0..=7", "--heaps", "1..=3"], "over a range of heap counts");
+}

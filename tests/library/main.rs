@@ -6,9 +6,11 @@
 mod support;
 
 mod convolve;
+mod convolve_bitwise;
 mod count;
 mod count_direct;
 mod count_moore;
+mod count_range;
 mod count_seed;
 mod fwht;
 mod grundy_brute;

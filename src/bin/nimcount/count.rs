@@ -77,8 +77,10 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     sizes: Option<String>,
-    /// The number of heaps.
-    #[arg(long, value_name = "K", required_unless_present = "part", allow_hyphen_values = true)]
+    /// The number of heaps, or LO..=HI: the counts summed over every number of heaps from LO to
+    /// HI (any size, in one pass: per transformed value a geometric series, or for --unordered
+    /// and --distinct a cumulative coefficient).
+    #[arg(long, value_name = "K|LO..=HI", required_unless_present = "part", allow_hyphen_values = true)]
     heaps: Option<String>,
     /// Count modulo M (exact counts when absent).
     #[arg(long, value_name = "M", conflicts_with = "probability", allow_hyphen_values = true)]
@@ -146,7 +148,7 @@ pub fn run(args: Args) -> Result<()> {
     if !args.part.is_empty() {
         return sum(&args, &progress, start);
     }
-    let heaps = number::parse(args.heaps.as_deref().unwrap_or_default())?;
+    let (heaps, heaps_to) = parse_heaps(args.heaps.as_deref().unwrap_or_default())?;
     let modulus = args.modulus.as_deref().map(number::parse).transpose()?;
     if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(usage("--modulus 0: the modulus must be at least 1"));
@@ -190,10 +192,15 @@ pub fn run(args: Args) -> Result<()> {
             ));
         }
     };
-    let query = configure(query.heaps(heaps.clone()), &args, &progress)?;
+    let query = match &heaps_to {
+        Some(hi) => query.heaps_range(heaps.clone(), hi.clone()),
+        None => query.heaps(heaps.clone()),
+    };
+    let query = configure(query, &args, &progress)?;
     let mut summary = Summary {
         input,
         heaps,
+        heaps_to,
         kind,
         misere: args.misere,
         modulus,
@@ -241,6 +248,29 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
     Ok(query)
 }
 
+/// `--heaps K` or `--heaps LO..=HI`: the number of heaps, and the top of a range.
+fn parse_heaps(text: &str) -> Result<(BigUint, Option<BigUint>)> {
+    if !text.contains("..") {
+        return Ok((number::parse(text)?, None));
+    }
+    if !text.contains("..=") {
+        return Err(usage(format!(
+            "--heaps '{}' must be K or LO..=HI, for example 1..=10^18",
+            nimcount::error::quote(text)
+        )));
+    }
+    let (lo, hi) = number::parse_range(text)?;
+    if lo > hi {
+        return Err(usage(format!(
+            "--heaps {}: empty range, {} is above {}",
+            nimcount::error::quote(text),
+            number::short(&lo),
+            number::short(&hi)
+        )));
+    }
+    Ok((lo, Some(hi)))
+}
+
 fn kind_of(args: &Args) -> Result<Kind> {
     Ok(Kind::of(args.unordered, args.distinct)?)
 }
@@ -277,6 +307,7 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
     let query = configure(Query::sum(components), args, progress)?;
     let summary = Summary {
         heaps: parts.iter().map(|p| &p.heaps).sum(),
+        heaps_to: None,
         input: Input::Sum { parts },
         kind: kind_of(args)?,
         misere: false,
@@ -391,6 +422,8 @@ struct Part {
 struct Summary {
     input: Input,
     heaps: BigUint,
+    /// The top of a range of heap counts (`--heaps LO..=HI`, `heaps` being LO).
+    heaps_to: Option<BigUint>,
     kind: Kind,
     misere: bool,
     modulus: Option<BigUint>,
@@ -416,6 +449,14 @@ impl Summary {
             }
         }
         stages
+    }
+
+    /// `K`, or `LO..=HI` for a range of heap counts.
+    fn heaps_text(&self) -> String {
+        match &self.heaps_to {
+            Some(hi) => format!("{}..={}", self.heaps, hi),
+            None => self.heaps.to_string(),
+        }
     }
 
     fn play(&self) -> &'static str {
@@ -453,7 +494,10 @@ impl Summary {
                 fields.insert("parts".into(), Value::Array(parts));
             }
         }
-        fields.insert("heaps".into(), json!(self.heaps.to_string()));
+        fields.insert("heaps".into(), json!(self.heaps_text()));
+        if let Some(hi) = &self.heaps_to {
+            fields.insert("heaps_range".into(), json!({ "lo": decimal(&self.heaps), "hi": decimal(hi) }));
+        }
         fields.insert("kind".into(), json!(self.kind.to_string()));
         fields.insert("play".into(), json!(self.play()));
         fields.insert("number_of_sizes".into(), json!(decimal(&report.sizes)));
@@ -719,7 +763,7 @@ impl Summary {
             }
         }
         let within = if matches!(self.input, Input::Sum { .. }) { " within each part" } else { "" };
-        lines.push(("heaps", format!("{}, {}{within}, {} play", self.heaps, self.kind, self.play())));
+        lines.push(("heaps", format!("{}, {}{within}, {} play", self.heaps_text(), self.kind, self.play())));
         let modulus = match &self.modulus {
             Some(m) => m.to_string(),
             None if exact == Some(true) => {

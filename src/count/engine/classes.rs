@@ -8,6 +8,7 @@ use num_traits::ToPrimitive;
 use super::{Classes, Distinct, Engine, Outcome, Stages, halves};
 use crate::arith::inverse_power_of_two;
 use crate::count::coefficients::{self, Binomials};
+use crate::count::geometric;
 use crate::count::modulus::Part;
 use crate::error::Result;
 use crate::fwht::Plan;
@@ -34,6 +35,7 @@ impl Engine<'_> {
     /// coefficient); the spectrum keeps its slots' classes when `keep_slots`.
     pub(super) fn class_values<R: Residues>(&mut self, r: &R, keep_slots: bool) -> Result<Vec<R::Elem>> {
         let k = self.k;
+        let (to, top) = (self.to, self.top());
         let kind = self.unordered();
         let n = self.histogram.total().clone();
         let (parallel, progress, limit) = (self.parallel(), self.progress, self.options.work_limit);
@@ -42,6 +44,24 @@ impl Engine<'_> {
         let mut stages = Stages::default();
         let total;
         let values = match kind {
+            None if to.is_some() => {
+                let hi = to.expect("a range");
+                let (exponent, len) = (r.reduce_exponent(k), hi - k + 1u32);
+                let steps = (spectrum.len() as u128 * geometric::geometric_multiplications(&exponent, &len))
+                    .saturating_mul(r.mul_steps());
+                total = super::spend(
+                    "summing the powers of the transformed values over the range of heaps",
+                    spent,
+                    Some(steps),
+                    limit,
+                )?;
+                stages.time("geometric series", || {
+                    let bases = spectrum.residues(r);
+                    parallel::map(&bases, parallel && bases.len() >= 64, |base| {
+                        geometric::geometric(r, base.clone(), &exponent, &len)
+                    })
+                })
+            }
             None => {
                 let exponent = r.reduce_exponent(k);
                 // Square-and-multiply: at most two multiplications per bit of the exponent.
@@ -63,21 +83,36 @@ impl Engine<'_> {
             Some(unordered) => {
                 let distinct = Distinct::of(spectrum);
                 let cost = u64::try_from(r.mul_steps()).unwrap_or(u64::MAX);
+                // A range evaluates the cumulative coefficients at `hi` and at `lo − 1`.
+                let runs = if to.is_some() { 2 } else { 1 };
                 total = super::spend(
                     "the unordered count",
                     spent,
-                    coefficients::work_steps(distinct.len(), k, cost),
+                    coefficients::work_steps(distinct.len(), &top, cost).map(|s| s.saturating_mul(runs)),
                     limit,
                 )?;
-                let k = k.to_u64().expect("counted steps");
-                let binomials = Binomials::new(r, k, &(&n + k))?;
+                let top = top.to_u64().expect("counted steps");
+                let k = k.to_u64().expect("at most the top");
+                let binomials = Binomials::new(r, top, &(&n + top + 1u32))?;
+                // The cumulative sum below the range: at `lo − 1`, none when the range starts at 0.
+                let below = match (to, k.checked_sub(1)) {
+                    (Some(_), Some(below)) => Some(Binomials::new(r, below, &(&n + below + 1u32))?),
+                    _ => None,
+                };
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || {
-                    let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 16;
+                    let parallel = parallel && distinct.len() as u128 * (u128::from(top) + 1) >= 1 << 16;
                     let per_value: Vec<R::Elem> = parallel::map(&distinct.values, parallel, |h| {
                         let (a, b) = halves(&n, h);
-                        let c = binomials.coefficient(unordered, &a, &b);
+                        let c = match (to, &below) {
+                            (None, _) => binomials.coefficient(unordered, &a, &b),
+                            (Some(_), None) => binomials.cumulative(unordered, &a, &b),
+                            (Some(_), Some(below)) => r.sub(
+                                binomials.cumulative(unordered, &a, &b),
+                                below.cumulative(unordered, &a, &b),
+                            ),
+                        };
                         progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
                         c
                     });

@@ -21,6 +21,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::answer::{Kind, Method, Options, Report, Source, SpectrumPath};
 use super::coefficients::{self, Unordered, few_sizes};
+use super::geometric;
 use super::modulus::{self, Part};
 use super::spectrum::{self, ArraySpectrum, Spectrum};
 use super::structured;
@@ -123,7 +124,10 @@ impl Outcome {
 /// The state of one query's computation.
 pub(super) struct Engine<'a> {
     histogram: &'a Histogram,
+    /// The number of heaps, or the smallest of a range.
     k: &'a BigUint,
+    /// The largest number of heaps of a range ([`up_to`](Engine::up_to)); `None` for `k` alone.
+    to: Option<&'a BigUint>,
     kind: Kind,
     options: Options,
     progress: &'a dyn Progress,
@@ -146,7 +150,34 @@ impl<'a> Engine<'a> {
         progress: &'a dyn Progress,
         stages: Stages,
     ) -> Self {
-        Engine { histogram, k, kind, options, progress, spectrum: None, distinct: None, stages, spent: 0 }
+        Engine {
+            histogram,
+            k,
+            to: None,
+            kind,
+            options,
+            progress,
+            spectrum: None,
+            distinct: None,
+            stages,
+            spent: 0,
+        }
+    }
+
+    /// The same engine, counting every number of heaps from its `k` to `hi` (`k <= hi`): the
+    /// pointwise values are summed over the range (see [`crate::count::geometric`]).
+    pub fn up_to(mut self, hi: &'a BigUint) -> Self {
+        self.to = Some(hi);
+        self
+    }
+
+    /// The largest number of heaps counted, for sets at most the number of sizes (more are none).
+    fn top(&self) -> BigUint {
+        let top = self.to.unwrap_or(self.k).clone();
+        match self.kind {
+            Kind::Set => top.min(self.histogram.total().clone()),
+            _ => top,
+        }
     }
 
     /// What was used, once the computation is over.
@@ -215,6 +246,7 @@ impl<'a> Engine<'a> {
             return None;
         }
         let count = BigUint::from(u8::from(self.k.is_zero()));
+        // Over a range, the empty position counts once when the range holds 0 heaps.
         let distribution = with_distribution.then(|| {
             let mut d = vec![BigUint::zero(); self.histogram.transform_len()];
             d[0] = count.clone();
@@ -235,6 +267,7 @@ impl<'a> Engine<'a> {
             });
         }
         if !with_distribution
+            && self.to.is_none()
             && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, self.k, Some(m))
         {
             return Ok(Outcome { losing, total, distribution: None });
@@ -249,6 +282,7 @@ impl<'a> Engine<'a> {
     fn part(&mut self, part: &Part, with_distribution: bool) -> Result<Outcome> {
         let d = u64::from(self.log2());
         let slots = self.kind == Kind::Ordered
+            && self.to.is_none()
             && self.options.method != Method::Classes
             && !self.histogram.is_structured();
         match part {
@@ -272,7 +306,10 @@ impl<'a> Engine<'a> {
         if let Some(outcome) = self.no_sizes(with_distribution) {
             return Ok(outcome);
         }
-        let bits = answer_bits(self.kind, &n, k);
+        let bits = match self.to {
+            None => answer_bits(self.kind, &n, k),
+            Some(hi) => range_answer_bits(self.kind, &n, k, hi),
+        };
         if bits.is_none_or(|b| b > u128::from(EXACT_MAX_BITS)) {
             return Err(Error::AnswerTooLarge {
                 bits: Estimate(bits),
@@ -281,6 +318,7 @@ impl<'a> Engine<'a> {
         }
         let bits = bits.expect("checked");
         if !with_distribution
+            && self.to.is_none()
             && let Some((losing, total)) = few_sizes(self.unordered(), self.histogram, k, None)
         {
             return Ok(Outcome { losing, total, distribution: None });
@@ -298,6 +336,7 @@ impl<'a> Engine<'a> {
     fn exact_class_values(&mut self, keep_slots: bool, bits: u128) -> Result<Vec<BigInt>> {
         let n = self.histogram.total().clone();
         let k = self.k;
+        let (to, top) = (self.to, self.top());
         let parallel = self.parallel();
         let unordered = self.unordered();
         let progress = self.progress;
@@ -308,30 +347,50 @@ impl<'a> Engine<'a> {
         let total;
         let per_value: Vec<BigInt> = match unordered {
             None => {
+                // A range raises every value twice (`v^(hi+1)` and `v^lo`).
+                let powers = if to.is_some() { 2 } else { 1 };
                 total = spend(
                     "raising the transformed values to the power k exactly",
                     spent,
-                    Some(exact_power_steps(distinct.len(), bits)),
+                    Some(exact_power_steps(distinct.len(), bits).saturating_mul(powers)),
                     limit,
                 )?;
                 let small_k = k.to_u64();
                 stages.time("power", || {
-                    parallel::map(&distinct.values, parallel && distinct.len() >= 64, |h| {
-                        exact_power(h, small_k, k)
+                    parallel::map(&distinct.values, parallel && distinct.len() >= 64, |h| match to {
+                        None => exact_power(h, small_k, k),
+                        Some(hi) => geometric::geometric_exact(h, k, hi),
                     })
                 })
             }
             Some(unordered) => {
                 let words = (bits / 64 + 1) as u64;
-                let steps = coefficients::work_steps(distinct.len(), k, words);
+                // A range evaluates the cumulative coefficients at `hi` and at `lo − 1`.
+                let runs = if to.is_some() { 2 } else { 1 };
+                let steps =
+                    coefficients::work_steps(distinct.len(), &top, words).map(|s| s.saturating_mul(runs));
                 total = spend("the exact unordered count", spent, steps, limit)?;
-                let k = k.to_u64().expect("counted steps");
+                let top = top.to_u64().expect("counted steps");
+                let k = k.to_u64().expect("at most the top");
                 let done = std::sync::atomic::AtomicU64::new(0);
                 progress.start("coefficients", distinct.len() as u64);
                 stages.time("coefficients", || {
-                    let parallel = parallel && distinct.len() as u128 * (u128::from(k) + 1) >= 1 << 12;
+                    let parallel = parallel && distinct.len() as u128 * (u128::from(top) + 1) >= 1 << 12;
                     parallel::map(&distinct.values, parallel, |h| {
-                        let c = coefficients::exact(unordered, &n, h, k);
+                        let c = match to {
+                            None => coefficients::exact(unordered, &n, h, k),
+                            Some(_) => {
+                                let multiset = unordered == Unordered::Multiset;
+                                let (n, h) = geometric::cumulative_exact_arguments(multiset, &n, h);
+                                let below = match k.checked_sub(1) {
+                                    Some(below) if below <= top => {
+                                        coefficients::exact(unordered, &n, &h, below)
+                                    }
+                                    _ => BigInt::zero(),
+                                };
+                                coefficients::exact(unordered, &n, &h, top) - below
+                            }
+                        };
                         progress.set_position(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
                         c
                     })
@@ -537,6 +596,18 @@ fn spend(what: &'static str, spent: u128, steps: Option<u128>, limit: u128) -> R
         Some(total) if total <= limit => Ok(total),
         total => Err(Error::TooMuchWork { what, steps: Estimate(total), limit }),
     }
+}
+
+/// An upper bound on the number of bits of the total count summed over every number of heaps
+/// from `lo` to `hi` (`None`: beyond 128 bits of bits): the largest term's bound (the counts grow
+/// with `k`, sets up to `N/2`) and the number of terms.
+fn range_answer_bits(kind: Kind, n: &BigUint, lo: &BigUint, hi: &BigUint) -> Option<u128> {
+    let top = match kind {
+        Kind::Set => hi.clone().min(n >> 1u32).max(lo.clone().min(n.clone())),
+        _ => hi.clone(),
+    };
+    let terms = u128::from((hi - lo + 1u32).bits());
+    answer_bits(kind, n, &top)?.checked_add(terms)
 }
 
 /// An upper bound on the number of bits of the total count (`None`: beyond 128 bits of bits).

@@ -1,0 +1,222 @@
+//! Zeta and Möbius transforms over subsets and supersets: the transforms of the OR and AND
+//! convolutions, on the same plans, blocked kernel driver, threads and rings as the
+//! Walsh–Hadamard transform, with another butterfly.
+//!
+//! # Conventions
+//! Natural order, indices as bit sets:
+//! - subset zeta `ẑ[s] = Σ_{t ⊆ s} x[t]` (butterfly `(a, b) → (a, a + b)`), its inverse the subset
+//!   Möbius transform `x[s] = Σ_{t ⊆ s} (−1)^|s∖t| ẑ[t]` (`(a, b) → (a, b − a)`);
+//! - superset zeta `ẑ[s] = Σ_{t ⊇ s} x[t]` (`(a, b) → (a + b, b)`), inverse `(a, b) → (a − b, b)`.
+//!
+//! Every output is a sum of inputs with signs ±1, so the exact rings' overflow bound of the
+//! Walsh–Hadamard transform (the sum of the absolute values) holds here too, and no ring needs
+//! `1/2`: the wrapping rings have AND and OR convolutions. Elements are checked as
+//! [`Plan::forward`] checks them, before anything is written.
+//!
+//! ```
+//! use nimcount::fwht::{Plan, Sets};
+//! use nimcount::ring::Exact64;
+//!
+//! let plan = Plan::new(Exact64, 4)?;
+//! let mut x = vec![1, 2, 3, 4];
+//! plan.zeta(&mut x, Sets::Subset)?;
+//! assert_eq!(x, [1, 3, 4, 10]); // {}, {0}, {1}, {0, 1}
+//! plan.mobius(&mut x, Sets::Subset)?;
+//! assert_eq!(x, [1, 2, 3, 4]);
+//! plan.zeta(&mut x, Sets::Superset)?;
+//! assert_eq!(x, [10, 6, 7, 4]);
+//! # Ok::<(), nimcount::Error>(())
+//! ```
+//!
+//! # Kernel
+//! The butterfly is a parameter of the shared depth-first driver (the kernel of
+//! [`Plan::forward`] with its cache blocking, radix-16 column passes and rayon splits): each
+//! kind is the ring's `(a + b, a − b)` with one half kept and the arguments in the kind's order.
+
+use super::Plan;
+use crate::error::{Error, Result};
+use crate::ring::Ring;
+use crate::simd::portable::{self, Butterfly};
+
+/// Which sets a zeta transform sums over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sets {
+    /// `ẑ[s] = Σ_{t ⊆ s} x[t]`: the transform of the OR convolution.
+    Subset,
+    /// `ẑ[s] = Σ_{t ⊇ s} x[t]`: the transform of the AND convolution.
+    Superset,
+}
+
+/// The four butterflies, as the `K` of [`Kinded`].
+const SUBSET_ZETA: u8 = 0;
+const SUPERSET_ZETA: u8 = 1;
+const SUBSET_MOBIUS: u8 = 2;
+const SUPERSET_MOBIUS: u8 = 3;
+
+/// A ring's zeta or Möbius butterfly `K`, for the shared kernel driver.
+struct Kinded<'a, R, const K: u8>(&'a R);
+
+impl<R, const K: u8> Clone for Kinded<'_, R, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R, const K: u8> Copy for Kinded<'_, R, K> {}
+
+impl<R: Ring, const K: u8> Butterfly for Kinded<'_, R, K>
+where
+    R::Elem: Copy,
+{
+    type E = R::Elem;
+    #[inline(always)]
+    fn butterfly(self, a: R::Elem, b: R::Elem) -> (R::Elem, R::Elem) {
+        let r = self.0;
+        match K {
+            SUBSET_ZETA => (a, r.add(a, b)),
+            SUPERSET_ZETA => (r.add(a, b), b),
+            SUBSET_MOBIUS => (a, r.sub(b, a)),
+            _ => (r.sub(a, b), b),
+        }
+    }
+    fn valid(self, x: R::Elem) -> bool {
+        self.0.is_valid(&x)
+    }
+}
+
+impl<R: Ring> Plan<R>
+where
+    R::Elem: Copy,
+{
+    /// The zeta transform over subsets or supersets of every chunk of `data`, in place
+    /// (see the [module](self) for the conventions). Errors as [`Plan::forward`]'s: lengths,
+    /// elements the ring does not accept (`data` left as it was), an exact ring's overflow.
+    pub fn zeta(&self, data: &mut [R::Elem], sets: Sets) -> Result<()> {
+        self.check_sets(data)?;
+        self.run_sets(data, sets, false);
+        Ok(())
+    }
+
+    /// The Möbius transform, the inverse of [`zeta`](Plan::zeta) over the same sets, in place.
+    ///
+    /// ```
+    /// use nimcount::fwht::{Plan, Sets};
+    /// use nimcount::ring::Mod32;
+    /// let plan = Plan::new(Mod32::new(7)?, 2)?;
+    /// let mut x = vec![5, 1];
+    /// plan.mobius(&mut x, Sets::Superset)?;
+    /// assert_eq!(x, [4, 1]);
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn mobius(&self, data: &mut [R::Elem], sets: Sets) -> Result<()> {
+        self.check_sets(data)?;
+        self.run_sets(data, sets, true);
+        Ok(())
+    }
+
+    /// The checks of [`zeta`](Plan::zeta), before anything is written.
+    fn check_sets(&self, data: &[R::Elem]) -> Result<()> {
+        let len = self.len();
+        if data.is_empty() || !data.len().is_multiple_of(len) {
+            return Err(if data.is_empty() {
+                Error::EmptyBuffer
+            } else {
+                Error::LengthMismatch { len: data.len(), plan_len: len }
+            });
+        }
+        self.ring().validate(data)?;
+        self.ring().check_transform(data, self.log2(), self.parallel())
+    }
+
+    /// The zeta (or, `inverse`, Möbius) transform of every chunk, unchecked: the caller checked
+    /// the elements and the exact rings' bound.
+    pub(crate) fn run_sets(&self, data: &mut [R::Elem], sets: Sets, inverse: bool) {
+        let (ring, log2, parallel) = (self.ring(), self.log2(), self.parallel());
+        let run = |chunk: &mut [R::Elem]| match (sets, inverse) {
+            (Sets::Subset, false) => {
+                portable::transform(Kinded::<R, SUBSET_ZETA>(ring), chunk, log2, parallel)
+            }
+            (Sets::Superset, false) => {
+                portable::transform(Kinded::<R, SUPERSET_ZETA>(ring), chunk, log2, parallel)
+            }
+            (Sets::Subset, true) => {
+                portable::transform(Kinded::<R, SUBSET_MOBIUS>(ring), chunk, log2, parallel)
+            }
+            (Sets::Superset, true) => {
+                portable::transform(Kinded::<R, SUPERSET_MOBIUS>(ring), chunk, log2, parallel)
+            }
+        };
+        data.chunks_exact_mut(self.len()).for_each(run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ring::{Exact64, Float64, Mod32, Wrap32};
+
+    /// Every kind against the definition (sums over subsets or supersets, signed for Möbius),
+    /// lengths 1 to 2^11 (the textbook loop, leaves and column passes), two chunks.
+    #[test]
+    fn zeta_and_mobius_equal_their_definitions() {
+        let ring = Mod32::new(998_244_353).unwrap();
+        let mut seed = 7u64;
+        for log2 in 0..=11u32 {
+            let n = 1usize << log2;
+            let x: Vec<u32> = (0..2 * n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    ((seed >> 33) % 998_244_353) as u32
+                })
+                .collect();
+            let plan = Plan::new(ring, n).unwrap();
+            for sets in [Sets::Subset, Sets::Superset] {
+                let inside = |t: usize, s: usize| match sets {
+                    Sets::Subset => t & s == t,
+                    Sets::Superset => t & s == s,
+                };
+                let mut z = x.clone();
+                plan.zeta(&mut z, sets).unwrap();
+                let mut m = x.clone();
+                plan.mobius(&mut m, sets).unwrap();
+                if log2 <= 8 {
+                    for c in 0..2 {
+                        for s in 0..n {
+                            let (mut sum, mut signed) = (0u32, 0u32);
+                            for t in (0..n).filter(|&t| inside(t, s)) {
+                                let v = x[c * n + t];
+                                sum = ring.add(sum, v);
+                                let odd = ((t ^ s).count_ones() & 1) == 1;
+                                signed = if odd { ring.sub(signed, v) } else { ring.add(signed, v) };
+                            }
+                            assert_eq!(z[c * n + s], sum, "{sets:?} zeta 2^{log2} at {s}");
+                            assert_eq!(m[c * n + s], signed, "{sets:?} Möbius 2^{log2} at {s}");
+                        }
+                    }
+                }
+                plan.mobius(&mut z, sets).unwrap();
+                assert_eq!(z, x, "{sets:?} Möbius undoes zeta at 2^{log2}");
+            }
+        }
+    }
+
+    #[test]
+    fn zeta_refuses_what_forward_refuses() {
+        let plan = Plan::new(Mod32::new(7).unwrap(), 4).unwrap();
+        let mut x = vec![1, 2, 7, 3];
+        assert!(matches!(plan.zeta(&mut x, Sets::Subset), Err(Error::ValueOutOfRange { index: 2, .. })));
+        assert_eq!(x, [1, 2, 7, 3]);
+        assert!(matches!(plan.zeta(&mut [1, 2, 3], Sets::Subset), Err(Error::LengthMismatch { .. })));
+        assert!(matches!(plan.zeta(&mut [], Sets::Subset), Err(Error::EmptyBuffer)));
+        let plan = Plan::new(Exact64, 2).unwrap();
+        let mut x = vec![i64::MAX, 1];
+        assert!(matches!(plan.zeta(&mut x, Sets::Superset), Err(Error::Overflow { .. })));
+        // Rings without 1/2 and floats have both.
+        let mut w = vec![u32::MAX, 2];
+        Plan::new(Wrap32, 2).unwrap().zeta(&mut w, Sets::Subset).unwrap();
+        assert_eq!(w, [u32::MAX, 1]);
+        let mut f = vec![0.5, 0.25];
+        Plan::new(Float64, 2).unwrap().mobius(&mut f, Sets::Superset).unwrap();
+        assert_eq!(f, [0.25, 0.25]);
+    }
+}
