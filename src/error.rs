@@ -223,6 +223,16 @@ pub enum Error {
         game: String,
     },
 
+    /// A game whose misère quotient was not found (it may be infinite, or larger than the
+    /// budget allowed); the reason names the limit and what lifts it.
+    #[error("no misère quotient of {} found: {}", quote(game), clip(reason))]
+    QuotientNotFound {
+        /// The game.
+        game: String,
+        /// Why: the limit reached, or the class of games without a periodicity theorem.
+        reason: String,
+    },
+
     /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).
     #[error("misère play needs the game nim and its heap sizes, not a histogram")]
     MisereNeedsGame,
