@@ -61,6 +61,13 @@ use crate::game::{Game, HeapGame};
 
 pub use present::Presentation;
 
+/// The largest `--max-heap` (each heap joined costs at least its options).
+pub const MAX_HEAP: u64 = 100_000;
+/// The largest order allowed along the way (a table of `order²` 4-byte entries: 1 GiB at 16 384).
+pub const MAX_ORDER: usize = 16_384;
+/// The most states a proof may check (each a few dozen bytes: about 4 GiB at 10^8).
+pub const MAX_STATES: u64 = 100_000_000;
+
 /// The limits of a quotient's search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {

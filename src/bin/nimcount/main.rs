@@ -7,6 +7,7 @@ mod distributed;
 mod games;
 mod grundy;
 mod machine;
+mod misere;
 mod output;
 mod play;
 mod plot;
@@ -35,6 +36,8 @@ enum Command {
     Grundy(grundy::Args),
     /// Who wins one position, and the winning moves.
     Play(play::Args),
+    /// The misère quotient of a heap game: the monoid that decides its misère play.
+    Misere(misere::Args),
     /// The games known by name and the families of games, with their rules and what is proven.
     Games(games::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
+        Command::Misere(args) => misere::run(args),
         Command::Games(args) => games::run(args),
         Command::Transform(args) if args.distributed => distributed::transform(&args),
         Command::Transform(args) => transform::run(args),
