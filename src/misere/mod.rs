@@ -48,6 +48,7 @@
 //! [`Error::QuotientNotFound`] for them, and misère play falls back to the bounded search.
 
 mod build;
+mod moves;
 mod present;
 mod verify;
 
@@ -59,6 +60,7 @@ use num_traits::ToPrimitive;
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
 
+pub use moves::{SplitClass, split_classes, winning_options};
 pub use present::Presentation;
 
 /// The largest `--max-heap` (each heap joined costs at least its options).
@@ -159,6 +161,7 @@ impl fmt::Display for MisereTheorem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quotient {
     game: String,
+    rules: Game,
     order: usize,
     table: Vec<u32>,
     lost: Vec<bool>,
@@ -294,6 +297,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
             Ok(states) => {
                 let mut q = Quotient {
                     game: spec.clone(),
+                    rules: game.builtin().expect("a theorem applies to built-in games").clone(),
                     order: stage.order,
                     table: stage.table.clone(),
                     lost: stage.lost.clone(),
