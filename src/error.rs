@@ -214,8 +214,8 @@ pub enum Error {
 
     /// Misère play asked for a game whose misère theory nimcount does not know.
     #[error(
-        "misère positions are counted for nim only, not for {}: its misère outcome depends on more than \
-         the Grundy values",
+        "misère positions are counted for nim only (and by their misère quotients for octal and finite \
+         subtraction games), not for {}: its misère outcome depends on more than the Grundy values",
         quote(game)
     )]
     MisereUnsupported {

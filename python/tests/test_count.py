@@ -158,7 +158,7 @@ def test_errors():
     raises("choose one", lambda: nimcount.count("nim", (1, 3), 3, unordered=True, distinct=True))
     raises("modulus=0", lambda: nimcount.count("nim", (1, 3), 3, modulus=0))
     raises("drop modulus=", lambda: nimcount.count("nim", (1, 3), 3, modulus=5, probability=True))
-    raises("misère positions are counted for nim only", lambda: nimcount.count("subtract:1,2", (1, 3), 3, misere=True))
+    raises("misère positions are counted for nim only", lambda: nimcount.count("lasker", (1, 3), 3, misere=True))
     raises("at least 0", lambda: nimcount.count("nim", (-1, 3), 3))
     raises("must be an int", lambda: nimcount.count("nim", (1.5, 3), 3), TypeError)
     raises("moore:2: only ordered positions are counted", lambda: nimcount.count("moore:2", (1, 3), 3, unordered=True))
@@ -217,3 +217,13 @@ def test_misere_play_of_any_game():
     # Dawson's Kayles (octal:0.07): a heap of 1 has no move, so 1 alone is won in misère play.
     assert nimcount.play("octal:0.07", [1], misere=True).verdict == "won"
     assert nimcount.play("subtract:2", [3], misere=True).verdict == "lost"
+
+
+def test_misere_counts_by_the_quotient_equal_play():
+    # octal:0.75 has a misère quotient (order 8): ordered pairs over 0..=7 counted by it, and
+    # each pair judged by play.
+    lost = sum(
+        nimcount.play("octal:0.75", [a, b], misere=True).verdict == "lost" for a in range(8) for b in range(8)
+    )
+    assert nimcount.count("octal:0.75", (0, 7), 2, misere=True).losing == lost
+    assert nimcount.count("octal:0.75", (0, 7), 2, misere=True, modulus=12).losing == lost % 12

@@ -268,8 +268,10 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] only
-    /// (misère Nim's rule); any other game, a histogram or a sum of games is refused
+    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] (misère
+    /// Nim's rule), and for octal and finite subtraction games by their misère quotient
+    /// ([`crate::misere`]; ordered tuples only, [`Error::QuotientNotFound`] when the quotient is
+    /// not found); any other game, a histogram or a sum of games is refused
     /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
     /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
@@ -372,6 +374,7 @@ impl<'p> Query<'p> {
         let heaps = self.heaps_asked()?;
         let (losing, total, report) = match &self.input {
             Input::Moore(moore) => self.moore_counts(*moore, heaps)?,
+            Input::Game(game) if self.misere && *game != Game::Nim => self.quotient_counts(game, heaps)?,
             _ if self.staircase => self.staircase_counts(heaps)?,
             _ => self.counts(heaps)?,
         };
@@ -422,6 +425,42 @@ impl<'p> Query<'p> {
             stages: Vec::new(),
         };
         Some((reduce(losing), reduce(total), report))
+    }
+
+    /// Misère play of a game other than Nim: ordered tuples counted in the monoid algebra of
+    /// the game's misère quotient ([`crate::misere`]; `count::quotient` says how).
+    fn quotient_counts(&self, game: &Game, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
+        if self.kind != Kind::Ordered {
+            return Err(Error::NotForQuery {
+                query: format!("misère {} of {}", self.kind, game.spec()),
+                reason: "misère counts of games other than nim are ordered only (the quotient's \
+                         unordered and distinct counts are not implemented)",
+            });
+        }
+        let (lo, hi) = self.range()?;
+        let sizes = hi - lo + 1u32;
+        if self.modulus.is_none() {
+            let bits = heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits()));
+            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(bits.map(u128::from)),
+                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+                });
+            }
+        }
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let found = start.elapsed();
+        let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
+        let report = Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
+        };
+        Ok((losing, total, report))
     }
 
     /// Moore's Nim-`moore` ([`Query::moore`]), digit by digit.
@@ -578,6 +617,7 @@ impl<'p> Query<'p> {
         if self.misere && with_distribution {
             return Err(Error::MisereDistribution);
         }
+        self.misere_by_values()?;
         // The number of sizes is known before any Grundy value or transform: refuse at once.
         let sizes = match (&self.input, self.range()) {
             (Input::Histogram(h), _) => h.total().clone(),
@@ -606,6 +646,7 @@ impl<'p> Query<'p> {
 
     /// Builds the histogram and counts `heaps` heaps (with the distribution when asked).
     fn run(&self, heaps: &BigUint, with_distribution: bool) -> Result<(Outcome, Report)> {
+        self.misere_by_values()?;
         self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
@@ -761,6 +802,17 @@ impl<'p> Query<'p> {
     }
 
     /// The misère correction of the losing count, for misère queries.
+    /// Refuses misère play of a game other than Nim on the paths of Grundy values (the
+    /// probability, the engine): only [`Query::count`] counts it, by the misère quotient.
+    fn misere_by_values(&self) -> Result<()> {
+        match &self.input {
+            Input::Game(game) if self.misere && *game != Game::Nim => {
+                Err(Error::MisereUnsupported { game: game.spec() })
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn misere_correction(&self, heaps: &BigUint) -> Result<Option<i64>> {
         if !self.misere {
             return Ok(None);
@@ -825,7 +877,8 @@ impl<'p> Query<'p> {
                 {
                     return Err(Error::NotTakeAway { game: game.spec(), why: why.into() });
                 }
-                if self.misere && *game != Game::Nim {
+                if self.misere && *game != Game::Nim && crate::misere::MisereTheorem::for_game(game).is_none()
+                {
                     return Err(Error::MisereUnsupported { game: game.spec() });
                 }
             }

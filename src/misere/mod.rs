@@ -71,7 +71,7 @@ pub const MAX_ORDER: usize = 16_384;
 pub const MAX_STATES: u64 = 100_000_000;
 
 /// The limits of a quotient's search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Budget {
     /// The largest heap joined to the quotient (the period must show within it).
     pub max_heap: u64,
@@ -236,6 +236,11 @@ impl Quotient {
         self.phi[index as usize] as usize
     }
 
+    /// `Φ(n)` for `n < n0 + p`, the heaps stored.
+    pub fn phi_index_element(&self, n: u64) -> usize {
+        self.phi[n as usize] as usize
+    }
+
     /// `Φ(n)` for a heap of 64 bits.
     pub fn element_u64(&self, n: u64) -> usize {
         let (n0, p) = (self.preperiod, self.period);
@@ -329,6 +334,33 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
         "heaps up to {} joined, order {}; {last_failure} (a larger --max-heap lifts the limit)",
         budget.max_heap, stage.order
     )))
+}
+
+/// [`quotient`], computed once per game and budget in a process and shared: play and count
+/// ask for the same quotients many times.
+pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    type Known = HashMap<(Game, Budget), std::result::Result<Arc<Quotient>, String>>;
+    static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
+    let key = (game.clone(), *budget);
+    let known = |known: &Known| known.get(&key).cloned();
+    let remembered = KNOWN.lock().map(|mut k| known(k.get_or_insert_with(HashMap::new))).unwrap_or(None);
+    let found = match remembered {
+        Some(found) => found,
+        None => {
+            let found = match quotient(game, budget) {
+                Ok(q) => Ok(Arc::new(q)),
+                Err(Error::QuotientNotFound { reason, .. }) => Err(reason),
+                Err(other) => return Err(other),
+            };
+            if let Ok(mut k) = KNOWN.lock() {
+                k.get_or_insert_with(HashMap::new).insert(key, found.clone());
+            }
+            found
+        }
+    };
+    found.map_err(|reason| Error::QuotientNotFound { game: game.spec(), reason })
 }
 
 /// The smallest period of the images (and its preperiod) that the heaps joined cover up to the

@@ -221,19 +221,6 @@ pub const QUOTIENT_MOVES_KEPT: usize = 100_001;
 const PLAY_BUDGET: crate::misere::Budget =
     crate::misere::Budget { max_heap: 200, max_order: 500, max_states: 50_000 };
 
-/// The quotient of a built-in game within [`PLAY_BUDGET`], computed once per process: a game
-/// whose quotient is not found costs its attempt once, not once per position.
-fn quotient_of(game: &Game) -> Option<std::sync::Arc<crate::misere::Quotient>> {
-    type Found = HashMap<Game, Option<std::sync::Arc<crate::misere::Quotient>>>;
-    static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
-    if let Some(known) = FOUND.lock().ok()?.get_or_insert_with(HashMap::new).get(game) {
-        return known.clone();
-    }
-    let q = crate::misere::quotient(game, &PLAY_BUDGET).ok().map(std::sync::Arc::new);
-    FOUND.lock().ok()?.get_or_insert_with(HashMap::new).insert(game.clone(), q.clone());
-    q
-}
-
 /// The verdict, rule, winning moves and their count from the game's misère quotient, when every
 /// heap is of one built-in game whose quotient is found within [`PLAY_BUDGET`].
 fn by_quotient(heaps: &[BigUint], rules: &[&Rules]) -> Option<(Verdict, MisereRule, Vec<Move>, BigUint)> {
@@ -241,7 +228,7 @@ fn by_quotient(heaps: &[BigUint], rules: &[&Rules]) -> Option<(Verdict, MisereRu
     if rules.iter().any(|r| r.heap_game().builtin() != Some(game)) {
         return None;
     }
-    let q = quotient_of(game)?;
+    let q = crate::misere::shared(game, &PLAY_BUDGET).ok()?;
     let elements: Vec<usize> = heaps.iter().map(|h| q.element(h)).collect();
     let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
     let verdict = Verdict::lost_if(q.in_p(product));

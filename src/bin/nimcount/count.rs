@@ -89,9 +89,11 @@ pub struct Args {
     /// Distinct heap sizes: count sets.
     #[arg(long)]
     distinct: bool,
-    /// Misère play, counted for nim only (its rule: lost when some heap has two stones or more
-    /// and the XOR is 0, or when every heap has at most one stone and an odd number have one):
-    /// whoever takes the last stone loses. `play --misere` judges one position of any game.
+    /// Misère play, counted for nim (its rule: lost when some heap has two stones or more
+    /// and the XOR is 0, or when every heap has at most one stone and an odd number have one)
+    /// and, ordered, for octal and finite subtraction games whose misère quotient is found
+    /// (`nimcount misere` prints it): whoever takes the last stone loses. `play --misere`
+    /// judges one position of any game.
     #[arg(long)]
     misere: bool,
     /// Also print the count for every XOR value of the Grundy values.
