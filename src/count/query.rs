@@ -365,6 +365,13 @@ impl<'p> Query<'p> {
     /// Losing, winning and total counts.
     pub fn count(&self) -> Result<Counts> {
         self.validate()?;
+        if let Input::Sum(components) = &self.input
+            && self.misere
+        {
+            let (losing, total, report) = self.quotient_sum_counts(components)?;
+            let winning = winning(&total, &losing, self.modulus.as_ref());
+            return Ok(Counts { losing, winning, total, modulus: self.modulus.clone(), report });
+        }
         if let Input::Sum(components) = &self.input {
             let (outcome, report) = self.sum_run(components, false)?;
             let winning = winning(&outcome.total, &outcome.losing, self.modulus.as_ref());
@@ -452,6 +459,39 @@ impl<'p> Query<'p> {
         let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
         let found = start.elapsed();
         let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
+        let report = Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
+        };
+        Ok((losing, total, report))
+    }
+
+    /// Misère play of a sum of parts of one game: the product of each part's power in the
+    /// monoid algebra of the game's quotient, summed over its P-portion.
+    fn quotient_sum_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        let game = &components[0].game;
+        if self.modulus.is_none() {
+            let bits = components.iter().try_fold(0u64, |bits, c| {
+                c.heaps.to_u64().and_then(|k| k.checked_mul((&c.hi - &c.lo + 1u32).bits())).map(|b| bits + b)
+            });
+            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(bits.map(u128::from)),
+                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+                });
+            }
+        }
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let found = start.elapsed();
+        let parts: Vec<(&BigUint, &BigUint, &BigUint)> =
+            components.iter().map(|c| (&c.lo, &c.hi, &c.heaps)).collect();
+        let (losing, total) = super::quotient::ordered_parts(&q, &parts, self.modulus.as_ref());
+        let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
         let report = Report {
             source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
             sizes,
@@ -907,8 +947,15 @@ impl<'p> Query<'p> {
                 if self.staircase {
                     return refuse(query(), "a staircase needs one game");
                 }
-                if self.misere {
-                    return refuse(query(), "misère play is counted for plain nim heaps only");
+                let one_game = components.iter().all(|c| c.game == components[0].game);
+                if self.misere
+                    && (!one_game || crate::misere::MisereTheorem::for_game(&components[0].game).is_none())
+                {
+                    return refuse(
+                        query(),
+                        "misère play of a sum is counted for parts of one octal or finite subtraction game \
+                         (by its misère quotient) only",
+                    );
                 }
                 if self.options.spectrum == SpectrumPath::Structured {
                     return refuse(query(), "its components are counted over arrays of values");

@@ -87,17 +87,33 @@ pub(super) fn ordered(
     k: &BigUint,
     m: Option<&BigUint>,
 ) -> (BigUint, BigUint) {
-    let h = histogram(q, lo, hi);
-    let powered = power(q, &h, k, m);
-    let mut losing: BigUint = q.p_portion().into_iter().map(|a| powered[a].clone()).sum();
-    let sizes = hi - lo + 1u32;
-    let total = match m {
-        Some(m) => {
-            losing %= m;
-            sizes.modpow(k, m)
-        }
-        None => sizes.pow(k.to_u32().expect("an exact count's k is bounded before")),
-    };
+    ordered_parts(q, &[(lo, hi, k)], m)
+}
+
+/// [`ordered`] for a sum of parts `(lo, hi, k)` of one game: `k` heaps of sizes in `lo..=hi`
+/// each, the parts' powers multiplied in the algebra.
+pub(super) fn ordered_parts(
+    q: &Quotient,
+    parts: &[(&BigUint, &BigUint, &BigUint)],
+    m: Option<&BigUint>,
+) -> (BigUint, BigUint) {
+    let mut product_of_parts = vec![BigUint::zero(); q.order()];
+    product_of_parts[0] = BigUint::one();
+    let mut total = BigUint::one();
+    for &(lo, hi, k) in parts {
+        let h = histogram(q, lo, hi);
+        product_of_parts = product(q, &product_of_parts, &power(q, &h, k, m), m);
+        let sizes = hi - lo + 1u32;
+        total *= match m {
+            Some(m) => sizes.modpow(k, m),
+            None => sizes.pow(k.to_u32().expect("an exact count's k is bounded before")),
+        };
+    }
+    let mut losing: BigUint = q.p_portion().into_iter().map(|a| product_of_parts[a].clone()).sum();
+    if let Some(m) = m {
+        losing %= m;
+        total %= m;
+    }
     (losing, total)
 }
 
@@ -166,6 +182,23 @@ mod tests {
         let low = Query::new(game.clone()).sizes(1u32, cut.clone()).heaps(1u32).misere(true).count().unwrap();
         let high = Query::new(game.clone()).sizes(&cut + 1u32, big).heaps(1u32).misere(true).count().unwrap();
         assert_eq!(whole.losing, low.losing + high.losing);
+        // Three heaps over 1..=10^18 split at 4·10^17: the eight sums of parts add up.
+        let m = BigUint::from(1_000_000_007u32);
+        let big = crate::number::parse("10^18").unwrap();
+        let whole =
+            Query::new(game.clone()).sizes(1u32, big.clone()).heaps(3u32).misere(true).modulus(m.clone());
+        let halves = [(BigUint::from(1u8), cut.clone()), (&cut + 1u32, big)];
+        let mut sum = BigUint::from(0u8);
+        for choice in 0..8 {
+            let parts: Vec<crate::count::Component> = (0..3)
+                .map(|i| {
+                    let (lo, hi) = &halves[(choice >> i) & 1];
+                    crate::count::Component::new(game.clone(), lo.clone(), hi.clone(), 1u32)
+                })
+                .collect();
+            sum += Query::sum(parts).misere(true).modulus(m.clone()).count().unwrap().losing;
+        }
+        assert_eq!(whole.count().unwrap().losing, sum % &m);
         // Unordered misère counts are not implemented: refused, not guessed.
         let e =
             Query::new(game.clone()).sizes(0u32, 9u32).heaps(2u32).kind(Kind::Multiset).misere(true).count();

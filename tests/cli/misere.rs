@@ -47,3 +47,42 @@ fn no_quotient_is_an_answer_and_bad_input_is_refused() {
     refused(&["misere", "--game", "chess"], "unknown game 'chess'");
     refused(&["misere", "--game", "kayles", "--max-states", "x"], "--max-states");
 }
+
+/// The `losing` line of a count.
+fn losing(args: &[&str]) -> u64 {
+    let out = text(args);
+    let line = out.lines().find(|l| l.starts_with("losing")).unwrap_or_else(|| panic!("{out}"));
+    line["losing".len()..].trim().parse().unwrap()
+}
+
+#[test]
+fn misere_counts_over_huge_ranges_add_up_over_parts() {
+    let game = "octal:0.75";
+    let whole = losing(&[
+        "count",
+        "--game",
+        game,
+        "--sizes",
+        "1..=10^12",
+        "--heaps",
+        "3",
+        "--misere",
+        "--modulus",
+        "10^9+7",
+    ]);
+    let halves = ["1..=4*10^11", "4*10^11+1..=10^12"];
+    let mut sum = 0;
+    for choice in 0..8 {
+        let mut args = vec!["count"];
+        for i in 0..3 {
+            args.extend(["--part", game, halves[(choice >> i) & 1], "1"]);
+        }
+        args.extend(["--misere", "--modulus", "10^9+7"]);
+        sum += losing(&args);
+    }
+    assert_eq!(whole, sum % 1_000_000_007);
+    refused(
+        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "2", "--misere", "--unordered"],
+        "ordered only",
+    );
+}

@@ -253,12 +253,6 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
     if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(usage("--modulus 0: the modulus must be at least 1"));
     }
-    if args.misere {
-        return Err(usage(
-            "--misere counts plain nim heaps only; a sum of different games is counted in normal play \
-             (play --misere judges one position of any games)",
-        ));
-    }
     let mut parts = Vec::new();
     let mut components = Vec::new();
     for part in args.part.chunks(3) {
@@ -281,7 +275,7 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
         heaps: parts.iter().map(|p| &p.heaps).sum(),
         input: Input::Sum { parts },
         kind: kind_of(args)?,
-        misere: false,
+        misere: args.misere,
         modulus,
         probability: args.probability,
         processes: None,
