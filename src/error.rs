@@ -231,13 +231,23 @@ pub enum Error {
 
     /// Misère play asked for a game whose misère theory nimcount does not know.
     #[error(
-        "misère positions are counted for nim only, not for {}: its misère outcome depends on more than \
-         the Grundy values",
+        "misère positions are counted for nim only (and by their misère quotients for octal and finite \
+         subtraction games), not for {}: its misère outcome depends on more than the Grundy values",
         quote(game)
     )]
     MisereUnsupported {
         /// The game.
         game: String,
+    },
+
+    /// A game whose misère quotient was not found (it may be infinite, or larger than the
+    /// budget allowed); the reason names the limit and what lifts it.
+    #[error("no misère quotient of {} found: {}", quote(game), clip(reason))]
+    QuotientNotFound {
+        /// The game.
+        game: String,
+        /// Why: the limit reached, or the class of games without a periodicity theorem.
+        reason: String,
     },
 
     /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).

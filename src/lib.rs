@@ -43,6 +43,8 @@ pub mod game;
 pub mod distributed;
 
 pub mod grundy;
+// Misère quotients, beside the Grundy values: the monoid that decides misère play.
+pub mod misere;
 
 pub mod histogram;
 

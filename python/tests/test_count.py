@@ -160,7 +160,7 @@ def test_errors():
     raises("choose one", lambda: nimcount.count("nim", (1, 3), 3, unordered=True, distinct=True))
     raises("modulus=0", lambda: nimcount.count("nim", (1, 3), 3, modulus=0))
     raises("drop modulus=", lambda: nimcount.count("nim", (1, 3), 3, modulus=5, probability=True))
-    raises("misère positions are counted for nim only", lambda: nimcount.count("subtract:1,2", (1, 3), 3, misere=True))
+    raises("misère positions are counted for nim only", lambda: nimcount.count("lasker", (1, 3), 3, misere=True))
     raises("at least 0", lambda: nimcount.count("nim", (-1, 3), 3))
     raises("must be an int", lambda: nimcount.count("nim", (1.5, 3), 3), TypeError)
     raises("moore:2: only ordered positions are counted", lambda: nimcount.count("moore:2", (1, 3), 3, unordered=True))
@@ -244,3 +244,13 @@ def test_heaps_range_of_any_size_and_its_refusals():
     for flags in [{"misere": True}, {"probability": True}]:
         with pytest.raises(ValueError, match="range of heap counts"):
             nimcount.count("nim", (0, 7), range(1, 4), **flags)
+
+
+def test_misere_counts_by_the_quotient_equal_play():
+    # octal:0.75 has a misère quotient (order 8): ordered pairs over 0..=7 counted by it, and
+    # each pair judged by play.
+    lost = sum(
+        nimcount.play("octal:0.75", [a, b], misere=True).verdict == "lost" for a in range(8) for b in range(8)
+    )
+    assert nimcount.count("octal:0.75", (0, 7), 2, misere=True).losing == lost
+    assert nimcount.count("octal:0.75", (0, 7), 2, misere=True, modulus=12).losing == lost % 12

@@ -144,6 +144,15 @@ pub enum Source {
         /// How many Grundy values were computed.
         values_computed: usize,
     },
+    /// Misère play counted in the monoid algebra of the game's misère quotient.
+    Quotient {
+        /// The quotient's order.
+        order: usize,
+        /// The preperiod of the heaps' elements.
+        preperiod: u64,
+        /// Their period.
+        period: u64,
+    },
     /// Moore's Nim-K, counted digit by digit over the binary columns of the largest size.
     Columns {
         /// The binary columns visited (the length of the largest size).

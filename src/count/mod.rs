@@ -79,6 +79,7 @@ mod misere;
 pub(crate) mod modulus;
 mod moore;
 mod query;
+mod quotient;
 mod source;
 mod spectrum;
 mod structured;

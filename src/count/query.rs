@@ -310,8 +310,10 @@ impl<'p> Query<'p> {
         self
     }
 
-    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] only
-    /// (misère Nim's rule); any other game, a histogram or a sum of games is refused
+    /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] (misère
+    /// Nim's rule), and for octal and finite subtraction games by their misère quotient
+    /// ([`crate::misere`]; ordered tuples only, [`Error::QuotientNotFound`] when the quotient is
+    /// not found); any other game, a histogram or a sum of games is refused
     /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
     /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
@@ -406,6 +408,13 @@ impl<'p> Query<'p> {
     /// Losing, winning and total counts.
     pub fn count(&self) -> Result<Counts> {
         self.validate()?;
+        if let Input::Sum(components) = &self.input
+            && self.misere
+        {
+            let (losing, total, report) = self.quotient_sum_counts(components)?;
+            let winning = winning(&total, &losing, self.modulus.as_ref());
+            return Ok(Counts { losing, winning, total, modulus: self.modulus.clone(), report });
+        }
         if let Input::Sum(components) = &self.input {
             let (outcome, report) = self.sum_run(components, false)?;
             let winning = winning(&outcome.total, &outcome.losing, self.modulus.as_ref());
@@ -415,6 +424,7 @@ impl<'p> Query<'p> {
         let heaps = self.heaps_asked()?;
         let (losing, total, report) = match &self.input {
             Input::Moore(moore) => self.moore_counts(*moore, heaps)?,
+            Input::Game(game) if self.misere && *game != Game::Nim => self.quotient_counts(game, heaps)?,
             _ if self.staircase => self.staircase_counts(heaps)?,
             _ => self.counts(heaps)?,
         };
@@ -465,6 +475,75 @@ impl<'p> Query<'p> {
             stages: Vec::new(),
         };
         Some((reduce(losing), reduce(total), report))
+    }
+
+    /// Misère play of a game other than Nim: ordered tuples counted in the monoid algebra of
+    /// the game's misère quotient ([`crate::misere`]; `count::quotient` says how).
+    fn quotient_counts(&self, game: &Game, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
+        if self.kind != Kind::Ordered {
+            return Err(Error::NotForQuery {
+                query: format!("misère {} of {}", self.kind, game.spec()),
+                reason: "misère counts of games other than nim are ordered only (the quotient's \
+                         unordered and distinct counts are not implemented)",
+            });
+        }
+        let (lo, hi) = self.range()?;
+        let sizes = hi - lo + 1u32;
+        if self.modulus.is_none() {
+            let bits = heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits()));
+            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(bits.map(u128::from)),
+                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+                });
+            }
+        }
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let found = start.elapsed();
+        let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
+        let report = Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
+        };
+        Ok((losing, total, report))
+    }
+
+    /// Misère play of a sum of parts of one game: the product of each part's power in the
+    /// monoid algebra of the game's quotient, summed over its P-portion.
+    fn quotient_sum_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        let game = &components[0].game;
+        if self.modulus.is_none() {
+            let bits = components.iter().try_fold(0u64, |bits, c| {
+                c.heaps.to_u64().and_then(|k| k.checked_mul((&c.hi - &c.lo + 1u32).bits())).map(|b| bits + b)
+            });
+            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+                return Err(Error::AnswerTooLarge {
+                    bits: crate::error::Estimate(bits.map(u128::from)),
+                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+                });
+            }
+        }
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let found = start.elapsed();
+        let parts: Vec<(&BigUint, &BigUint, &BigUint)> =
+            components.iter().map(|c| (&c.lo, &c.hi, &c.heaps)).collect();
+        let (losing, total) = super::quotient::ordered_parts(&q, &parts, self.modulus.as_ref());
+        let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
+        let report = Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
+        };
+        Ok((losing, total, report))
     }
 
     /// Moore's Nim-`moore` ([`Query::moore`]), digit by digit.
@@ -625,6 +704,7 @@ impl<'p> Query<'p> {
         if self.misere && with_distribution {
             return Err(Error::MisereDistribution);
         }
+        self.misere_by_values()?;
         // The number of sizes is known before any Grundy value or transform: refuse at once.
         let sizes = match (&self.input, self.range()) {
             (Input::Histogram(h), _) => h.total().clone(),
@@ -653,6 +733,7 @@ impl<'p> Query<'p> {
 
     /// Builds the histogram and counts `heaps` heaps (with the distribution when asked).
     fn run(&self, heaps: &BigUint, with_distribution: bool) -> Result<(Outcome, Report)> {
+        self.misere_by_values()?;
         self.half_beyond_words(with_distribution)?;
         let mut stages = Stages::default();
         let (histogram, source) = self.histogram_timed(&mut stages)?;
@@ -812,6 +893,17 @@ impl<'p> Query<'p> {
     }
 
     /// The misère correction of the losing count, for misère queries.
+    /// Refuses misère play of a game other than Nim on the paths of Grundy values (the
+    /// probability, the engine): only [`Query::count`] counts it, by the misère quotient.
+    fn misere_by_values(&self) -> Result<()> {
+        match &self.input {
+            Input::Game(game) if self.misere && *game != Game::Nim => {
+                Err(Error::MisereUnsupported { game: game.spec() })
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn misere_correction(&self, heaps: &BigUint) -> Result<Option<i64>> {
         if !self.misere {
             return Ok(None);
@@ -896,7 +988,8 @@ impl<'p> Query<'p> {
                 {
                     return Err(Error::NotTakeAway { game: game.spec(), why: why.into() });
                 }
-                if self.misere && *game != Game::Nim {
+                if self.misere && *game != Game::Nim && crate::misere::MisereTheorem::for_game(game).is_none()
+                {
                     return Err(Error::MisereUnsupported { game: game.spec() });
                 }
             }
@@ -925,8 +1018,15 @@ impl<'p> Query<'p> {
                 if self.staircase {
                     return refuse(query(), "a staircase needs one game");
                 }
-                if self.misere {
-                    return refuse(query(), "misère play is counted for plain nim heaps only");
+                let one_game = components.iter().all(|c| c.game == components[0].game);
+                if self.misere
+                    && (!one_game || crate::misere::MisereTheorem::for_game(&components[0].game).is_none())
+                {
+                    return refuse(
+                        query(),
+                        "misère play of a sum is counted for parts of one octal or finite subtraction game \
+                         (by its misère quotient) only",
+                    );
                 }
                 if self.options.spectrum == SpectrumPath::Structured {
                     return refuse(query(), "its components are counted over arrays of values");

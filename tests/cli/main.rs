@@ -9,6 +9,7 @@ mod budget;
 mod count;
 mod grundy;
 mod hostile;
+mod misere;
 mod play;
 mod plot;
 mod readme;

@@ -91,9 +91,11 @@ pub struct Args {
     /// Distinct heap sizes: count sets.
     #[arg(long)]
     distinct: bool,
-    /// Misère play, counted for nim only (its rule: lost when some heap has two stones or more
-    /// and the XOR is 0, or when every heap has at most one stone and an odd number have one):
-    /// whoever takes the last stone loses. `play --misere` judges one position of any game.
+    /// Misère play, counted for nim (its rule: lost when some heap has two stones or more
+    /// and the XOR is 0, or when every heap has at most one stone and an odd number have one)
+    /// and, ordered, for octal and finite subtraction games whose misère quotient is found
+    /// (`nimcount misere` prints it): whoever takes the last stone loses. `play --misere`
+    /// judges one position of any game.
     #[arg(long)]
     misere: bool,
     /// Also print the count for every XOR value of the Grundy values.
@@ -281,12 +283,6 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
     if modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(usage("--modulus 0: the modulus must be at least 1"));
     }
-    if args.misere {
-        return Err(usage(
-            "--misere counts plain nim heaps only; a sum of different games is counted in normal play \
-             (play --misere judges one position of any games)",
-        ));
-    }
     let mut parts = Vec::new();
     let mut components = Vec::new();
     for part in args.part.chunks(3) {
@@ -310,7 +306,7 @@ fn sum(args: &Args, progress: &TerminalProgress, start: Instant) -> Result<()> {
         heaps_to: None,
         input: Input::Sum { parts },
         kind: kind_of(args)?,
-        misere: false,
+        misere: args.misere,
         modulus,
         probability: args.probability,
         processes: None,

@@ -8,6 +8,7 @@ mod games;
 mod grundy;
 mod hadamard;
 mod machine;
+mod misere;
 mod output;
 mod play;
 mod plot;
@@ -36,6 +37,8 @@ enum Command {
     Grundy(grundy::Args),
     /// Who wins one position, and the winning moves.
     Play(play::Args),
+    /// The misère quotient of a heap game: the monoid that decides its misère play.
+    Misere(misere::Args),
     /// The games known by name and the families of games, with their rules and what is proven.
     Games(games::Args),
     /// Walsh–Hadamard transform of a file of ring elements.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Count(args) => count::run(args),
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
+        Command::Misere(args) => misere::run(args),
         Command::Games(args) => games::run(args),
         Command::Transform(args) if args.distributed => distributed::transform(&args),
         Command::Transform(args) => transform::run(args),

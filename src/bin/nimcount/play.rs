@@ -326,6 +326,11 @@ fn misere<'r>(
         MisereRule::Binary => "every heap, and every smaller heap of its game, has Grundy value 0 or 1: lost when \
                                the XOR is 1 (an odd number of value-1 heaps); every move of a won position wins"
             .to_string(),
+        MisereRule::Quotient { order, preperiod, period } => format!(
+            "the game's misère quotient (order {order}; heaps periodic from {preperiod} with period \
+             {period}; `nimcount misere` prints it): lost when the product of the heaps' elements lies \
+             in its P-portion"
+        ),
         MisereRule::Search { positions } => format!(
             "no closed form applies: a search of the {positions} positions reachable (sorted multisets of heaps)"
         ),

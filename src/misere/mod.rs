@@ -1,0 +1,510 @@
+//! Misère quotients: misère play of a heap game as multiplication in a finite commutative monoid.
+//!
+//! Two positions `x`, `y` of a heap game are *indistinguishable* when `x + z` and `y + z` have
+//! the same misère outcome (whoever cannot move wins) for every position `z` of the game. The
+//! classes form a commutative monoid under disjunctive sum, the game's **misère quotient** `Q`
+//! (Plambeck, "Taming the wild in impartial combinatorial games", Integers 5, 2005; Plambeck and
+//! Siegel, "Misère quotients for impartial games", JCTA 115, 2008). With `Φ(n)` the class of
+//! one heap of `n`, a position `h₁ + … + h_k` is lost for the player to move exactly when the
+//! product `Φ(h₁)·…·Φ(h_k)` lies in the **P-portion** `P ⊂ Q`. When `Q` is finite and `Φ`
+//! eventually periodic, misère play at any size is a lookup and counting misère positions is a
+//! power in the monoid algebra of `Q`.
+//!
+//! [`quotient`] computes `Q` heap size by heap size ([`build`]: each heap `n` joins the
+//! quotient of the smaller heaps as the pairs `(a, k)`, reduced to the classes that some
+//! position tells apart), looks for a period of `Φ`, and proves the candidate with
+//! [`MisereTheorem`]: a finite check that covers every position of every heap size (the
+//! module [`verify`] states the check and its proof). A candidate that fails the check is not
+//! reported: the construction goes on with larger heaps, until the budget ([`Budget`]) is spent,
+//! and then the answer is [`Error::QuotientNotFound`] (the quotient may be infinite — the
+//! quotient of Nim itself is — or larger than the budget).
+//!
+//! ```
+//! use nimcount::game::Game;
+//! use nimcount::misere::{Budget, quotient};
+//!
+//! // octal 0.75: the quotient of order 8 (Plambeck, "Taming the wild", 2005).
+//! let q = quotient(&Game::parse("octal:0.75")?, &Budget::default())?;
+//! assert_eq!((q.order(), q.preperiod(), q.period()), (8, 8, 2));
+//! // One heap of 1 is lost (the player to move must take the last stone), two are won.
+//! assert!(q.is_lost(&[1u32.into()]));
+//! assert!(!q.is_lost(&[1u32.into(), 1u32.into()]));
+//! // The empty position is won: the opponent made the last move.
+//! assert!(!q.is_lost(&[]));
+//! # Ok::<(), nimcount::Error>(())
+//! ```
+//!
+//! Orders checked by the tests against published ones: octal `0.75`, order 8 (Plambeck,
+//! "Taming the wild in impartial combinatorial games", Integers 5, 2005, G05; Siegel, "The
+//! structure and classification of misère quotients", 2007, proves it the only quotient of
+//! order 8); tame games whose values are 0, 1 and 2 (`subtract:1,2`, `subtract:2,3`), the tame
+//! quotient of order 6 (Plambeck and Siegel 2008).
+//!
+//! **Limits of the construction.** The candidate reads the outcome of `x + k·H` on one
+//! representative of `x`'s element ([`build`]); for games where positions of one element of the
+//! smaller heaps' quotient differ once the heap `H` joins, the candidate fails its check and no
+//! quotient is reported. Kayles (`0.77`, order 48 in Plambeck and Siegel 2008), Guiles (`0.15`)
+//! and Dawson's Kayles (`0.07`) are such games today: `quotient` answers
+//! [`Error::QuotientNotFound`] for them, and misère play falls back to the bounded search.
+
+mod build;
+mod moves;
+mod present;
+mod verify;
+
+use std::fmt;
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use crate::error::{Error, Result};
+use crate::game::{Game, HeapGame};
+
+pub use moves::{SplitClass, split_classes, winning_options};
+pub use present::Presentation;
+
+/// The largest `--max-heap` (each heap joined costs at least its options).
+pub const MAX_HEAP: u64 = 100_000;
+/// The largest order allowed along the way (a table of `order²` 4-byte entries: 1 GiB at 16 384).
+pub const MAX_ORDER: usize = 16_384;
+/// The most states a proof may check (each a few dozen bytes: about 4 GiB at 10^8).
+pub const MAX_STATES: u64 = 100_000_000;
+
+/// The limits of a quotient's search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// The largest heap joined to the quotient (the period must show within it).
+    pub max_heap: u64,
+    /// The largest order of a quotient along the way.
+    pub max_order: usize,
+    /// The most states of a check ([`verify`]).
+    pub max_states: u64,
+}
+
+impl Default for Budget {
+    /// Heaps up to 1000, orders up to 2000, checks of up to 2·10^6 states: at most seconds.
+    fn default() -> Self {
+        Budget { max_heap: 1000, max_order: 2000, max_states: 2_000_000 }
+    }
+}
+
+/// The theorem that proves a quotient for every heap size: the types of heaps (image and the
+/// images of the options) repeat with the period of `Φ` from a heap `W` on, so a check of the
+/// heaps below `W + p` covers every heap ([`verify`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MisereTheorem {
+    /// An octal game whose moves take at most `t` stones. If `Φ(n + p) = Φ(n)` for every
+    /// `n >= n0`, the images of the splits of `m` into two non-empty heaps repeat with period
+    /// `p` from `m = p + 2·max(n0, 1)` on (a split `a + b`, `a <= b`, of `m + p` has
+    /// `b − p >= max(n0, 1)` there, and one of `m` has `b >= n0`), and the single heaps left,
+    /// `n − j >= n0`, too: the types repeat from `W = 2·max(n0, 1) + p + t`.
+    Octal {
+        /// `t`.
+        last_digit: u64,
+    },
+    /// A subtraction game whose largest move is `s`: the options of `n >= n0 + s` are heaps
+    /// `n − m >= n0`, so the types repeat from `W = n0 + s`.
+    Subtraction {
+        /// `s`.
+        largest_move: u64,
+    },
+}
+
+impl MisereTheorem {
+    /// The theorem for a game, when nimcount has one for its class.
+    pub fn for_game(game: &Game) -> Option<MisereTheorem> {
+        match game.builtin()? {
+            Game::Octal(code) => Some(MisereTheorem::Octal { last_digit: code.last_digit() }),
+            Game::Subtract(moves) => Some(MisereTheorem::Subtraction { largest_move: moves.largest() }),
+            _ => None,
+        }
+    }
+
+    /// `W`: the heap from which the types repeat with period `p`, for preperiod `n0`.
+    pub fn window(self, n0: u64, p: u64) -> u64 {
+        match self {
+            MisereTheorem::Octal { last_digit: t } => 2 * n0.max(1) + p + t,
+            MisereTheorem::Subtraction { largest_move: s } => n0 + s,
+        }
+    }
+
+    /// A short name: `octal` or `subtraction`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MisereTheorem::Octal { .. } => "octal",
+            MisereTheorem::Subtraction { .. } => "subtraction",
+        }
+    }
+}
+
+impl fmt::Display for MisereTheorem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MisereTheorem::Octal { last_digit: t } => write!(
+                f,
+                "octal game, t = {t}: with Φ periodic from n0, the heap types repeat from \
+                 2·max(n0, 1) + p + t; every position of heaps below that plus p is checked"
+            ),
+            MisereTheorem::Subtraction { largest_move: s } => write!(
+                f,
+                "subtraction game, s = {s}: with Φ periodic from n0, the heap types repeat from \
+                 n0 + s; every position of heaps below that plus p is checked"
+            ),
+        }
+    }
+}
+
+/// A game's misère quotient, proven for every heap size ([`quotient`]).
+///
+/// Elements are numbered `0..order`; `0` is the identity (the empty position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quotient {
+    game: String,
+    rules: Game,
+    order: usize,
+    table: Vec<u32>,
+    lost: Vec<bool>,
+    phi: Vec<u32>,
+    preperiod: u64,
+    period: u64,
+    theorem: MisereTheorem,
+    states: u64,
+}
+
+impl Quotient {
+    /// The game's specification.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// `|Q|`.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    /// `a·b`.
+    pub fn mul(&self, a: usize, b: usize) -> usize {
+        self.table[a * self.order + b] as usize
+    }
+
+    /// Whether element `a` lies in the P-portion (lost for the player to move).
+    pub fn in_p(&self, a: usize) -> bool {
+        self.lost[a]
+    }
+
+    /// The P-portion, ascending.
+    pub fn p_portion(&self) -> Vec<usize> {
+        (0..self.order).filter(|&a| self.lost[a]).collect()
+    }
+
+    /// The preperiod `n0` of `Φ`: `Φ(n + p) = Φ(n)` for every `n >= n0`.
+    pub fn preperiod(&self) -> u64 {
+        self.preperiod
+    }
+
+    /// The period `p` of `Φ`.
+    pub fn period(&self) -> u64 {
+        self.period
+    }
+
+    /// The theorem that proves it.
+    pub fn theorem(&self) -> MisereTheorem {
+        self.theorem
+    }
+
+    /// The states the proof checked ([`verify`]).
+    pub fn states_checked(&self) -> u64 {
+        self.states
+    }
+
+    /// `Φ(n)` for `n < n0 + p` (the rest repeats).
+    pub fn images(&self) -> &[u32] {
+        &self.phi
+    }
+
+    /// `Φ(n)`, the element of one heap of `n` stones, for any `n`.
+    pub fn element(&self, n: &BigUint) -> usize {
+        let (n0, p) = (self.preperiod, self.period);
+        let index = match n.to_u64() {
+            Some(n) if n < n0 => n,
+            _ => {
+                let offset = (n - BigUint::from(n0)) % BigUint::from(p);
+                n0 + offset.to_u64().expect("below the period")
+            }
+        };
+        self.phi[index as usize] as usize
+    }
+
+    /// `Φ(n)` for `n < n0 + p`, the heaps stored.
+    pub fn phi_index_element(&self, n: u64) -> usize {
+        self.phi[n as usize] as usize
+    }
+
+    /// `Φ(n)` for a heap of 64 bits.
+    pub fn element_u64(&self, n: u64) -> usize {
+        let (n0, p) = (self.preperiod, self.period);
+        let index = if n < n0 { n } else { n0 + (n - n0) % p };
+        self.phi[index as usize] as usize
+    }
+
+    /// The product of the heaps' elements.
+    pub fn product(&self, heaps: &[BigUint]) -> usize {
+        heaps.iter().fold(0, |x, h| self.mul(x, self.element(h)))
+    }
+
+    /// Whether the position of these heaps is lost for the player to move in misère play.
+    pub fn is_lost(&self, heaps: &[BigUint]) -> bool {
+        self.in_p(self.product(heaps))
+    }
+
+    /// Generators (the elements of the first heaps that are new) and relations.
+    pub fn presentation(&self) -> Presentation {
+        present::present(self)
+    }
+}
+
+/// The misère quotient of `game`, proven for every heap size, or [`Error::QuotientNotFound`]
+/// naming the limit reached (see the module's documentation).
+pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
+    let spec = game.spec();
+    let fail = |reason: String| Error::QuotientNotFound { game: spec.clone(), reason };
+    let Some(theorem) = MisereTheorem::for_game(game) else {
+        return Err(fail(
+            "misère quotients are computed for octal games and finite subtraction games".into(),
+        ));
+    };
+    let mut stage = build::Stage::start();
+    let mut tried: Vec<(u64, u64)> = Vec::new();
+    let mut last_failure = String::from("no period of the heaps' elements showed");
+    while stage.heaps() <= budget.max_heap {
+        stage.grow(game, budget.max_order).map_err(|stuck| {
+            let n = stage.heaps();
+            fail(match stuck {
+                build::Stuck::Order(order) => format!(
+                    "joining heap {n} gives an order of {order}, above the limit of {} (it may be \
+                     infinite; a larger --max-order lifts the limit)",
+                    budget.max_order
+                ),
+                build::Stuck::Levels => format!("copies of heap {n} did not repeat within 256 levels"),
+                build::Stuck::Circle => format!(
+                    "the outcomes of the representatives met at heap {n} depend on each other \
+                     in a circle (the construction's reading of outcomes fails for this game)"
+                ),
+            })
+        })?;
+        let Some((n0, p)) = period_of(&stage.phi, theorem) else { continue };
+        if tried.contains(&(n0, p)) {
+            continue;
+        }
+        tried.push((n0, p));
+        match prove(game, &stage, theorem, n0, p, budget.max_states) {
+            Ok(states) => {
+                let mut q = Quotient {
+                    game: spec.clone(),
+                    rules: game.builtin().expect("a theorem applies to built-in games").clone(),
+                    order: stage.order,
+                    table: stage.table.clone(),
+                    lost: stage.lost.clone(),
+                    phi: stage.phi[..(n0 + p) as usize].to_vec(),
+                    preperiod: n0,
+                    period: p,
+                    theorem,
+                    states,
+                };
+                present::relabel(&mut q, stage.identity);
+                return Ok(q);
+            }
+            Err(verify::Failed::States(limit)) => {
+                return Err(fail(format!(
+                    "the check of the candidate of order {} passed {limit} states (a larger \
+                     --max-states lifts the limit)",
+                    stage.order
+                )));
+            }
+            Err(verify::Failed::Wrong) => {
+                last_failure = format!(
+                    "the candidate of order {} with preperiod {n0} and period {p} failed its check",
+                    stage.order
+                );
+            }
+        }
+    }
+    Err(fail(format!(
+        "heaps up to {} joined, order {}; {last_failure} (a larger --max-heap lifts the limit)",
+        budget.max_heap, stage.order
+    )))
+}
+
+/// [`quotient`], computed once per game and budget in a process and shared: play and count
+/// ask for the same quotients many times.
+pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    type Known = HashMap<(Game, Budget), std::result::Result<Arc<Quotient>, String>>;
+    static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
+    let key = (game.clone(), *budget);
+    let known = |known: &Known| known.get(&key).cloned();
+    let remembered = KNOWN.lock().map(|mut k| known(k.get_or_insert_with(HashMap::new))).unwrap_or(None);
+    let found = match remembered {
+        Some(found) => found,
+        None => {
+            let found = match quotient(game, budget) {
+                Ok(q) => Ok(Arc::new(q)),
+                Err(Error::QuotientNotFound { reason, .. }) => Err(reason),
+                Err(other) => return Err(other),
+            };
+            if let Ok(mut k) = KNOWN.lock() {
+                k.get_or_insert_with(HashMap::new).insert(key, found.clone());
+            }
+            found
+        }
+    };
+    found.map_err(|reason| Error::QuotientNotFound { game: game.spec(), reason })
+}
+
+/// The smallest period of the images (and its preperiod) that the heaps joined cover up to the
+/// theorem's window plus one period.
+fn period_of(phi: &[u32], theorem: MisereTheorem) -> Option<(u64, u64)> {
+    let last = phi.len() as u64 - 1;
+    for p in 1..=last / 2 {
+        // The smallest n0 with phi[n + p] = phi[n] for n0 <= n <= last − p.
+        let mut n0 = last - p + 1;
+        while n0 > 0 && phi[(n0 - 1) as usize] == phi[(n0 - 1 + p) as usize] {
+            n0 -= 1;
+        }
+        if theorem.window(n0, p) + p <= last + 1 {
+            return Some((n0, p));
+        }
+    }
+    None
+}
+
+/// Checks the stage's candidate with the images extended with period `p` from `n0`.
+fn prove(
+    game: &Game,
+    stage: &build::Stage,
+    theorem: MisereTheorem,
+    n0: u64,
+    p: u64,
+    max_states: u64,
+) -> std::result::Result<u64, verify::Failed> {
+    let end = theorem.window(n0, p) + p;
+    let phi = |h: u64| stage.phi[if h < n0 { h } else { n0 + (h - n0) % p } as usize];
+    let types: Vec<verify::HeapType> = (1..end)
+        .map(|h| {
+            let mut images = Vec::new();
+            game.options(h, &mut |left| {
+                images.push(left.iter().fold(stage.identity, |x, &g| stage.mul(x, phi(g))));
+            });
+            images.sort_unstable();
+            images.dedup();
+            (phi(h), images)
+        })
+        .collect();
+    verify::check(stage.order, &stage.table, &stage.lost, stage.identity, &types, max_states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::MisereSearch;
+
+    /// Every position of up to `heaps` heaps of at most `largest` stones: the quotient's outcome
+    /// against a plain memoised search (the player who cannot move wins).
+    fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
+        let game = Game::parse(spec).unwrap();
+        let q = quotient(&game, &Budget::default()).unwrap();
+        let mut search = MisereSearch::new(vec![&game], 10_000_000);
+        let mut position: Vec<u64> = Vec::new();
+        fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
+            f(position);
+            if position.len() == heaps {
+                return;
+            }
+            for h in from..=largest {
+                position.push(h);
+                each(position, heaps, h, largest, f);
+                position.pop();
+            }
+        }
+        let mut checked = 0;
+        each(&mut position, heaps, 0, largest, &mut |p| {
+            let tagged: Vec<(usize, u64)> = p.iter().map(|&h| (0, h)).collect();
+            let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
+            assert_eq!(q.is_lost(&big), search.is_lost(&tagged).unwrap(), "{spec} {p:?}");
+            checked += 1;
+        });
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn outcomes_equal_a_plain_search() {
+        agrees_with_search("subtract:1,2", 4, 9);
+        agrees_with_search("subtract:1,3,4", 3, 12);
+        agrees_with_search("octal:0.75", 3, 10);
+        agrees_with_search("octal:0.75", 4, 6);
+        agrees_with_search("octal:0.52", 3, 10);
+        agrees_with_search("octal:4.0", 4, 8);
+    }
+
+    /// Orders published for these games: 0.75's quotient is the monoid of order 8 (Plambeck,
+    /// "Taming the wild in impartial combinatorial games", Integers 5, 2005, G05; Siegel, "The
+    /// structure and classification of misère quotients", 2007: the only quotient of order 8); a
+    /// tame game whose values are 0, 1, 2 has the tame quotient of order 6 (Plambeck and Siegel,
+    /// "Misère quotients for impartial games", JCTA 115, 2008); values 0 and 1 alone, order 2.
+    #[test]
+    fn orders_equal_the_published_ones() {
+        for (spec, order, preperiod, period) in [
+            ("octal:0.75", 8, 8, 2),
+            ("subtract:1,2", 6, 0, 3),
+            ("subtract:2,3", 6, 0, 5),
+            ("octal:4.0", 2, 1, 2),
+        ] {
+            let q = quotient(&Game::parse(spec).unwrap(), &Budget::default()).unwrap();
+            assert_eq!((q.order(), q.preperiod(), q.period()), (order, preperiod, period), "{spec}");
+            // Misère quotients of impartial games have even order and a P-portion of at least one.
+            assert_eq!(q.order() % 2, 0);
+            assert!(!q.p_portion().is_empty() && !q.in_p(0));
+        }
+    }
+
+    #[test]
+    fn presentations_rewrite_every_word_to_its_element() {
+        let q = quotient(&Game::parse("octal:0.75").unwrap(), &Budget::default()).unwrap();
+        let p = q.presentation();
+        let gens: Vec<usize> = p.generators.iter().map(|&(_, h)| q.element_u64(h)).collect();
+        let eval = |w: &[u32]| w.iter().zip(&gens).fold(0, |x, (&e, &g)| (0..e).fold(x, |x, _| q.mul(x, g)));
+        for (a, w) in p.normal_forms.iter().enumerate() {
+            assert_eq!(eval(w), a);
+        }
+        assert!(!p.relations.is_empty());
+        for (lhs, rhs) in &p.relations {
+            assert_eq!(eval(lhs), eval(rhs), "{} = {}", p.word(lhs), p.word(rhs));
+        }
+        // The monoid's laws.
+        for a in 0..q.order() {
+            assert_eq!(q.mul(0, a), a);
+            for b in 0..q.order() {
+                assert_eq!(q.mul(a, b), q.mul(b, a));
+                for c in 0..q.order() {
+                    assert_eq!(q.mul(q.mul(a, b), c), q.mul(a, q.mul(b, c)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quotients_not_found_say_why_on_one_line() {
+        let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
+        for (spec, needle) in [
+            ("dawsons-kayles", "above the limit of 100"),
+            ("nim", "octal games and finite subtraction games"),
+            ("lasker", "octal games and finite subtraction games"),
+            ("octal:0.56", "heaps up to 40 joined"),
+        ] {
+            let e = quotient(&Game::parse(spec).unwrap(), &small).unwrap_err().to_string();
+            assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
+        }
+    }
+}

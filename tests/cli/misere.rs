@@ -1,0 +1,88 @@
+//! `nimcount misere` from the outside: the quotient of 0.75 as Plambeck published it, the JSON
+//! contract, answers without a quotient, and one-line errors with exit code 2.
+
+use serde_json::Value;
+
+use crate::support::cli::{nimcount, refused};
+
+fn text(args: &[&str]) -> String {
+    let output = nimcount().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_quotient_of_0_75_is_r8() {
+    // Plambeck, "Taming the wild in impartial combinatorial games" (2005): R8 =
+    // <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>, P = {a, b^2}.
+    let out = text(&["misere", "--game", "octal:0.75"]);
+    for line in [
+        "order: 8",
+        "generators: a (heap 1), b (heap 2), c (heap 5)",
+        "relations: a^2 = 1, b c = a b, c^2 = b^2, b^3 = b",
+        "P-portion: a, b^2",
+        "heaps: 0:1 1:a 2:b 3:a 4:b 5:c 6:b 7:c 8:b 9:a b^2",
+        "preperiod: 8, period: 2",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    let json: Value =
+        serde_json::from_str(&text(&["misere", "--game", "subtract:1,2", "--json", "--table"])).unwrap();
+    assert_eq!(json["order"], 6);
+    assert_eq!(json["relations"], serde_json::json!([["a^2", "1"], ["b^3", "b"]]));
+    assert_eq!(json["p_portion"].as_array().unwrap().len(), 2);
+    assert_eq!(json["table"].as_array().unwrap().len(), 6);
+    assert_eq!((json["preperiod"].as_u64(), json["period"].as_u64()), (Some(0), Some(3)));
+}
+
+#[test]
+fn no_quotient_is_an_answer_and_bad_input_is_refused() {
+    let out = text(&["misere", "--game", "lasker"]);
+    assert!(out.contains("no misère quotient found: misère quotients are computed for octal games"), "{out}");
+    let json: Value =
+        serde_json::from_str(&text(&["misere", "--game", "dawsons-kayles", "--max-order", "50", "--json"]))
+            .unwrap();
+    assert!(json["order"].is_null() && json["reason"].as_str().unwrap().contains("--max-order"), "{json}");
+    refused(&["misere", "--game", "kayles", "--max-heap", "0"], "--max-heap 0 is out of range");
+    refused(&["misere", "--game", "chess"], "unknown game 'chess'");
+    refused(&["misere", "--game", "kayles", "--max-states", "x"], "--max-states");
+}
+
+/// The `losing` line of a count.
+fn losing(args: &[&str]) -> u64 {
+    let out = text(args);
+    let line = out.lines().find(|l| l.starts_with("losing")).unwrap_or_else(|| panic!("{out}"));
+    line["losing".len()..].trim().parse().unwrap()
+}
+
+#[test]
+fn misere_counts_over_huge_ranges_add_up_over_parts() {
+    let game = "octal:0.75";
+    let whole = losing(&[
+        "count",
+        "--game",
+        game,
+        "--sizes",
+        "1..=10^12",
+        "--heaps",
+        "3",
+        "--misere",
+        "--modulus",
+        "10^9+7",
+    ]);
+    let halves = ["1..=4*10^11", "4*10^11+1..=10^12"];
+    let mut sum = 0;
+    for choice in 0..8 {
+        let mut args = vec!["count"];
+        for i in 0..3 {
+            args.extend(["--part", game, halves[(choice >> i) & 1], "1"]);
+        }
+        args.extend(["--misere", "--modulus", "10^9+7"]);
+        sum += losing(&args);
+    }
+    assert_eq!(whole, sum % 1_000_000_007);
+    refused(
+        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "2", "--misere", "--unordered"],
+        "ordered only",
+    );
+}
