@@ -43,6 +43,10 @@ pub const MISERE_MAX_POSITIONS: u64 = 1_000_000;
 /// of 1.6·10^7, takes 6 s and 190 MB on the release binary of a loaded 2-core machine).
 pub const MISERE_MAX_MOVES: u64 = 20_000_000;
 
+/// The most winning moves a [`MiserePosition`] keeps (its count is exact): above the 100 000
+/// that `play --all` lists.
+pub const MISERE_KEPT_MOVES: usize = 1 << 17;
+
 /// The largest heap whose game is checked for Grundy values 0 and 1 below it (binary positions).
 const BINARY_MAX_HEAP: u64 = 1 << 22;
 
@@ -84,7 +88,10 @@ pub struct MiserePosition {
     grundy: Option<Vec<BigUint>>,
     verdict: Verdict,
     rule: MisereRule,
+    /// The winning moves, the first [`MISERE_KEPT_MOVES`] of them at most, and how many
+    /// there are.
     moves: Vec<Move>,
+    count: Option<BigUint>,
 }
 
 impl MiserePosition {
@@ -100,8 +107,9 @@ impl MiserePosition {
         let grundy: Option<Vec<BigUint>> = heaps.iter().zip(&rules).map(|(h, r)| r.value(h)).collect();
         if rules.iter().all(|r| r.is_nim()) {
             let nim = Position::misere_nim(heaps.clone());
-            let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect());
-            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Nim, moves });
+            let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect::<Vec<_>>());
+            let count = Some(moves.len().into());
+            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Nim, moves, count });
         }
         // Binary when the largest heap of each game is (every smaller heap then is too).
         let mut largest: Vec<(&Rules, &BigUint)> = Vec::new();
@@ -115,17 +123,25 @@ impl MiserePosition {
         if let Some(values) = grundy.as_ref().filter(|_| all_binary) {
             let xor = values.iter().fold(BigUint::zero(), |x, g| x ^ g);
             let verdict = Verdict::lost_if(!xor.is_zero());
-            let mut moves = Vec::new();
+            let (mut moves, mut count, mut bytes) = (Vec::new(), Some(BigUint::zero()), 0u64);
             if verdict == Verdict::Won {
-                // Every option has the other value; every move wins.
+                // Every option has the other value; every move wins. Splits of large heaps are
+                // counted by the values their parts reach, and the first ones kept.
                 for (i, ((h, r), g)) in heaps.iter().zip(&rules).zip(values).enumerate() {
-                    let other = g ^ BigUint::from(1u8);
-                    moves.extend(
-                        r.options_with_value(h, &other).into_iter().map(|to| Move::single(i, h.clone(), to)),
-                    );
+                    let options = r.options_to(h, &(g ^ BigUint::from(1u8)));
+                    count = count.zip(options.count()).map(|(total, c)| total + c);
+                    for to in options {
+                        let m = Move::single(i, h.clone(), to);
+                        bytes = bytes.saturating_add(m.bytes());
+                        if moves.len() >= MISERE_KEPT_MOVES || bytes > super::MAX_LIST_BYTES / 4 {
+                            break;
+                        }
+                        moves.push(m);
+                    }
                 }
             }
-            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Binary, moves });
+            let rule = MisereRule::Binary;
+            return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count });
         }
         // One game per distinct name; each heap as (index of its game, size).
         let mut names: Vec<String> = Vec::new();
@@ -144,7 +160,8 @@ impl MiserePosition {
         let mut search = MisereSearch::new(games, max_positions);
         let (verdict, moves) = search.judge(&tagged)?;
         let rule = MisereRule::Search { positions: search.memo.len() as u64 };
-        Ok(MiserePosition { heaps, grundy, verdict, rule, moves })
+        let count = Some(moves.len().into());
+        Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count })
     }
 
     /// The heaps.
@@ -168,9 +185,16 @@ impl MiserePosition {
     }
 
     /// Every winning move, heap by heap (none when the position is lost, or when it is won
-    /// because no move is left).
+    /// because no move is left): the first [`MISERE_KEPT_MOVES`] of them (and at most 64 MiB)
+    /// when there are more; [`winning_move_count`](Self::winning_move_count) says how many.
     pub fn winning_moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// How many winning moves there are, exactly; `None` when not every option of some heap is
+    /// known (the splits of heaps of Lasker's Nim beyond 65536 stones).
+    pub fn winning_move_count(&self) -> Option<&BigUint> {
+        self.count.as_ref()
     }
 }
 

@@ -6,6 +6,7 @@ use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
+use crate::game::{PeriodicLabels, Splits};
 use crate::grundy::{self, Certificate, RangeValues, Theorem};
 use crate::progress::Progress;
 
@@ -233,25 +234,38 @@ impl<'g> Rules<'g> {
     }
 
     /// Every option of a heap of `n` stones whose value is `target`, each as its non-empty heaps
-    /// in increasing order; distinct, sorted.
+    /// in increasing order; distinct, sorted. (Tests and small heaps: the splits of a large heap
+    /// may be far too many to collect; [`options_to`](Self::options_to) counts them.)
     pub(super) fn options_with_value(&self, n: &BigUint, target: &BigUint) -> Vec<Vec<BigUint>> {
-        let mut found: Vec<Vec<BigUint>> = Vec::new();
+        let mut found: Vec<Vec<BigUint>> = self.options_to(n, target).into_iter().collect();
+        found.sort_unstable();
+        found
+    }
+
+    /// The options of a heap of `n` stones whose value is `target`, each as its non-empty heaps
+    /// in increasing order, each once: those found one by one first (sorted), then the splits
+    /// of a heap beyond the stored values, family by family, found by the values their parts
+    /// must reach ([`Splits`]).
+    pub(super) fn options_to(&self, n: &BigUint, target: &BigUint) -> TargetOptions<'_> {
+        let mut options =
+            TargetOptions { listed: Vec::new(), runs: Vec::new(), splits: Vec::new(), complete: true };
+        let found = &mut options.listed;
         match &self.source {
             Source::Nim => {
                 if target < n {
                     found.push(super::non_empty([target.clone()]));
                 }
             }
-            Source::Custom { game, .. } => self.small_options(*game, n, target, &mut found),
-            Source::Builtin(b) if b.enumerates(n) => self.small_options(&b.game, n, target, &mut found),
-            Source::Builtin(b) => b.large_options(n, target, &mut found),
+            Source::Custom { game, .. } => self.small_options(*game, n, target, found),
+            Source::Builtin(b) if b.enumerates(n) => self.small_options(&b.game, n, target, found),
+            Source::Builtin(b) => b.large_options(n, target, &mut options),
         }
-        for heaps in &mut found {
+        for heaps in &mut options.listed {
             heaps.sort_unstable();
         }
-        found.sort_unstable();
-        found.dedup();
-        found
+        options.listed.sort_unstable();
+        options.listed.dedup();
+        options
     }
 
     /// Options of a heap whose values are all known (`n < values.len()`).
@@ -304,7 +318,19 @@ impl<'g> Rules<'g> {
                         let (a, last) = (moves.smallest(), moves.largest());
                         let hi = base + n.min(&BigUint::from(last));
                         let lo = base + a;
-                        interval_heaps(&lo, &hi, a, last, target, &mut |m| found.push(m - base));
+                        let runs = interval_heaps(&lo, &hi, a, last, target);
+                        let heaps = runs.into_iter().flat_map(|(first, last)| {
+                            std::iter::successors(Some(first), move |m| Some(m + 1u8).filter(|m| *m <= last))
+                        });
+                        found.extend(heaps.take(LISTED_PER_HEAP as usize).map(|m| m - base));
+                    }
+                }
+                None if matches!(b.game, Game::AllBut(_)) => {
+                    // The steps base + k of value `target` (few: see `heaps_of_value`), k <= n.
+                    for m in b.heaps_of_value(target) {
+                        if let Some(k) = m.checked_sub(base).filter(|k| !k.is_zero() && k <= n) {
+                            check(k);
+                        }
                     }
                 }
                 None => {
@@ -387,6 +413,30 @@ impl Builtin {
         }
     }
 
+    /// The heaps of value `target` of an arithmetically periodic game (saltus `s > 0`): those
+    /// of the preperiod that have it, and at most one per class of the period, where the
+    /// class's first value plus a multiple of `s` reaches it. Increasing.
+    fn heaps_of_value(&self, target: &BigUint) -> Vec<BigUint> {
+        let Beyond::Period(c) = &self.beyond else { return Vec::new() };
+        if c.saltus == 0 {
+            return Vec::new();
+        }
+        let (n0, p) = (c.preperiod, c.period);
+        let mut heaps: Vec<BigUint> = (0..n0)
+            .filter(|&m| BigUint::from(self.values[m as usize]) == *target)
+            .map(BigUint::from)
+            .collect();
+        for class in n0..n0 + p {
+            let Some(rise) = target.checked_sub(&BigUint::from(self.values[class as usize])) else { continue };
+            let (periods, rest) = rise.div_rem(&BigUint::from(c.saltus));
+            if rest.is_zero() {
+                heaps.push(periods * p + class);
+            }
+        }
+        heaps.sort_unstable();
+        heaps
+    }
+
     /// Whether the options of heap `n` are enumerated one by one (a stored value, or a small heap
     /// of a closed form), rather than found by [`large_options`](Self::large_options).
     fn enumerates(&self, n: &BigUint) -> bool {
@@ -398,7 +448,8 @@ impl Builtin {
 
     /// The options of value `target` of a heap beyond the stored values (see
     /// [`Rules::for_game`] for which are listed).
-    fn large_options(&self, n: &BigUint, target: &BigUint, found: &mut Vec<Vec<BigUint>>) {
+    fn large_options<'a>(&'a self, n: &BigUint, target: &BigUint, options: &mut TargetOptions<'a>) {
+        let found = &mut options.listed;
         let mut check = |heaps: Vec<BigUint>| {
             let x = heaps.iter().try_fold(BigUint::zero(), |x, h| self.value(h).map(|g| x ^ g));
             if x.as_ref() == Some(target) {
@@ -411,7 +462,7 @@ impl Builtin {
                 let (a, b) = (moves.smallest(), moves.largest());
                 if let Some(hi) = n.checked_sub(&BigUint::from(a)) {
                     let lo = n.checked_sub(&BigUint::from(b)).unwrap_or_default();
-                    interval_heaps(&lo, &hi, a, b, target, &mut |m| check(vec![m]));
+                    options.runs = interval_heaps(&lo, &hi, a, b, target);
                 }
             }
             (Game::Lasker, _) => {
@@ -426,6 +477,8 @@ impl Builtin {
                     }
                     check(vec![a.clone(), n - a]);
                 }
+                // Not every split of a large heap is looked at.
+                options.complete = false;
             }
             (Game::Fraction { numerator: 1, denominator: 2 }, _) => {
                 // Heaps ⌈n/2⌉..n − 1 are reached; those of value y are 2^(t+1)·y + 2^t − 1.
@@ -437,14 +490,24 @@ impl Builtin {
                     }
                 }
             }
+            (Game::AllBut(excluded), Beyond::Period(_)) => {
+                // Every smaller heap m with n − m not excluded.
+                for m in self.heaps_of_value(target) {
+                    if m < *n && (n - &m).to_u64().is_none_or(|k| !excluded.contains(k)) {
+                        check(vec![m]);
+                    }
+                }
+            }
             (Game::Octal(_) | Game::Hex(_), Beyond::Period(c)) => {
                 let digits: Vec<u8> = match &self.game {
                     Game::Octal(code) => (0..=code.last_digit()).map(|j| code.digit(j)).collect(),
                     Game::Hex(code) => code.digits().to_vec(),
                     _ => unreachable!("matched above"),
                 };
-                // Smaller heaps of a split below n0 + p reach every value.
-                let small_heaps = c.preperiod + c.period;
+                let len = (c.preperiod + c.period) as usize;
+                let labels = (c.saltus == 0)
+                    .then(|| PeriodicLabels::new(&self.values[..len], c.preperiod, c.period))
+                    .flatten();
                 for (j, &d) in digits.iter().enumerate() {
                     let Some(r) = n.checked_sub(&BigUint::from(j)) else { break };
                     if r.bits() == 0 {
@@ -456,18 +519,22 @@ impl Builtin {
                     if j > 0 && d & 2 != 0 {
                         check(vec![r.clone()]);
                     }
-                    let below =
-                        |limit: &BigUint| limit.to_u64().map_or(small_heaps - 1, |l| l.min(small_heaps - 1));
-                    if d & 4 != 0 {
-                        for a in 1..=below(&(&r >> 1u8)) {
-                            check(vec![a.into(), &r - a]);
+                    for (bit, parts) in [(4u8, 2usize), (8, 3)] {
+                        if d & bit == 0 {
+                            continue;
                         }
-                    }
-                    if d & 8 != 0 {
-                        for a in 1..=below(&(&r / 3u8)) {
-                            for b in a..=below(&((&r - a) >> 1u8)) {
-                                check(vec![a.into(), b.into(), &r - a - b]);
+                        // The splits of r by the values their parts must reach: none when the
+                        // target is beyond every stored value's bits.
+                        match (labels, target.to_u32()) {
+                            (Some(labels), Some(t)) => {
+                                let xor_is_target: XorTest<'a> =
+                                    Box::new(move |l: &[&u32]| l.iter().fold(0, |x, &&g| x ^ g) == t);
+                                options.splits.push(Splits::new(labels, r.clone(), parts, xor_is_target));
                             }
+                            (Some(_), None) => {}
+                            // An arithmetic period: the values of the parts are not periodic
+                            // labels; not every split is looked at.
+                            (None, _) => options.complete = false,
                         }
                     }
                 }
@@ -477,45 +544,75 @@ impl Builtin {
                     let Some(m) = n.checked_sub(&BigUint::from(k)) else { break };
                     check(vec![m]);
                 }
+                // Games of one's own without a bounded set of takes: not looked at.
+                options.complete &= !self.takes.is_empty() || !matches!(self.beyond, Beyond::Period(_));
             }
         }
     }
 }
 
-/// Calls `leave(m)` for the heaps `m` in `lo..=hi` (fewer than `p = a + b` of them) of value
-/// `target` under `G(m) = ⌊(m mod p)/a⌋`: at most [`LISTED_PER_HEAP`] of them, increasing.
+/// The test of a split by the XOR of its parts' values.
+type XorTest<'a> = Box<dyn Fn(&[&u32]) -> bool + 'a>;
+
+/// The options of one heap that reach a value ([`Rules::options_to`]): some found one by one,
+/// runs of single heaps, and families of splits found by the values their parts must reach;
+/// counted exactly and listed as far as asked.
+pub(super) struct TargetOptions<'a> {
+    listed: Vec<Vec<BigUint>>,
+    /// Runs `first..=last` of heaps, each an option that leaves that one heap.
+    runs: Vec<(BigUint, BigUint)>,
+    splits: Vec<Splits<'a, u32, XorTest<'a>>>,
+    /// Whether every option is among them (not for the splits of large heaps of Lasker's Nim).
+    complete: bool,
+}
+
+impl<'a> TargetOptions<'a> {
+    /// How many options there are, when every one is known.
+    pub(super) fn count(&self) -> Option<BigUint> {
+        let runs = self.runs.iter().map(|(first, last)| last + 1u8 - first);
+        let splits = self.splits.iter().map(Splits::count);
+        self.complete.then(|| runs.chain(splits).fold(BigUint::from(self.listed.len()), |t, c| t + c))
+    }
+}
+
+impl<'a> IntoIterator for TargetOptions<'a> {
+    type Item = Vec<BigUint>;
+    type IntoIter = Box<dyn Iterator<Item = Vec<BigUint>> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        let runs = self.runs.into_iter().flat_map(|(first, last)| {
+            std::iter::successors(Some(first), move |m| Some(m + 1u8).filter(|m| *m <= last))
+                .map(|m| super::non_empty([m]))
+        });
+        Box::new(self.listed.into_iter().chain(runs).chain(self.splits.into_iter().flatten()))
+    }
+}
+
+/// The runs of heaps `m` in `lo..=hi` (fewer than `p = a + b` of them) of value `target` under
+/// `G(m) = ⌊(m mod p)/a⌋`, increasing.
 ///
 /// Fewer than `p` consecutive heaps have each residue mod `p` at most once; those of value
 /// `target` have residues `target·a .. target·a + a` (within `0..p`): at most two runs of
 /// heaps, found without enumerating the window.
-fn interval_heaps(
-    lo: &BigUint,
-    hi: &BigUint,
-    a: u64,
-    b: u64,
-    target: &BigUint,
-    leave: &mut dyn FnMut(BigUint),
-) {
-    let Some(t) = target.to_u128() else { return };
+fn interval_heaps(lo: &BigUint, hi: &BigUint, a: u64, b: u64, target: &BigUint) -> Vec<(BigUint, BigUint)> {
+    let Some(t) = target.to_u128() else { return Vec::new() };
     let p = u128::from(a) + u128::from(b);
     let r_lo = t.saturating_mul(u128::from(a));
     if r_lo >= p || lo > hi {
-        return;
+        return Vec::new();
     }
     let r_hi = (r_lo + u128::from(a)).min(p); // residues r_lo..r_hi
     // The heaps lo..=hi have residues from lo mod p on, wrapping once at p at most.
     let base = lo - (lo % p); // a multiple of p
-    let mut listed = 0u64;
+    let mut runs = Vec::new();
     for wrap in [0u128, p] {
         let first = (&base + wrap + r_lo).max(lo.clone());
         let last = (&base + wrap + r_hi - 1u8).min(hi.clone());
-        let mut m = first;
-        while m <= last && listed < LISTED_PER_HEAP {
-            leave(m.clone());
-            m += 1u8;
-            listed += 1;
+        if first <= last {
+            runs.push((first, last));
         }
     }
+    runs
 }
 
 /// Games whose moves from a large heap take one of finitely many numbers of stones and leave one

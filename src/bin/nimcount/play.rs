@@ -95,6 +95,8 @@ struct Report {
     columns: Option<Vec<u64>>,
     verdict: Verdict,
     moves: Vec<Move>,
+    /// How many winning moves there are (with --all).
+    total: Total,
 }
 
 /// Runs `nimcount play`.
@@ -147,9 +149,27 @@ pub fn run(args: Args) -> Result<()> {
     if args.json { print_json(&report, args.full) } else { print_text(&report, args.full) }
 }
 
-/// The first winning move, or all of them (refused beyond [`MAX_LISTED`] and beyond the bytes
-/// a list may take).
-fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
+/// How many winning moves a position has, as far as the library knows.
+#[derive(Debug, Clone)]
+enum Total {
+    /// The moves listed are every one (up to [`MAX_LISTED`]).
+    Listed,
+    /// Exactly this many, counted without listing them.
+    Exact(BigUint),
+    /// Not every option is looked at (the splits of large heaps of Lasker's Nim).
+    Partial,
+}
+
+impl Total {
+    /// From a count the library made, `None` when it could not.
+    fn counted(count: Option<BigUint>) -> Total {
+        count.map_or(Total::Partial, Total::Exact)
+    }
+}
+
+/// The first winning move, or all of them: with an exact count the first [`MAX_LISTED`],
+/// otherwise refused beyond [`MAX_LISTED`]; refused beyond the bytes a list may take.
+fn collect(moves: impl Iterator<Item = Move>, all: bool, total: &Total) -> Result<Vec<Move>> {
     if !all {
         return Ok(moves.take(1).collect());
     }
@@ -158,6 +178,9 @@ fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
         other => other.into(),
     })?;
     if listed.len() > MAX_LISTED {
+        if let Total::Exact(_) = total {
+            return Ok(listed.into_iter().take(MAX_LISTED).collect());
+        }
         return Err(usage(format!(
             "more than {MAX_LISTED} winning moves: too many to list; drop --all for one"
         )));
@@ -189,7 +212,7 @@ fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
     }
     let verdict = moore.verdict(&heaps);
     let moves = if args.all {
-        collect(moore.winning_moves(&heaps), true)?
+        collect(moore.winning_moves(&heaps), true, &Total::Listed)?
     } else {
         moore.winning_move(&heaps).into_iter().collect()
     };
@@ -224,6 +247,7 @@ fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
         columns: Some(columns),
         verdict,
         moves,
+        total: Total::Listed,
     })
 }
 
@@ -292,6 +316,7 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
         misere(args, specs.join(" + "), pairs())?
     } else {
         let position = Position::mixed(&rules[of_heap[0]], pairs())?;
+        let total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
         Report {
             spec: specs.join(" + "),
             all: args.all,
@@ -301,7 +326,8 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
             staircase: false,
             grundy: Some(position.grundy().to_vec()),
             xor: Some(position.xor().clone()),
-            moves: collect(position.winning_moves(), args.all)?,
+            moves: collect(position.winning_moves(), args.all, &total)?,
+            total,
             heaps: position.heaps().to_vec(),
             notes: Vec::new(),
             columns: None,
@@ -331,6 +357,7 @@ fn misere<'r>(
         ),
     };
     let xor = position.grundy().map(|g| g.iter().fold(BigUint::default(), |x, v| x ^ v));
+    let total = Total::counted(position.winning_move_count().cloned());
     Ok(Report {
         game: format!("{} (misère play: whoever makes the last move loses)", spec.replace(" + ", ", ")),
         spec,
@@ -344,7 +371,8 @@ fn misere<'r>(
         notes: vec![("rule", rule)],
         columns: None,
         verdict: position.verdict(),
-        moves: collect(position.winning_moves().iter().cloned(), args.all)?,
+        moves: collect(position.winning_moves().iter().cloned(), args.all, &total)?,
+        total,
     })
 }
 
@@ -367,7 +395,8 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
             },
         ));
     }
-    let moves = collect(position.winning_moves(), args.all)?;
+    let total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+    let moves = collect(position.winning_moves(), args.all, &total)?;
     Ok(Report {
         spec: game.spec(),
         all: args.all,
@@ -385,12 +414,13 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
         columns: None,
         verdict: position.verdict(),
         moves,
+        total,
     })
 }
 
 fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Result<Report> {
     let stairs = Staircase::new(rules, steps)?;
-    let moves = collect(stairs.winning_moves(), args.all)?;
+    let moves = collect(stairs.winning_moves(), args.all, &Total::Listed)?;
     let n = stairs.steps().len();
     Ok(Report {
         spec: game.spec(),
@@ -408,6 +438,7 @@ fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Re
         columns: None,
         verdict: stairs.verdict(),
         moves,
+        total: Total::Listed,
     })
 }
 
@@ -447,10 +478,19 @@ fn print_text(r: &Report, full: bool) -> Result<()> {
         (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
         (Verdict::Won, [only]) if !r.all => line("move", &describe(only))?,
         (Verdict::Won, moves) => {
-            line(
-                "moves",
-                &format!("{} winning move{}", moves.len(), if moves.len() == 1 { "" } else { "s" }),
-            )?;
+            let plural = |n: &BigUint| if *n == BigUint::from(1u8) { "" } else { "s" };
+            let listed = BigUint::from(moves.len());
+            let count = match &r.total {
+                Total::Exact(total) if *total != listed => {
+                    format!("{} winning move{} (the first {} listed)", shown(total), plural(total), moves.len())
+                }
+                Total::Partial => format!(
+                    "{listed} winning move{} found (not every split of a large heap is looked at)",
+                    plural(&listed)
+                ),
+                _ => format!("{listed} winning move{}", plural(&listed)),
+            };
+            line("moves", &count)?;
             for m in moves {
                 line("", &describe(m))?;
             }
@@ -488,6 +528,14 @@ fn print_json(r: &Report, full: bool) -> Result<()> {
     }
     fields.insert("verdict".into(), json!(r.verdict.as_str()));
     fields.insert("moves".into(), Value::Array(moves));
+    if r.all {
+        let count = match &r.total {
+            Total::Listed => json!(r.moves.len().to_string()),
+            Total::Exact(total) => json!(shown(total, full)),
+            Total::Partial => Value::Null,
+        };
+        fields.insert("move_count".into(), count);
+    }
     let mut out = stdout();
     writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
