@@ -482,7 +482,12 @@ fn print_text(r: &Report, full: bool) -> Result<()> {
             let listed = BigUint::from(moves.len());
             let count = match &r.total {
                 Total::Exact(total) if *total != listed => {
-                    format!("{} winning move{} (the first {} listed)", shown(total), plural(total), moves.len())
+                    format!(
+                        "{} winning move{} (the first {} listed)",
+                        shown(total),
+                        plural(total),
+                        moves.len()
+                    )
                 }
                 Total::Partial => format!(
                     "{listed} winning move{} found (not every split of a large heap is looked at)",
