@@ -70,8 +70,8 @@ enum Beyond {
 /// (a heap of `n` has up to `n` options); larger ones are answered from the form.
 const ENUMERATED: u64 = 1 << 16;
 
-/// The most options of one large heap a closed form lists (a one-interval subtraction set
-/// `a..=b` may have up to `a` winning moves from a heap).
+/// The most steps of a staircase a closed form lists from one step (a one-interval subtraction
+/// set `a..=b` may have up to `a` winning moves from a step).
 const LISTED_PER_HEAP: u64 = 1000;
 
 /// At large heaps of Lasker's Nim, the splits listed are those whose smaller heap is at most
@@ -100,13 +100,15 @@ impl Rules<'static> {
     /// game, other fractions, games whose period search found nothing) have their values
     /// computed up to `largest`.
     ///
-    /// The winning moves of a heap beyond the stored values: every move that leaves one heap
-    /// (at most `LISTED_PER_HEAP` for a one-interval subtraction set); for a move that leaves
-    /// two or three heaps, those whose smaller heaps are below `n0 + p` (preperiod plus period).
-    /// Those reach every value a split reaches: sort a split's heaps, and while one of the two
-    /// smaller ones is `n0 + p` or more, take `p` from it (same value, it stays `>= n0`) and
-    /// give `p` to the largest (same value, it was `>= n0`); the heaps stay non-empty and add up
-    /// to the same number. Lasker's Nim lists its splits whose smaller heap is at most 64.
+    /// The winning moves of a heap beyond the stored values are every one, counted exactly
+    /// ([`Position::winning_move_count`](super::Position::winning_move_count)) and listed as
+    /// far as asked: the heaps a move leaves of the value needed (a one-interval subtraction
+    /// set: at most two runs of heaps; an all-but game: at most one heap per class of its
+    /// arithmetic period, the values growing by the saltus); the splits into two or three
+    /// heaps by the values their parts must reach over the period ([`Splits`]: every split
+    /// whose smaller part lies in one class of the period has the same value), however large
+    /// the heap. Lasker's Nim lists its splits whose smaller heap is at most 64, and states no
+    /// count.
     pub fn for_game(
         game: &Game,
         largest: &BigUint,

@@ -398,15 +398,15 @@ fn every_winning_move_is_listed_and_counted() {
                     let listed: Vec<_> = p.winning_moves().map(|m| single(&m)).collect();
                     (p.verdict(), listed, p.winning_move_count())
                 };
-                let xor = heaps.iter().fold(0, |x, &h| x ^ mex[h as usize]);
-                let mut won = |position: &[u64]| {
+                // Lost: a move to make and none to a lost position (misère), XOR 0 (normal).
+                let lost = |tree: &mut GameTree, position: &[u64]| {
                     if misere {
-                        tree.is_won(position)
+                        !tree.is_won(position)
                     } else {
-                        position.iter().fold(0, |x, &h| x ^ mex[h as usize]) != 0
+                        position.iter().fold(0, |x, &h| x ^ mex[h as usize]) == 0
                     }
                 };
-                assert_eq!(verdict, Verdict::lost_if(!won(&heaps)), "{what}: xor {xor}");
+                assert_eq!(verdict, Verdict::lost_if(lost(&mut tree, &heaps)), "{what}");
                 let distinct: BTreeSet<_> = listed.iter().cloned().collect();
                 assert_eq!(distinct.len(), listed.len(), "{what}: a move listed twice");
                 let mut expected = BTreeSet::new();
@@ -415,12 +415,7 @@ fn every_winning_move_is_listed_and_counted() {
                         let mut next: Vec<u64> = heaps.clone();
                         next.remove(i);
                         next.extend(&option);
-                        let lost = if misere {
-                            !tree.is_won(&next)
-                        } else {
-                            next.iter().fold(0, |x, &h| x ^ mex[h as usize]) == 0
-                        };
-                        if lost {
+                        if lost(&mut tree, &next) {
                             expected.insert((i, option));
                         }
                     }

@@ -38,7 +38,8 @@ octal:0.77; the heap follows the last colon).
 --misere judges any games: nim by its rule; positions whose heaps (and every smaller heap of
 their games) have Grundy values 0 and 1 by the closed form (lost when the XOR is 1); others by a
 search of every position reachable, refused beforehand when that may pass 1000000 positions,
-20000000 moves or the memory available. --all lists at most 100000 moves and 256 MiB of them.
+20000000 moves or the memory available. --all states the exact number of winning moves (splits
+counted by the values their parts reach) and lists the first 100000, within 256 MiB.
 Examples:
   nimcount play 3 4 5
   nimcount play octal:0.77:5 nim:3 subtract:1,2:7
@@ -62,7 +63,7 @@ pub struct Args {
     /// them), as many as the game lets a move take from a heap.
     #[arg(long)]
     staircase: bool,
-    /// List every winning move (at most 100000), not only one.
+    /// List every winning move (the first 100000, under their exact number), not only one.
     #[arg(long)]
     all: bool,
     /// Print one JSON object.
