@@ -249,8 +249,13 @@ impl<'g> Rules<'g> {
     /// of a heap beyond the stored values, family by family, found by the values their parts
     /// must reach ([`Splits`]).
     pub(super) fn options_to(&self, n: &BigUint, target: &BigUint) -> TargetOptions<'_> {
-        let mut options =
-            TargetOptions { listed: Vec::new(), runs: Vec::new(), splits: Vec::new(), complete: true };
+        let mut options = TargetOptions {
+            listed: Vec::new(),
+            runs: Vec::new(),
+            splits: Vec::new(),
+            scans: Vec::new(),
+            complete: true,
+        };
         let found = &mut options.listed;
         match &self.source {
             Source::Nim => {
@@ -537,8 +542,14 @@ impl Builtin {
                             }
                             (Some(_), None) => {}
                             // An arithmetic period: the values of the parts are not periodic
-                            // labels; not every split is looked at.
-                            (None, _) => options.complete = false,
+                            // labels; the splits are looked at one by one, the first
+                            // SCANNED_SPLITS of them.
+                            (None, _) => {
+                                let scan =
+                                    Scan { builtin: self, heap: r.clone(), parts, target: target.clone() };
+                                options.complete &= scan.candidates() <= BigUint::from(SCANNED_SPLITS);
+                                options.scans.push(scan);
+                            }
                         }
                     }
                 }
@@ -566,6 +577,7 @@ pub(super) struct TargetOptions<'a> {
     /// Runs `first..=last` of heaps, each an option that leaves that one heap.
     runs: Vec<(BigUint, BigUint)>,
     splits: Vec<Splits<'a, u32, XorTest<'a>>>,
+    scans: Vec<Scan<'a>>,
     /// Whether every option is among them (not for the splits of large heaps of Lasker's Nim).
     complete: bool,
 }
@@ -575,7 +587,9 @@ impl<'a> TargetOptions<'a> {
     pub(super) fn count(&self) -> Option<BigUint> {
         let runs = self.runs.iter().map(|(first, last)| last + 1u8 - first);
         let splits = self.splits.iter().map(Splits::count);
-        self.complete.then(|| runs.chain(splits).fold(BigUint::from(self.listed.len()), |t, c| t + c))
+        let scans = self.scans.iter().map(|scan| BigUint::from(scan.splits().count()));
+        self.complete
+            .then(|| runs.chain(splits).chain(scans).fold(BigUint::from(self.listed.len()), |t, c| t + c))
     }
 }
 
@@ -588,7 +602,51 @@ impl<'a> IntoIterator for TargetOptions<'a> {
             std::iter::successors(Some(first), move |m| Some(m + 1u8).filter(|m| *m <= last))
                 .map(|m| super::non_empty([m]))
         });
-        Box::new(self.listed.into_iter().chain(runs).chain(self.splits.into_iter().flatten()))
+        let scans = self.scans.into_iter().flat_map(|scan| scan.splits());
+        Box::new(self.listed.into_iter().chain(runs).chain(self.splits.into_iter().flatten()).chain(scans))
+    }
+}
+
+/// The most splits of one heap looked at one by one, where the values are not periodic labels
+/// (an arithmetic period: a second or so).
+const SCANNED_SPLITS: u64 = 1 << 20;
+
+/// The splits of a heap into `parts` heaps whose values XOR to `target`, looked at one by one
+/// in the order of [`Splits`] (the first [`SCANNED_SPLITS`]).
+struct Scan<'a> {
+    builtin: &'a Builtin,
+    heap: BigUint,
+    parts: usize,
+    target: BigUint,
+}
+
+impl<'a> Scan<'a> {
+    /// How many splits there are: `⌊r/2⌋` into two, the partitions of `r` into three
+    /// (`round(r²/12)`).
+    fn candidates(&self) -> BigUint {
+        match self.parts {
+            2 => &self.heap >> 1u8,
+            _ => (&self.heap * &self.heap + 6u8) / 12u8,
+        }
+    }
+
+    fn splits(&self) -> Box<dyn Iterator<Item = Vec<BigUint>> + 'a> {
+        let (builtin, target, r) = (self.builtin, self.target.clone(), self.heap.clone());
+        let from = |first: BigUint, last: BigUint| {
+            std::iter::successors(Some(first), move |m| Some(m + 1u8)).take_while(move |m| *m <= last)
+        };
+        let all: Box<dyn Iterator<Item = Vec<BigUint>>> = if self.parts == 2 {
+            Box::new(from(BigUint::one(), &r >> 1u8).map(move |a| vec![a.clone(), &r - a]))
+        } else {
+            Box::new(from(BigUint::one(), &r / 3u8).flat_map(move |a| {
+                let rest = &r - &a;
+                from(a.clone(), &rest >> 1u8).map(move |b| vec![a.clone(), b.clone(), &rest - b])
+            }))
+        };
+        Box::new(all.take(SCANNED_SPLITS as usize).filter(move |parts| {
+            parts.iter().try_fold(BigUint::zero(), |x, h| builtin.value(h).map(|g| x ^ g)).as_ref()
+                == Some(&target)
+        }))
     }
 }
 
@@ -759,6 +817,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Splits of a game of arithmetic period (hex:0.8: G(n + 3) = G(n) + 1 from n = 1) are
+    /// looked at one by one: every one of a heap of 40, and the first ones of a huge heap,
+    /// whose count is then unknown.
+    #[test]
+    fn splits_of_an_arithmetic_period_are_looked_at_one_by_one() {
+        let game = Game::parse("hex:0.8").unwrap();
+        let direct = grundy::values(&game, 61, &Silent).unwrap();
+        assert!((1..58).all(|n| direct[n + 3] == direct[n] + 1), "{direct:?}");
+        let theorem = Theorem::OctalSplitting { last_digit: 1 };
+        let certificate = Certificate { preperiod: 1, period: 3, saltus: 1, theorem };
+        let builtin = Builtin {
+            game: game.clone(),
+            values: direct[..4].to_vec(),
+            beyond: Beyond::Period(certificate),
+            takes: Vec::new(),
+        };
+        let rules = Rules { source: Source::Builtin(Box::new(builtin)) };
+        for n in [40u64, 59, 60] {
+            let mut by_value: std::collections::BTreeMap<u32, Vec<Vec<BigUint>>> = Default::default();
+            game.options(n, &mut |left| {
+                let x = left.iter().fold(0, |x, &h| x ^ direct[h as usize]);
+                let mut heaps: Vec<BigUint> = left.iter().filter(|&&h| h > 0).map(|&h| h.into()).collect();
+                heaps.sort();
+                by_value.entry(x).or_default().push(heaps);
+            });
+            for (target, mut expected) in by_value {
+                expected.sort();
+                expected.dedup();
+                let options = rules.options_to(&n.into(), &target.into());
+                assert_eq!(options.count(), Some(BigUint::from(expected.len())), "{n} to {target}");
+                assert_eq!(rules.options_with_value(&n.into(), &target.into()), expected, "{n} to {target}");
+            }
+        }
+        let huge = BigUint::from(10u32).pow(18);
+        // Take 1 and split into 1 + 1 + (10^18 − 3): the value of the largest part; it comes first.
+        let options = rules.options_to(&huge, &rules.value(&(&huge - 3u8)).unwrap());
+        assert_eq!(options.count(), None);
+        let first = vec![BigUint::one(), BigUint::one(), &huge - 3u8];
+        assert_eq!(options.into_iter().next(), Some(first));
     }
 
     #[test]
