@@ -612,7 +612,8 @@ impl<'a> IntoIterator for TargetOptions<'a> {
 const SCANNED_SPLITS: u64 = 1 << 20;
 
 /// The splits of a heap into `parts` heaps whose values XOR to `target`, looked at one by one
-/// in the order of [`Splits`] (the first [`SCANNED_SPLITS`]).
+/// (the first [`SCANNED_SPLITS`]): by increasing smallest part, and the next part from both
+/// ends of its range in turn, so that splits into a small part and two near halves come early.
 struct Scan<'a> {
     builtin: &'a Builtin,
     heap: BigUint,
@@ -636,11 +637,11 @@ impl<'a> Scan<'a> {
             std::iter::successors(Some(first), move |m| Some(m + 1u8)).take_while(move |m| *m <= last)
         };
         let all: Box<dyn Iterator<Item = Vec<BigUint>>> = if self.parts == 2 {
-            Box::new(from(BigUint::one(), &r >> 1u8).map(move |a| vec![a.clone(), &r - a]))
+            Box::new(both_ends(BigUint::one(), &r >> 1u8).map(move |a| vec![a.clone(), &r - a]))
         } else {
             Box::new(from(BigUint::one(), &r / 3u8).flat_map(move |a| {
                 let rest = &r - &a;
-                from(a.clone(), &rest >> 1u8).map(move |b| vec![a.clone(), b.clone(), &rest - b])
+                both_ends(a.clone(), &rest >> 1u8).map(move |b| vec![a.clone(), b.clone(), &rest - b])
             }))
         };
         Box::new(all.take(SCANNED_SPLITS as usize).filter(move |parts| {
@@ -675,6 +676,26 @@ fn interval_heaps(lo: &BigUint, hi: &BigUint, a: u64, b: u64, target: &BigUint) 
         }
     }
     runs
+}
+
+/// The numbers `lo..=hi` from both ends in turn: `lo, hi, lo + 1, hi − 1, …` (`lo >= 1`).
+fn both_ends(lo: BigUint, hi: BigUint) -> impl Iterator<Item = BigUint> {
+    let (mut ends, mut low) = (Some((lo, hi)), true);
+    std::iter::from_fn(move || {
+        let (lo, hi) = ends.as_mut()?;
+        if lo > hi {
+            ends = None;
+            return None;
+        }
+        low = !low;
+        if !low {
+            *lo += 1u8;
+            Some(&*lo - 1u8)
+        } else {
+            *hi -= 1u8;
+            Some(&*hi + 1u8)
+        }
+    })
 }
 
 /// Games whose moves from a large heap take one of finitely many numbers of stones and leave one
@@ -858,6 +879,12 @@ mod tests {
         assert_eq!(options.count(), None);
         let first = vec![BigUint::one(), BigUint::one(), &huge - 3u8];
         assert_eq!(options.into_iter().next(), Some(first));
+        let ends =
+            |lo: u8, hi: u8| both_ends(lo.into(), hi.into()).map(|x| x.to_u8().unwrap()).collect::<Vec<_>>();
+        assert_eq!(
+            (ends(1, 4), ends(2, 6), ends(3, 3), ends(3, 2)),
+            (vec![1, 4, 2, 3], vec![2, 6, 3, 5, 4], vec![3], vec![])
+        );
     }
 
     #[test]

@@ -317,7 +317,11 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
         misere(args, specs.join(" + "), pairs())?
     } else {
         let position = Position::mixed(&rules[of_heap[0]], pairs())?;
-        let total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+        let mut total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+        let moves = collect(position.winning_moves(), args.all, &total)?;
+        if position.verdict() == Verdict::Won && moves.is_empty() {
+            total = Total::counted(position.winning_move_count());
+        }
         Report {
             spec: specs.join(" + "),
             all: args.all,
@@ -327,7 +331,7 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
             staircase: false,
             grundy: Some(position.grundy().to_vec()),
             xor: Some(position.xor().clone()),
-            moves: collect(position.winning_moves(), args.all, &total)?,
+            moves,
             total,
             heaps: position.heaps().to_vec(),
             notes: Vec::new(),
@@ -396,8 +400,12 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
             },
         ));
     }
-    let total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+    let won = position.verdict() == Verdict::Won;
+    let mut total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
     let moves = collect(position.winning_moves(), args.all, &total)?;
+    if won && moves.is_empty() {
+        total = Total::counted(position.winning_move_count());
+    }
     Ok(Report {
         spec: game.spec(),
         all: args.all,
@@ -476,6 +484,9 @@ fn print_text(r: &Report, full: bool) -> Result<()> {
         |m: &Move| if r.staircase { Staircase::describe_with(m, &shown) } else { m.describe(&shown) };
     match (r.verdict, r.moves.as_slice()) {
         (Verdict::Lost, _) => line("move", "none: every move leaves a position won for the opponent")?,
+        (Verdict::Won, []) if matches!(r.total, Total::Partial) => {
+            line("move", "none found: not every split of a large heap is looked at")?
+        }
         (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
         (Verdict::Won, [only]) if !r.all => line("move", &describe(only))?,
         (Verdict::Won, moves) => {
