@@ -235,12 +235,14 @@ fn play_position(
     // Every winning move up to the most listed (one more, to tell), or the first one; the
     // library refuses lists beyond their bytes.
     let wanted = if all { MAX_MOVES + 1 } else { 1 };
-    let listed = |moves: &mut dyn Iterator<Item = Move>| {
+    // The refusal states the exact number of moves when the library counts them.
+    let listed = |moves: &mut dyn Iterator<Item = Move>, count: &dyn Fn() -> Option<BigUint>| {
         let moves = nimcount::play::list_moves(moves, wanted)?;
         if moves.len() > MAX_MOVES {
+            let many = count().map_or_else(|| format!("more than {MAX_MOVES}"), |c| c.to_string());
             Err(Refusal::Costly {
                 message: format!(
-                    "more than {MAX_MOVES} winning moves: too many to list; all=False gives the verdict and one winning move"
+                    "{many} winning moves: too many to list (at most {MAX_MOVES}); all=False gives the verdict and one winning move"
                 ),
                 keyword: "all",
                 estimate: None,
@@ -258,7 +260,7 @@ fn play_position(
                     moore.spec()
                 )));
             }
-            let moves = listed(&mut moore.winning_moves(&heaps))?;
+            let moves = listed(&mut moore.winning_moves(&heaps), &|| None)?;
             return Ok(Played { verdict: moore.verdict(&heaps), grundy: None, moves });
         }
         other => other.heap_game()?,
@@ -268,7 +270,8 @@ fn play_position(
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
     if misere && game != Game::Nim {
         let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
-        let moves = listed(&mut position.winning_moves().iter().cloned())?;
+        let count = || position.winning_move_count().cloned();
+        let moves = listed(&mut position.winning_moves().iter().cloned(), &count)?;
         return Ok(Played {
             verdict: position.verdict(),
             grundy: position.grundy().map(<[_]>::to_vec),
@@ -276,7 +279,7 @@ fn play_position(
         });
     }
     let position = if misere { Position::misere_nim(heaps) } else { Position::new(&rules, heaps)? };
-    let moves = listed(&mut position.winning_moves())?;
+    let moves = listed(&mut position.winning_moves(), &|| position.winning_move_count())?;
     Ok(Played { verdict: position.verdict(), grundy: Some(position.grundy().to_vec()), moves })
 }
 

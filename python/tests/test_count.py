@@ -129,6 +129,13 @@ def test_grundy_period_and_play():
     assert nimcount.play("nim", [1, 1, 1], misere=True).verdict == "lost"
     assert nimcount.play("moore:2", [1, 2, 3, 3]).verdict == "lost"
     assert nimcount.play("subtract:1,3,4", [10**30, 5]).verdict == "won"
+    # Every winning move: all-but positions show theirs, Kayles lists every split.
+    assert [str(m) for m in nimcount.play("allbut:1,2", [100, 6]).moves] == [
+        "heap 1: 100 → 6",
+        "heap 1: 100 → 7",
+        "heap 1: 100 → 8",
+    ]
+    assert len(nimcount.play("kayles", [10, 17, 170]).moves) == 29
 
 
 def test_refusals_are_too_costly_with_the_keyword():

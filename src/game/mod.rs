@@ -30,6 +30,7 @@ mod hex;
 mod moves;
 mod names;
 mod octal;
+mod splits;
 mod structure;
 
 use std::fmt;
@@ -39,6 +40,7 @@ pub use hex::HexCode;
 pub use moves::{MAX_INTERVAL_MOVE, MAX_MOVE, MoveSet};
 pub use names::{NAMES, Named};
 pub use octal::{MAX_OCTAL_DIGITS, OctalCode};
+pub use splits::{PeriodicLabels, SplitIter, Splits};
 pub use structure::Structure;
 
 use crate::error::{Error, Result, quote};

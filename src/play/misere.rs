@@ -43,6 +43,10 @@ pub const MISERE_MAX_POSITIONS: u64 = 1_000_000;
 /// of 1.6·10^7, takes 6 s and 190 MB on the release binary of a loaded 2-core machine).
 pub const MISERE_MAX_MOVES: u64 = 20_000_000;
 
+/// The most winning moves a [`MiserePosition`] keeps (its count is exact): above the 100 000
+/// that `play --all` lists.
+pub const MISERE_KEPT_MOVES: usize = 1 << 17;
+
 /// The largest heap whose game is checked for Grundy values 0 and 1 below it (binary positions).
 const BINARY_MAX_HEAP: u64 = 1 << 22;
 
@@ -94,9 +98,10 @@ pub struct MiserePosition {
     grundy: Option<Vec<BigUint>>,
     verdict: Verdict,
     rule: MisereRule,
+    /// The winning moves, the first [`MISERE_KEPT_MOVES`] of them at most, and how many
+    /// there are.
     moves: Vec<Move>,
-    /// The number of winning moves, when more may exist than are kept in `moves`.
-    move_count: Option<BigUint>,
+    count: Option<BigUint>,
 }
 
 impl MiserePosition {
@@ -112,15 +117,9 @@ impl MiserePosition {
         let grundy: Option<Vec<BigUint>> = heaps.iter().zip(&rules).map(|(h, r)| r.value(h)).collect();
         if rules.iter().all(|r| r.is_nim()) {
             let nim = Position::misere_nim(heaps.clone());
-            let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect());
-            return Ok(MiserePosition {
-                heaps,
-                grundy,
-                verdict,
-                rule: MisereRule::Nim,
-                moves,
-                move_count: None,
-            });
+            let (verdict, moves) = (nim.verdict(), nim.winning_moves().collect::<Vec<_>>());
+            let count = Some(moves.len().into());
+            return Ok(MiserePosition { heaps, grundy, verdict, rule: MisereRule::Nim, moves, count });
         }
         // Binary when the largest heap of each game is (every smaller heap then is too).
         let mut largest: Vec<(&Rules, &BigUint)> = Vec::new();
@@ -134,28 +133,29 @@ impl MiserePosition {
         if let Some(values) = grundy.as_ref().filter(|_| all_binary) {
             let xor = values.iter().fold(BigUint::zero(), |x, g| x ^ g);
             let verdict = Verdict::lost_if(!xor.is_zero());
-            let mut moves = Vec::new();
+            let (mut moves, mut count, mut bytes) = (Vec::new(), Some(BigUint::zero()), 0u64);
             if verdict == Verdict::Won {
-                // Every option has the other value; every move wins.
+                // Every option has the other value; every move wins. Splits of large heaps are
+                // counted by the values their parts reach, and the first ones kept.
                 for (i, ((h, r), g)) in heaps.iter().zip(&rules).zip(values).enumerate() {
-                    let other = g ^ BigUint::from(1u8);
-                    moves.extend(
-                        r.options_with_value(h, &other).into_iter().map(|to| Move::single(i, h.clone(), to)),
-                    );
+                    let options = r.options_to(h, &(g ^ BigUint::from(1u8)));
+                    count = count.zip(options.count()).map(|(total, c)| total + c);
+                    for to in options {
+                        let m = Move::single(i, h.clone(), to);
+                        bytes = bytes.saturating_add(m.bytes());
+                        if moves.len() >= MISERE_KEPT_MOVES || bytes > super::MAX_LIST_BYTES / 4 {
+                            break;
+                        }
+                        moves.push(m);
+                    }
                 }
             }
-            return Ok(MiserePosition {
-                heaps,
-                grundy,
-                verdict,
-                rule: MisereRule::Binary,
-                moves,
-                move_count: None,
-            });
+            let rule = MisereRule::Binary;
+            return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count });
         }
         if let Some(found) = by_quotient(&heaps, &rules) {
             let (verdict, rule, moves, count) = found;
-            return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, move_count: Some(count) });
+            return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count: Some(count) });
         }
         // One game per distinct name; each heap as (index of its game, size).
         let mut names: Vec<String> = Vec::new();
@@ -174,7 +174,8 @@ impl MiserePosition {
         let mut search = MisereSearch::new(games, max_positions);
         let (verdict, moves) = search.judge(&tagged)?;
         let rule = MisereRule::Search { positions: search.memo.len() as u64 };
-        Ok(MiserePosition { heaps, grundy, verdict, rule, moves, move_count: None })
+        let count = Some(moves.len().into());
+        Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count })
     }
 
     /// The heaps.
@@ -198,21 +199,18 @@ impl MiserePosition {
     }
 
     /// Every winning move, heap by heap (none when the position is lost, or when it is won
-    /// because no move is left); judged by a quotient, at most [`QUOTIENT_MOVES_KEPT`] of them
-    /// ([`MiserePosition::winning_move_count`] counts them all).
+    /// because no move is left): the first [`MISERE_KEPT_MOVES`] of them (and at most 64 MiB)
+    /// when there are more; [`winning_move_count`](Self::winning_move_count) says how many.
     pub fn winning_moves(&self) -> &[Move] {
         &self.moves
     }
 
-    /// How many winning moves there are (a heap of `10^18` stones may have `10^17` splits that
-    /// win).
-    pub fn winning_move_count(&self) -> BigUint {
-        self.move_count.clone().unwrap_or_else(|| BigUint::from(self.moves.len()))
+    /// How many winning moves there are, exactly; `None` when not every option of some heap is
+    /// known (the splits of heaps of Lasker's Nim beyond 65536 stones).
+    pub fn winning_move_count(&self) -> Option<&BigUint> {
+        self.count.as_ref()
     }
 }
-
-/// The most winning moves a position judged by its quotient keeps: one more than a list prints.
-pub const QUOTIENT_MOVES_KEPT: usize = 100_001;
 
 /// The budget of the quotient that play tries before its search, once per game and process: a
 /// fraction of a second for a game whose quotient is not found (the construction stops at heap
@@ -236,7 +234,7 @@ fn by_quotient(heaps: &[BigUint], rules: &[&Rules]) -> Option<(Verdict, MisereRu
     let mut count = BigUint::zero();
     for (i, h) in heaps.iter().enumerate() {
         let rest = elements.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |x, (_, &e)| q.mul(x, e));
-        let room = QUOTIENT_MOVES_KEPT.saturating_sub(moves.len());
+        let room = MISERE_KEPT_MOVES.saturating_sub(moves.len());
         let (listed, all) = crate::misere::winning_options(&q, h, rest, room);
         count += all;
         moves.extend(listed.into_iter().map(|to| Move::single(i, h.clone(), to)));
@@ -857,7 +855,7 @@ mod tests {
             let after = m.changes[0].to.iter().fold(rest, |x, h| q.mul(x, q.element(h)));
             assert!(q.in_p(after), "{m}");
         }
-        assert!(position.winning_move_count() >= BigUint::from(position.winning_moves().len()));
+        assert!(*position.winning_move_count().unwrap() >= BigUint::from(position.winning_moves().len()));
         // Split classes cover every split exactly once: m = 40 by brute force.
         let m = BigUint::from(40u32);
         let classes = crate::misere::split_classes(&q, &m);

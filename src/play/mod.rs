@@ -58,7 +58,7 @@ use num_bigint::BigUint;
 use crate::error::{Bytes, Error, Result};
 
 pub use misere::{
-    MISERE_MAX_MOVES, MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch, QUOTIENT_MOVES_KEPT,
+    MISERE_KEPT_MOVES, MISERE_MAX_MOVES, MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch,
 };
 pub use moore::{Moore, MooreMoves};
 pub use position::{Position, WinningMoves};

@@ -140,43 +140,77 @@ impl Position<'_> {
     }
 
     /// Every winning move, heap by heap (each heap's options are found when the iterator gets
-    /// to it): none when the position is lost.
+    /// to it, and its splits as they are listed: a heap of 10^18 stones has some 10^17 winning
+    /// splits, and the first comes at once): none when the position is lost.
     pub fn winning_moves(&self) -> WinningMoves<'_> {
         let heaps = if self.verdict() == Verdict::Lost { 0 } else { self.heaps.len() };
-        WinningMoves { position: self, heap: 0, heaps, pending: Vec::new().into_iter() }
+        WinningMoves { position: self, heap: 0, heaps, pending: Box::new(std::iter::empty()) }
+    }
+
+    /// How many winning moves there are, exactly, counted without listing them (splits by the
+    /// values their parts must reach); `None` when not every option of some heap is known (the
+    /// splits of heaps of Lasker's Nim beyond 65536 stones).
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// use nimcount::play::{Position, Rules};
+    /// use nimcount::progress::Silent;
+    ///
+    /// let kayles = Rules::for_game(&Game::parse("kayles")?, &1000000u32.into(), None, &Silent)?;
+    /// let position = Position::new(&kayles, [10u32, 17, 1000000])?;
+    /// assert_eq!(position.winning_move_count(), Some(333329u32.into()));
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn winning_move_count(&self) -> Option<BigUint> {
+        if self.verdict() == Verdict::Lost {
+            return Some(BigUint::zero());
+        }
+        (0..self.heaps.len()).try_fold(BigUint::zero(), |total, i| {
+            let n = &self.heaps[i];
+            if self.misere {
+                return Some(total + u8::from(self.misere_target(i) < *n));
+            }
+            let target = &self.grundy[i] ^ &self.xor;
+            self.heap_rules[i].options_to(n, &target).count().map(|c| total + c)
+        })
+    }
+
+    /// Misère Nim: the heap that heap `i` must be left as. Against the other heaps' XOR y: with
+    /// a large heap among them, normal play (leave y); otherwise leave an odd number of
+    /// 1-heaps: y ⊕ 1.
+    fn misere_target(&self, i: usize) -> BigUint {
+        let n = &self.heaps[i];
+        let y = &self.xor ^ n;
+        let others_large = self.large_heaps() - usize::from(n.bits() >= 2);
+        if others_large > 0 { y } else { y ^ BigUint::one() }
     }
 
     /// The winning moves that change heap `i`.
-    fn moves_from(&self, i: usize) -> Vec<Move> {
+    fn moves_from(&self, i: usize) -> Box<dyn Iterator<Item = Move> + '_> {
         let n = &self.heaps[i];
         if self.misere {
-            // Against the other heaps' XOR y: with a large heap among them, normal play (leave y);
-            // otherwise leave an odd number of 1-heaps: y ⊕ 1.
-            let y = &self.xor ^ n;
-            let others_large = self.large_heaps() - usize::from(n.bits() >= 2);
-            let target = if others_large > 0 { y } else { y ^ BigUint::one() };
-            return if target < *n {
-                vec![Move::single(i, n.clone(), super::non_empty([target]))]
-            } else {
-                Vec::new()
-            };
+            let target = self.misere_target(i);
+            let to = (target < *n).then(|| Move::single(i, n.clone(), super::non_empty([target])));
+            return Box::new(to.into_iter());
         }
         let target = &self.grundy[i] ^ &self.xor;
-        self.heap_rules[i]
-            .options_with_value(n, &target)
-            .into_iter()
-            .map(|to| Move::single(i, n.clone(), to))
-            .collect()
+        let options = self.heap_rules[i].options_to(n, &target);
+        Box::new(options.into_iter().map(move |to| Move::single(i, n.clone(), to)))
     }
 }
 
 /// The winning moves of a [`Position`], heap by heap.
-#[derive(Debug)]
 pub struct WinningMoves<'p> {
     position: &'p Position<'p>,
     heap: usize,
     heaps: usize,
-    pending: std::vec::IntoIter<Move>,
+    pending: Box<dyn Iterator<Item = Move> + 'p>,
+}
+
+impl std::fmt::Debug for WinningMoves<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WinningMoves").field("heap", &self.heap).field("heaps", &self.heaps).finish()
+    }
 }
 
 impl Iterator for WinningMoves<'_> {
@@ -190,7 +224,7 @@ impl Iterator for WinningMoves<'_> {
             if self.heap == self.heaps {
                 return None;
             }
-            self.pending = self.position.moves_from(self.heap).into_iter();
+            self.pending = self.position.moves_from(self.heap);
             self.heap += 1;
         }
     }

@@ -388,3 +388,21 @@ fn help_states_which_games_take_heaps_of_any_size() {
     assert!(help.contains("splitting games included"), "{help}");
     assert!(!help.contains("without splitting moves"), "{help}");
 }
+
+/// `--all` lists every winning move, splits whose parts lie beyond the values kept included,
+/// and states their exact number; beyond 100000 it lists the first ones under the true count.
+#[test]
+fn every_winning_move_is_listed_under_its_exact_count() {
+    let out = text(&["play", "--game", "kayles", "--all", "10", "17", "170"]);
+    assert_eq!(field(&out, "moves"), "29 winning moves");
+    assert!(out.contains("heap 3: 170 → 83 + 85"), "{out}");
+    let v = json(&["play", "--game", "kayles", "--all", "10", "17", "170"]);
+    assert_eq!((v["move_count"].clone(), v["moves"].as_array().unwrap().len()), (json!("29"), 29));
+    let out = text(&["play", "--game", "kayles", "--all", "10", "17", "1000000"]);
+    assert_eq!(field(&out, "moves"), "333329 winning moves (the first 100000 listed)");
+    assert_eq!(out.lines().count(), 6 + 100_000, "{}", &out[..400]);
+    // A won all-but position shows its move; a short-period game its splits, in misère play too.
+    assert_eq!(field(&text(&["play", "--game", "allbut:1,2", "5"]), "move"), "heap 1: 5 → 0");
+    let out = text(&["play", "--game", "octal:4.0", "--misere", "--all", "7", "3"]);
+    assert!(out.contains("heap 1: 7 → 3 + 4"), "{out}");
+}

@@ -38,7 +38,8 @@ octal:0.77; the heap follows the last colon).
 --misere judges any games: nim by its rule; positions whose heaps (and every smaller heap of
 their games) have Grundy values 0 and 1 by the closed form (lost when the XOR is 1); others by a
 search of every position reachable, refused beforehand when that may pass 1000000 positions,
-20000000 moves or the memory available. --all lists at most 100000 moves and 256 MiB of them.
+20000000 moves or the memory available. --all states the exact number of winning moves (splits
+counted by the values their parts reach) and lists the first 100000, within 256 MiB.
 Examples:
   nimcount play 3 4 5
   nimcount play octal:0.77:5 nim:3 subtract:1,2:7
@@ -62,7 +63,7 @@ pub struct Args {
     /// them), as many as the game lets a move take from a heap.
     #[arg(long)]
     staircase: bool,
-    /// List every winning move (at most 100000), not only one.
+    /// List every winning move (the first 100000, under their exact number), not only one.
     #[arg(long)]
     all: bool,
     /// Print one JSON object.
@@ -95,6 +96,8 @@ struct Report {
     columns: Option<Vec<u64>>,
     verdict: Verdict,
     moves: Vec<Move>,
+    /// How many winning moves there are (with --all).
+    total: Total,
 }
 
 /// Runs `nimcount play`.
@@ -147,9 +150,27 @@ pub fn run(args: Args) -> Result<()> {
     if args.json { print_json(&report, args.full) } else { print_text(&report, args.full) }
 }
 
-/// The first winning move, or all of them (refused beyond [`MAX_LISTED`] and beyond the bytes
-/// a list may take).
-fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
+/// How many winning moves a position has, as far as the library knows.
+#[derive(Debug, Clone)]
+enum Total {
+    /// The moves listed are every one (up to [`MAX_LISTED`]).
+    Listed,
+    /// Exactly this many, counted without listing them.
+    Exact(BigUint),
+    /// Not every option is looked at (the splits of large heaps of Lasker's Nim).
+    Partial,
+}
+
+impl Total {
+    /// From a count the library made, `None` when it could not.
+    fn counted(count: Option<BigUint>) -> Total {
+        count.map_or(Total::Partial, Total::Exact)
+    }
+}
+
+/// The first winning move, or all of them: with an exact count the first [`MAX_LISTED`],
+/// otherwise refused beyond [`MAX_LISTED`]; refused beyond the bytes a list may take.
+fn collect(moves: impl Iterator<Item = Move>, all: bool, total: &Total) -> Result<Vec<Move>> {
     if !all {
         return Ok(moves.take(1).collect());
     }
@@ -158,6 +179,9 @@ fn collect(moves: impl Iterator<Item = Move>, all: bool) -> Result<Vec<Move>> {
         other => other.into(),
     })?;
     if listed.len() > MAX_LISTED {
+        if let Total::Exact(_) = total {
+            return Ok(listed.into_iter().take(MAX_LISTED).collect());
+        }
         return Err(usage(format!(
             "more than {MAX_LISTED} winning moves: too many to list; drop --all for one"
         )));
@@ -189,7 +213,7 @@ fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
     }
     let verdict = moore.verdict(&heaps);
     let moves = if args.all {
-        collect(moore.winning_moves(&heaps), true)?
+        collect(moore.winning_moves(&heaps), true, &Total::Listed)?
     } else {
         moore.winning_move(&heaps).into_iter().collect()
     };
@@ -224,6 +248,7 @@ fn moore(args: &Args, moore: Moore, heaps: Vec<BigUint>) -> Result<Report> {
         columns: Some(columns),
         verdict,
         moves,
+        total: Total::Listed,
     })
 }
 
@@ -292,6 +317,11 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
         misere(args, specs.join(" + "), pairs())?
     } else {
         let position = Position::mixed(&rules[of_heap[0]], pairs())?;
+        let mut total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+        let moves = collect(position.winning_moves(), args.all, &total)?;
+        if position.verdict() == Verdict::Won && moves.is_empty() {
+            total = Total::counted(position.winning_move_count());
+        }
         Report {
             spec: specs.join(" + "),
             all: args.all,
@@ -301,7 +331,8 @@ fn mixed(args: &Args, tagged: Vec<(Option<&str>, BigUint)>) -> Result<Report> {
             staircase: false,
             grundy: Some(position.grundy().to_vec()),
             xor: Some(position.xor().clone()),
-            moves: collect(position.winning_moves(), args.all)?,
+            moves,
+            total,
             heaps: position.heaps().to_vec(),
             notes: Vec::new(),
             columns: None,
@@ -336,6 +367,7 @@ fn misere<'r>(
         ),
     };
     let xor = position.grundy().map(|g| g.iter().fold(BigUint::default(), |x, v| x ^ v));
+    let total = Total::counted(position.winning_move_count().cloned());
     Ok(Report {
         game: format!("{} (misère play: whoever makes the last move loses)", spec.replace(" + ", ", ")),
         spec,
@@ -349,7 +381,8 @@ fn misere<'r>(
         notes: vec![("rule", rule)],
         columns: None,
         verdict: position.verdict(),
-        moves: collect(position.winning_moves().iter().cloned(), args.all)?,
+        moves: collect(position.winning_moves().iter().cloned(), args.all, &total)?,
+        total,
     })
 }
 
@@ -372,7 +405,12 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
             },
         ));
     }
-    let moves = collect(position.winning_moves(), args.all)?;
+    let won = position.verdict() == Verdict::Won;
+    let mut total = if args.all { Total::counted(position.winning_move_count()) } else { Total::Listed };
+    let moves = collect(position.winning_moves(), args.all, &total)?;
+    if won && moves.is_empty() {
+        total = Total::counted(position.winning_move_count());
+    }
     Ok(Report {
         spec: game.spec(),
         all: args.all,
@@ -390,12 +428,13 @@ fn heap_game(args: &Args, game: &Game, rules: &Rules, heaps: Vec<BigUint>) -> Re
         columns: None,
         verdict: position.verdict(),
         moves,
+        total,
     })
 }
 
 fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Result<Report> {
     let stairs = Staircase::new(rules, steps)?;
-    let moves = collect(stairs.winning_moves(), args.all)?;
+    let moves = collect(stairs.winning_moves(), args.all, &Total::Listed)?;
     let n = stairs.steps().len();
     Ok(Report {
         spec: game.spec(),
@@ -413,6 +452,7 @@ fn staircase(args: &Args, game: &Game, rules: &Rules, steps: Vec<BigUint>) -> Re
         columns: None,
         verdict: stairs.verdict(),
         moves,
+        total: Total::Listed,
     })
 }
 
@@ -449,13 +489,30 @@ fn print_text(r: &Report, full: bool) -> Result<()> {
         |m: &Move| if r.staircase { Staircase::describe_with(m, &shown) } else { m.describe(&shown) };
     match (r.verdict, r.moves.as_slice()) {
         (Verdict::Lost, _) => line("move", "none: every move leaves a position won for the opponent")?,
+        (Verdict::Won, []) if matches!(r.total, Total::Partial) => {
+            line("move", "none found: not every split of a large heap is looked at")?
+        }
         (Verdict::Won, []) => line("move", "none needed: the opponent took the last stone")?,
         (Verdict::Won, [only]) if !r.all => line("move", &describe(only))?,
         (Verdict::Won, moves) => {
-            line(
-                "moves",
-                &format!("{} winning move{}", moves.len(), if moves.len() == 1 { "" } else { "s" }),
-            )?;
+            let plural = |n: &BigUint| if *n == BigUint::from(1u8) { "" } else { "s" };
+            let listed = BigUint::from(moves.len());
+            let count = match &r.total {
+                Total::Exact(total) if *total != listed => {
+                    format!(
+                        "{} winning move{} (the first {} listed)",
+                        shown(total),
+                        plural(total),
+                        moves.len()
+                    )
+                }
+                Total::Partial => format!(
+                    "{listed} winning move{} found (not every split of a large heap is looked at)",
+                    plural(&listed)
+                ),
+                _ => format!("{listed} winning move{}", plural(&listed)),
+            };
+            line("moves", &count)?;
             for m in moves {
                 line("", &describe(m))?;
             }
@@ -493,6 +550,14 @@ fn print_json(r: &Report, full: bool) -> Result<()> {
     }
     fields.insert("verdict".into(), json!(r.verdict.as_str()));
     fields.insert("moves".into(), Value::Array(moves));
+    if r.all {
+        let count = match &r.total {
+            Total::Listed => json!(r.moves.len().to_string()),
+            Total::Exact(total) => json!(shown(total, full)),
+            Total::Partial => Value::Null,
+        };
+        fields.insert("move_count".into(), count);
+    }
     let mut out = stdout();
     writeln!(out, "{}", Value::Object(fields)).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
