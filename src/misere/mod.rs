@@ -283,7 +283,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
             fail(match stuck {
                 build::Stuck::Order(order) => format!(
                     "joining heap {n} gives an order of {order}, above the limit of {} (it may be \
-                     infinite; a larger --max-order lifts the limit)",
+                     infinite; `nimcount misere --max-order` searches further)",
                     budget.max_order
                 ),
                 build::Stuck::Levels => format!("copies of heap {n} did not repeat within 256 levels"),
@@ -317,8 +317,8 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
             }
             Err(verify::Failed::States(limit)) => {
                 return Err(fail(format!(
-                    "the check of the candidate of order {} passed {limit} states (a larger \
-                     --max-states lifts the limit)",
+                    "the check of the candidate of order {} passed {limit} states (`nimcount misere \
+                     --max-states` checks further)",
                     stage.order
                 )));
             }
@@ -331,7 +331,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
         }
     }
     Err(fail(format!(
-        "heaps up to {} joined, order {}; {last_failure} (a larger --max-heap lifts the limit)",
+        "heaps up to {} joined, order {}; {last_failure} (`nimcount misere --max-heap` searches further)",
         budget.max_heap, stage.order
     )))
 }
