@@ -490,13 +490,7 @@ impl<'p> Query<'p> {
         let (lo, hi) = self.range()?;
         let sizes = hi - lo + 1u32;
         if self.modulus.is_none() {
-            let bits = heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits()));
-            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
-                return Err(Error::AnswerTooLarge {
-                    bits: crate::error::Estimate(bits.map(u128::from)),
-                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
-                });
-            }
+            exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
         }
         let start = std::time::Instant::now();
         let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
@@ -518,15 +512,9 @@ impl<'p> Query<'p> {
     fn quotient_sum_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
         let game = &components[0].game;
         if self.modulus.is_none() {
-            let bits = components.iter().try_fold(0u64, |bits, c| {
+            exact_answer_fits(components.iter().try_fold(0u64, |bits, c| {
                 c.heaps.to_u64().and_then(|k| k.checked_mul((&c.hi - &c.lo + 1u32).bits())).map(|b| bits + b)
-            });
-            if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
-                return Err(Error::AnswerTooLarge {
-                    bits: crate::error::Estimate(bits.map(u128::from)),
-                    limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
-                });
-            }
+            }))?;
         }
         let start = std::time::Instant::now();
         let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
@@ -1126,6 +1114,18 @@ impl Query<'_> {
     pub(crate) fn asked_progress(&self) -> &dyn Progress {
         self.progress
     }
+}
+
+/// Refuses an exact answer of about `bits` bits (`None`: beyond any count) above
+/// [`EXACT_MAX_BITS`](super::EXACT_MAX_BITS).
+fn exact_answer_fits(bits: Option<u64>) -> Result<()> {
+    if bits.is_none_or(|b| b > super::EXACT_MAX_BITS + 1) {
+        return Err(Error::AnswerTooLarge {
+            bits: crate::error::Estimate(bits.map(u128::from)),
+            limit_log2: super::EXACT_MAX_BITS.trailing_zeros(),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
