@@ -23,6 +23,7 @@ __all__ = [
     "subset_convolve",
     "xor_convolve",
     "xor_power",
+    "zeta",
 ]
 
 _A = TypeVar("_A", bound=np.ndarray)
