@@ -55,6 +55,7 @@ __all__ = [
     "subset_convolve",
     "xor_convolve",
     "xor_power",
+    "zeta",
 ]
 
 
@@ -279,7 +280,7 @@ def _rows_last(a, axis, dtype):
     return np.array(np.moveaxis(a, axis, -1), dtype=dtype, order="C", copy=True)
 
 
-def xor_convolve(a, b, *, modulus=None, axis=-1):
+def xor_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     """XOR convolution: ``c[x] = sum over i ^ j == x of a[i] * b[j]``, as a new array.
 
     Parameters
@@ -292,6 +293,9 @@ def xor_convolve(a, b, *, modulus=None, axis=-1):
         For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
     axis : int, default -1
         The axis along which to convolve.
+
+    threads : int, optional
+        As :func:`fwht`: ``None`` every core, ``1`` the calling thread only, ``n`` a pool.
 
     Returns
     -------
@@ -324,8 +328,73 @@ def xor_convolve(a, b, *, modulus=None, axis=-1):
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same shape: {list(a.shape)} and {list(b.shape)}")
     out, scratch = _rows_last(a, axis, wide), _rows_last(b, axis, wide)
-    _native.xor_convolve(out, scratch, modulus)
+    _native.xor_convolve(out, scratch, modulus, threads)
     return np.moveaxis(out, -1, axis)
+
+
+def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1):
+    """Zeta transform over subsets (or supersets) of ``a``, in place; ``inverse=True`` gives
+    the Moebius transform.
+
+    Indices are bit sets: ``zeta(x)[s] = sum over t subset of s of x[t]`` (the transform of the
+    OR convolution), with ``superset=True`` ``sum over t superset of s of x[t]`` (the transform of
+    the AND convolution). The Moebius transform undoes it and needs no ``1/2``, so uint32 and
+    uint64 without a modulus (arithmetic modulo 2**32 and 2**64) have both.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        As :func:`fwht`: float32, float64, uint32, uint64 or int64 (narrower integers are
+        transformed as in :func:`fwht`, results that do not fit refused), writeable, with a
+        power-of-two length along ``axis``; every row along ``axis`` is transformed.
+    superset : bool, default False
+        Sum over supersets instead of subsets.
+    inverse : bool, default False
+        The Moebius transform, the inverse of the zeta transform over the same sets.
+    modulus : int, optional
+        uint32 and uint64 only: residues modulo this odd number (see :func:`fwht`).
+    axis : int, default -1
+        The axis along which to transform.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a`` itself, transformed.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fwht` (the array is then unchanged).
+
+    Examples
+    --------
+    >>> import numpy as np, nimcount
+    >>> x = np.array([1, 2, 3, 4])
+    >>> nimcount.zeta(x)
+    array([ 1,  3,  4, 10])
+    >>> nimcount.zeta(x, inverse=True)
+    array([1, 2, 3, 4])
+    >>> nimcount.zeta(x, superset=True)
+    array([10,  6,  7,  4])
+    """
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"a must be a NumPy array, not {type(a).__name__}")
+    wide = _ring_dtype(a)
+    if not a.flags.writeable:
+        raise ValueError("the array is read-only (a.flags.writeable is False): zeta works in place; transform a copy, a.copy()")
+    with _native.Held(a):
+        w = _rows_last(a, axis, wide)
+        _native.zeta(w, bool(superset), bool(inverse), modulus)
+        w = np.moveaxis(w, -1, axis)
+        if a.dtype != wide and a.dtype.kind == "i" and w.size:
+            info = np.iinfo(a.dtype)
+            if w.min() < info.min or w.max() > info.max:
+                raise ValueError(
+                    f"the transform does not fit in {a.dtype} (it reaches {int(w.min())} .. {int(w.max())}); "
+                    "transform a.astype(np.int64) (the array is unchanged)"
+                )
+        np.copyto(a, w, casting="unsafe")
+    return a
 
 
 def _set_convolve(a, b, kind, modulus, axis):

@@ -23,6 +23,7 @@ __all__ = [
     "subset_convolve",
     "xor_convolve",
     "xor_power",
+    "zeta",
 ]
 
 _A = TypeVar("_A", bound=np.ndarray)
@@ -46,8 +47,21 @@ def fwht(
 ) -> _T: ...
 def hadamard_matrix(n: int, dtype: npt.DTypeLike = ...) -> np.ndarray: ...
 def xor_convolve(
-    a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
+    a: _ArrayLike,
+    b: _ArrayLike,
+    *,
+    modulus: Optional[int] = ...,
+    axis: int = ...,
+    threads: Optional[int] = ...,
 ) -> np.ndarray: ...
+def zeta(
+    a: _T,
+    *,
+    superset: bool = ...,
+    inverse: bool = ...,
+    modulus: Optional[int] = ...,
+    axis: int = ...,
+) -> _T: ...
 def and_convolve(
     a: _ArrayLike, b: _ArrayLike, *, modulus: Optional[int] = ..., axis: int = ...
 ) -> np.ndarray: ...

@@ -23,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::fwht, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_convolve, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_power, m)?)?;
+    m.add_function(wrap_pyfunction!(transform::zeta, m)?)?;
     m.add_function(wrap_pyfunction!(hadamard::hadamard, m)?)?;
     m.add_function(wrap_pyfunction!(hadamard::hadamard_matrix, m)?)?;
     m.add_function(wrap_pyfunction!(transform::set_convolve, m)?)?;

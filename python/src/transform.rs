@@ -13,7 +13,7 @@
 use std::sync::{Arc, Mutex};
 
 use nimcount::Error;
-use nimcount::fwht::Plan;
+use nimcount::fwht::{Plan, Sets};
 use nimcount::message::short;
 use nimcount::num_bigint::BigUint;
 use nimcount::ring::{Exact64, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
@@ -518,13 +518,15 @@ fn contiguous_rows<'a, T: Element>(
 /// with `b` left holding its transform. Both arrays are C-contiguous, of one shape and dtype:
 /// the Python layer passes fresh copies.
 #[pyfunction]
-#[pyo3(signature = (a, b, modulus=None))]
+#[pyo3(signature = (a, b, modulus=None, threads=None))]
 pub fn xor_convolve<'py>(
     py: Python<'py>,
     a: Bound<'py, PyAny>,
     b: Bound<'py, PyAny>,
     modulus: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
+    let threads = Threads::parse(threads.as_ref())?;
     let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
     check_ndim(&b)?;
     with_ring!(&a, modulus.as_ref(), |left, ring| {
@@ -538,7 +540,7 @@ pub fn xor_convolve<'py>(
                 left.dtype()
             ))
         })?;
-        convolve(py, left, right, ring)
+        convolve(py, left, right, ring, threads)
     })
 }
 
@@ -547,6 +549,7 @@ fn convolve<T, R>(
     a: &Bound<'_, PyArrayDyn<T>>,
     b: &Bound<'_, PyArrayDyn<T>>,
     ring: R,
+    threads: Threads,
 ) -> PyResult<()>
 where
     T: Element + Copy + Send + Sync,
@@ -572,8 +575,8 @@ where
     if left.is_empty() {
         return Ok(());
     }
-    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-    run_transform(py, Threads::Default, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    run_transform(py, threads, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
         ring.check_values(left)?;
         ring.check_values(right)?;
         signals.check();
@@ -581,9 +584,15 @@ where
         let group = (POW_CHUNK / n).max(1) * n;
         for (x, y) in left.chunks_mut(group).zip(right.chunks_mut(group)) {
             signals.check();
-            x.par_chunks_mut(n)
-                .zip(y.par_chunks_mut(n))
-                .try_for_each(|(x, y)| plan.xor_convolve_in_place(x, y))?;
+            if threads.parallel() {
+                x.par_chunks_mut(n)
+                    .zip(y.par_chunks_mut(n))
+                    .try_for_each(|(x, y)| plan.xor_convolve_in_place(x, y))?;
+            } else {
+                x.chunks_mut(n)
+                    .zip(y.chunks_mut(n))
+                    .try_for_each(|(x, y)| plan.xor_convolve_in_place(x, y))?;
+            }
         }
         Ok(())
     })
@@ -705,5 +714,51 @@ where
             x.copy_from_slice(&c);
         }
         Ok(())
+    })
+}
+
+/// `zeta(a, superset, inverse, modulus=None, threads=None)`: the zeta (or, `inverse`, Möbius)
+/// transform over subsets (or supersets) of every row along the last axis, in place; `a` is
+/// C-contiguous (the Python layer passes a fresh copy). No ring needs `1/2`.
+#[pyfunction]
+#[pyo3(signature = (a, superset, inverse, modulus=None, threads=None))]
+pub fn zeta<'py>(
+    py: Python<'py>,
+    a: Bound<'py, PyAny>,
+    superset: bool,
+    inverse: bool,
+    modulus: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let threads = Threads::parse(threads.as_ref())?;
+    let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
+    let sets = if superset { Sets::Superset } else { Sets::Subset };
+    with_ring!(&a, modulus.as_ref(), |array, ring| zeta_rows(py, array, ring, sets, inverse, threads))
+}
+
+fn zeta_rows<T, R>(
+    py: Python<'_>,
+    a: &Bound<'_, PyArrayDyn<T>>,
+    ring: R,
+    sets: Sets,
+    inverse: bool,
+    threads: Threads,
+) -> PyResult<()>
+where
+    T: Element + Copy + Send + Sync,
+    R: Checked<Elem = T>,
+{
+    let _claim = claim(a)?;
+    let mut rw = a.try_readwrite().map_err(borrow_error)?;
+    let (data, n) = contiguous_rows(rw.as_array_mut())?;
+    if data.is_empty() {
+        return Ok(());
+    }
+    let name = ring.to_string();
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    run_transform(py, threads, data.len() >= TRANSFORM_INTERRUPTIBLE_MIN, &name, |signals| {
+        ring.check_values(data)?;
+        signals.check();
+        if inverse { plan.mobius(data, sets) } else { plan.zeta(data, sets) }
     })
 }

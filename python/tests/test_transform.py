@@ -444,3 +444,77 @@ def test_set_convolutions_refuse_bad_inputs():
             f(np.ones(4, np.uint32), np.ones(4, np.uint32) * 9, modulus=7)
         with pytest.raises(ValueError):
             f(np.array([2**62, 2**62]), np.array([2, 2]))
+
+
+def _zeta_brute(x, superset):
+    n = len(x)
+    if superset:
+        return np.array([sum(x[t] for t in range(n) if t & s == s) for s in range(n)], dtype=x.dtype)
+    return np.array([sum(x[t] for t in range(n) if t & s == t) for s in range(n)], dtype=x.dtype)
+
+
+@pytest.mark.parametrize("superset", [False, True])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float64, np.float32])
+def test_zeta_and_mobius_match_brute_force(superset, dtype):
+    rng = np.random.default_rng(7)
+    x = rng.integers(-5, 6, size=16).astype(dtype)
+    want = _zeta_brute(x.astype(np.int64), superset)
+    y = x.copy()
+    assert nimcount.zeta(y, superset=superset) is y
+    assert y.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(y, want.astype(dtype))
+    assert nimcount.zeta(y, superset=superset, inverse=True) is y
+    np.testing.assert_array_equal(y, x)
+
+
+@pytest.mark.parametrize("superset", [False, True])
+def test_zeta_modular_wrapping_and_axis(superset):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 7, size=(3, 8)).astype(np.uint32)
+    want = np.stack([_zeta_brute(r.astype(np.int64), superset) % 7 for r in x])
+    y = x.copy()
+    nimcount.zeta(y, superset=superset, modulus=7)
+    np.testing.assert_array_equal(y, want)
+    nimcount.zeta(y, superset=superset, modulus=7, inverse=True)
+    np.testing.assert_array_equal(y, x)
+    # Without a modulus uint64 wraps, and the Moebius transform still undoes the zeta transform.
+    w = x.astype(np.uint64)
+    nimcount.zeta(w, superset=superset, inverse=True)
+    nimcount.zeta(w, superset=superset)
+    np.testing.assert_array_equal(w, x.astype(np.uint64))
+    # Along axis 0: the columns.
+    t = x.T.astype(np.int64).copy()
+    nimcount.zeta(t, superset=superset, axis=0)
+    np.testing.assert_array_equal(t % 7, want.T)
+
+
+def test_zeta_refuses_hostile_input():
+    x = np.arange(6, dtype=np.int64)
+    with pytest.raises(ValueError, match="power of two"):
+        nimcount.zeta(x)
+    np.testing.assert_array_equal(x, np.arange(6))
+    with pytest.raises(ValueError):
+        nimcount.zeta(np.array([7, 1], dtype=np.uint32), modulus=7)
+    with pytest.raises(ValueError, match="read-only"):
+        r = np.arange(4, dtype=np.int64)
+        r.flags.writeable = False
+        nimcount.zeta(r)
+    with pytest.raises(ValueError, match="bool"):
+        nimcount.zeta(np.ones(4, dtype=bool))
+    with pytest.raises(ValueError, match="does not fit"):
+        nimcount.zeta(np.full(4, 100, dtype=np.int8))
+    with pytest.raises(TypeError):
+        nimcount.zeta([1, 2])
+
+
+@pytest.mark.parametrize("threads", [None, 1, 2])
+def test_xor_convolve_takes_threads(threads):
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(-3, 4, size=(2, 4, 8))
+    want = np.zeros((4, 8), dtype=np.int64)
+    for i in range(8):
+        for j in range(8):
+            want[:, i ^ j] += a[:, i] * b[:, j]
+    np.testing.assert_array_equal(nimcount.xor_convolve(a, b, threads=threads), want)
+    with pytest.raises(ValueError, match="threads=0"):
+        nimcount.xor_convolve(a, b, threads=0)

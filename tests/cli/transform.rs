@@ -358,3 +358,150 @@ fn bench_times_the_hadamard_transforms_of_half_precision_and_lengths_m_2_k() {
     cli::refused(&["bench", "--ring", "bf16", "--sweep", "4..=6"], "one length");
     cli::refused(&["bench", "--ring", "bf16", "--len", "2^60"], "needs");
 }
+
+/// Small values at indices 0..8, as a text file and as numbers.
+fn small(seed: i64) -> Vec<i64> {
+    (0..8).map(|i| (i * seed + 3) % 7 - 3).collect()
+}
+
+fn text(values: &[i64]) -> String {
+    values.iter().map(|v| format!("{v}\n")).collect()
+}
+
+/// `nimcount` with `args` and the text files `files`, the standard output of a success.
+fn answer(dir: &Path, args: &[&str], files: &[(&str, &[i64])]) -> String {
+    for (name, values) in files {
+        write(&dir.join(name), text(values).as_bytes());
+    }
+    let output = nimcount().current_dir(dir).args(args).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn zeta_and_mobius_kinds_match_brute_force_sums() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = small(5);
+    let subset: Vec<i64> = (0..8).map(|s| (0..8).filter(|t| t & s == *t).map(|t| x[t]).sum()).collect();
+    let superset: Vec<i64> = (0..8).map(|s| (0..8).filter(|t| t & s == s).map(|t| x[t]).sum()).collect();
+    let hadamard: Vec<i64> = (0..8_usize)
+        .map(|s| (0..8_usize).map(|t| if (s & t).count_ones() % 2 == 0 { x[t] } else { -x[t] }).sum())
+        .collect();
+    let base = ["transform", "--ring", "i64", "--format", "text", "--output", "-", "--input"];
+    for (kind, expected) in [("xor", &hadamard), ("and", &superset), ("or", &subset)] {
+        let forward = answer(dir.path(), &[&base[..], &["x.txt", "--kind", kind]].concat(), &[("x.txt", &x)]);
+        assert_eq!(forward, text(expected), "--kind {kind}");
+        if kind != "xor" {
+            // The Möbius transform undoes the zeta transform.
+            let back = answer(
+                dir.path(),
+                &[&base[..], &["y.txt", "--kind", kind, "--inverse"]].concat(),
+                &[("y.txt", expected)],
+            );
+            assert_eq!(back, text(&x), "--kind {kind} --inverse");
+        }
+    }
+    // The default kind is xor.
+    assert_eq!(answer(dir.path(), &[&base[..], &["x.txt"]].concat(), &[]), text(&hadamard));
+    // The Möbius transform needs no 1/2: wrap32 has it, the negative values wrapping.
+    let wrap = ["transform", "--ring", "wrap32", "--format", "text", "--output", "-", "--inverse"];
+    let back = answer(
+        dir.path(),
+        &[&wrap[..], &["--kind", "or", "--input", "four.txt"]].concat(),
+        &[("four.txt", &[1, 3, 4, 10])],
+    );
+    assert_eq!(back, "1\n2\n3\n4\n");
+    let back = answer(
+        dir.path(),
+        &[&wrap[..], &["--kind", "and", "--input", "four.txt"]].concat(),
+        &[("four.txt", &[1, 2, 3, 4])],
+    );
+    assert_eq!(back, "0\n4294967294\n4294967295\n4\n");
+}
+
+/// The index a pair of indices adds to, if any.
+type Keep = fn(usize, usize) -> Option<usize>;
+
+#[test]
+fn convolutions_of_every_kind_match_brute_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (small(3), small(5));
+    let brute = |keep: Keep| -> Vec<i64> {
+        let mut c = vec![0; 8];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                if let Some(s) = keep(i, j) {
+                    c[s] += x * y;
+                }
+            }
+        }
+        c
+    };
+    let cases: [(&str, Keep); 4] = [
+        ("xor", |i, j| Some(i ^ j)),
+        ("and", |i, j| Some(i & j)),
+        ("or", |i, j| Some(i | j)),
+        ("subset", |i, j| (i & j == 0).then_some(i | j)),
+    ];
+    for (kind, keep) in cases {
+        let args = ["convolve", "--kind", kind, "--ring", "i64", "--format", "text", "a.txt", "b.txt"];
+        let c = answer(dir.path(), &args, &[("a.txt", &a), ("b.txt", &b)]);
+        assert_eq!(c, text(&brute(keep)), "--kind {kind}");
+        // Modulo 7, the same numbers reduced.
+        let m = ["convolve", "--kind", kind, "--ring", "u32", "--modulus", "7", "--format", "text"];
+        let reduced: Vec<i64> = brute(keep).iter().map(|v| v.rem_euclid(7)).collect();
+        let (ra, rb): (Vec<i64>, Vec<i64>) =
+            (a.iter().map(|v| v.rem_euclid(7)).collect(), b.iter().map(|v| v.rem_euclid(7)).collect());
+        let c = answer(
+            dir.path(),
+            &[&m[..], &["ra.txt", "rb.txt"]].concat(),
+            &[("ra.txt", &ra), ("rb.txt", &rb)],
+        );
+        assert_eq!(c, text(&reduced), "--kind {kind} modulo 7");
+    }
+    // The default kind is xor, the default format binary, written to --output.
+    let out = dir.path().join("c.bin");
+    let bytes = |v: &[i64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    write(&dir.path().join("a.bin"), &bytes(&a));
+    write(&dir.path().join("b.bin"), &bytes(&b));
+    nimcount()
+        .current_dir(dir.path())
+        .args(["convolve", "--ring", "i64", "a.bin", "b.bin", "--output"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), bytes(&brute(|i, j| Some(i ^ j))));
+}
+
+#[test]
+fn hostile_kinds_and_lengths_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write(&dir.path().join("four.txt"), b"1\n2\n3\n4\n");
+    write(&dir.path().join("three.txt"), b"1\n2\n3\n");
+    write(&dir.path().join("two.txt"), b"1\n2\n");
+    let (four, three, two) = (at("four.txt"), at("three.txt"), at("two.txt"));
+    let text = ["--ring", "i64", "--format", "text"];
+    refused(dir.path(), &[&text[..], &["--kind", "nand", "--input", &four]].concat(), "'nand'");
+    refused(dir.path(), &[&text[..], &["--kind", "or", "--input", &three]].concat(), "not a power of two");
+    refused(
+        dir.path(),
+        &[&text[..], &["--kind", "and", "--unnormalized", "--input", &four]].concat(),
+        "--unnormalized",
+    );
+    let convolve = |args: &[&str], needle: &str| {
+        let out = at("refused.out");
+        cli::refused(&[&["convolve"], &text[..], args, &["--output", &out]].concat(), needle);
+        assert!(!Path::new(&out).exists(), "no output file after an error");
+    };
+    convolve(&["--kind", "nand", &four, &four], "'nand'");
+    convolve(&["--kind", "subset", &three, &four], "not a power of two");
+    convolve(&["--kind", "and", &four, &three], "not a power of two");
+    for kind in ["xor", "and", "or", "subset"] {
+        convolve(&["--kind", kind, &two, &four], "different lengths");
+    }
+    let wrap = ["convolve", "--ring", "wrap32", "--format", "text", "--kind", "xor", &four, &four];
+    cli::refused(&wrap, "inverse of 2");
+    convolve(&[&four], "B");
+}

@@ -2,6 +2,7 @@
 
 mod bench;
 mod common;
+mod convolve;
 mod count;
 mod distributed;
 mod games;
@@ -41,8 +42,10 @@ enum Command {
     Misere(misere::Args),
     /// The games known by name and the families of games, with their rules and what is proven.
     Games(games::Args),
-    /// Walsh–Hadamard transform of a file of ring elements.
+    /// Walsh–Hadamard, or AND or OR zeta, transform of a file of ring elements.
     Transform(transform::Args),
+    /// XOR, AND, OR or subset convolution of two files of ring elements.
+    Convolve(convolve::Args),
     /// Time the forward transform of 2^N random elements against a textbook loop, at one size or a sweep.
     Bench(bench::Args),
 }
@@ -59,12 +62,15 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Misere(args) => misere::run(args),
         Command::Games(args) => games::run(args),
-        Command::Transform(args) if args.distributed => distributed::transform(&args),
+        Command::Transform(args) if args.distributed => {
+            transform::check_kind(&args).and_then(|()| distributed::transform(&args))
+        }
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) if args.distributed => distributed::bench(&args),
         Command::Bench(args) if hadamard::wanted(&args) => hadamard::run(&args),
         Command::Bench(args) if args.sweep.is_some() => sweep::run(&args),
         Command::Bench(args) => bench::run(args),
+        Command::Convolve(args) => convolve::run(args),
     };
     common::exit_code(result)
 }
