@@ -20,6 +20,7 @@ mod grundy_octal;
 mod grundy_period;
 mod grundy_search;
 mod hadamard;
+mod misere_quotient;
 mod no_threads;
 mod parsers_prop;
 mod play_brute;
