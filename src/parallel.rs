@@ -4,6 +4,11 @@
 //! or query told not to use threads makes no rayon call at all. Work is split only when there is
 //! enough of it (at least two chunks), so small inputs never pay for threads. Rayon runs the work
 //! in the pool the caller is in: `ThreadPool::install` chooses the number of threads.
+//!
+//! Each function hands rayon its work as a `dyn` closure over whole chunks: rayon's splitting
+//! and joining code is compiled once per element type, not once per closure and ring of every
+//! caller (it was a third of the library's machine code). The cost is one indirect call per
+//! chunk or per item of [`map`], none in the loops over elements.
 
 use rayon::prelude::*;
 
@@ -28,10 +33,15 @@ pub(crate) fn chunks<T: Send>(
     f: impl Fn(&mut [T]) + Sync + Send,
 ) {
     if parallel && data.len() >= 2 * chunk {
-        data.par_chunks_mut(chunk).for_each(f);
+        each_chunk(data, chunk, &f);
     } else {
         f(data);
     }
+}
+
+/// `f` on every chunk of `chunk` elements (the last may be shorter), on the thread pool.
+pub(crate) fn each_chunk<T: Send>(data: &mut [T], chunk: usize, f: &(dyn Fn(&mut [T]) + Sync)) {
+    data.par_chunks_mut(chunk).for_each(f);
 }
 
 /// `f(i, chunk)` on every chunk `i` of exactly `chunk` elements (the last may be shorter), on the
@@ -43,10 +53,14 @@ pub(crate) fn indexed_chunks<T: Send>(
     f: impl Fn(usize, &mut [T]) + Sync + Send,
 ) {
     if parallel && data.len() >= 2 * chunk {
-        data.par_chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
+        indexed_dyn(data, chunk, &f);
     } else {
         data.chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
     }
+}
+
+fn indexed_dyn<T: Send>(data: &mut [T], chunk: usize, f: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    data.par_chunks_mut(chunk).enumerate().for_each(|(i, c)| f(i, c));
 }
 
 /// `f` on matching chunks of `out` and `input` (of equal lengths), on the thread pool when
@@ -60,10 +74,14 @@ pub(crate) fn zip_chunks<T: Send, U: Sync>(
 ) {
     debug_assert_eq!(out.len(), input.len());
     if parallel && out.len() >= 2 * chunk {
-        out.par_chunks_mut(chunk).zip(input.par_chunks(chunk)).for_each(|(o, i)| f(o, i));
+        zip_dyn(out, input, chunk, &f);
     } else {
         f(out, input);
     }
+}
+
+fn zip_dyn<T: Send, U: Sync>(out: &mut [T], input: &[U], chunk: usize, f: &(dyn Fn(&mut [T], &[U]) + Sync)) {
+    out.par_chunks_mut(chunk).zip(input.par_chunks(chunk)).for_each(|(o, i)| f(o, i));
 }
 
 /// [`for_each`] with a fallible `f`: the first error (in no particular order when parallel).
@@ -74,10 +92,18 @@ pub(crate) fn try_for_each<T: Send>(
     f: impl Fn(&mut T) -> Result<()> + Sync + Send,
 ) -> Result<()> {
     if parallel && data.len() >= 2 * chunk {
-        data.par_chunks_mut(chunk).try_for_each(|c| c.iter_mut().try_for_each(&f))
+        try_chunks_dyn(data, chunk, &|c: &mut [T]| c.iter_mut().try_for_each(&f))
     } else {
         data.iter_mut().try_for_each(f)
     }
+}
+
+fn try_chunks_dyn<T: Send>(
+    data: &mut [T],
+    chunk: usize,
+    f: &(dyn Fn(&mut [T]) -> Result<()> + Sync),
+) -> Result<()> {
+    data.par_chunks_mut(chunk).try_for_each(f)
 }
 
 /// `a` and `b`, on two threads of the pool when `parallel` (`a` on this one), else `a` then `b`.
@@ -86,7 +112,21 @@ pub(crate) fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {
-    if parallel { rayon::join(a, b) } else { (a(), b()) }
+    if !parallel {
+        return (a(), b());
+    }
+    let (mut a, mut b) = (Some(a), Some(b));
+    let (mut ra, mut rb) = (None, None);
+    join_dyn(&mut || ra = a.take().map(|a| a()), &mut || rb = b.take().map(|b| b()));
+    match (ra, rb) {
+        (Some(ra), Some(rb)) => (ra, rb),
+        _ => unreachable!("rayon::join runs both closures or unwinds"),
+    }
+}
+
+/// `a` and `b` on two threads of the pool (`a` on this one).
+pub(crate) fn join_dyn(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
+    rayon::join(a, b);
 }
 
 /// `f` over every item, in order, on the thread pool when `parallel`.
@@ -95,7 +135,11 @@ pub(crate) fn map<T: Sync, U: Send>(
     parallel: bool,
     f: impl Fn(&T) -> U + Sync + Send,
 ) -> Vec<U> {
-    if parallel { items.par_iter().map(f).collect() } else { items.iter().map(f).collect() }
+    if parallel { map_dyn(items, &f) } else { items.iter().map(f).collect() }
+}
+
+fn map_dyn<T: Sync, U: Send>(items: &[T], f: &(dyn Fn(&T) -> U + Sync)) -> Vec<U> {
+    items.par_iter().map(f).collect()
 }
 
 /// `add` over `widen` of every element (`add` associative and commutative, `zero` its identity),
@@ -109,8 +153,19 @@ pub(crate) fn reduce<T: Copy + Sync, A: Copy + Send + Sync>(
     add: impl Fn(A, A) -> A + Sync + Send,
 ) -> A {
     if parallel && data.len() >= 2 * chunk {
-        data.par_chunks(chunk).map(|c| c.iter().fold(zero, |a, &x| add(a, widen(x)))).reduce(|| zero, &add)
+        let fold = |c: &[T]| c.iter().fold(zero, |a, &x| add(a, widen(x)));
+        reduce_dyn(data, chunk, zero, &fold, &add)
     } else {
         data.iter().fold(zero, |a, &x| add(a, widen(x)))
     }
+}
+
+fn reduce_dyn<T: Sync, A: Copy + Send + Sync>(
+    data: &[T],
+    chunk: usize,
+    zero: A,
+    fold: &(dyn Fn(&[T]) -> A + Sync),
+    add: &(dyn Fn(A, A) -> A + Sync),
+) -> A {
+    data.par_chunks(chunk).map(fold).reduce(|| zero, add)
 }

@@ -114,7 +114,7 @@ fn node<B: Butterflies>(b: B, data: &mut [B::Elem], upper: u32, parallel: bool, 
     if lower == 0 {
         b.leaves(data); // every row is one leaf long: one call for all of them
     } else if parallel && row_len >= PARALLEL_MIN {
-        data.par_chunks_mut(row_len).for_each(|row| node(b, row, lower, true, stagger));
+        crate::parallel::each_chunk(data, row_len, &|row| node(b, row, lower, true, stagger));
     } else {
         data.chunks_exact_mut(row_len).for_each(|row| node(b, row, lower, false, stagger));
     }
@@ -191,6 +191,21 @@ pub(crate) fn blocks_checked<E: Send>(
     run: impl Fn(&mut [E], bool) -> Result<(), usize> + Sync,
     undo: impl Fn(&mut [E], bool) + Sync,
 ) -> Result<(), usize> {
+    blocks_checked_dyn(data, block, parallel, &run, &undo)
+}
+
+/// A block's checked run: `Err(start)` with the block left as it was, or `Ok`.
+type RunBlock<'a, E> = &'a (dyn Fn(&mut [E], bool) -> Result<(), usize> + Sync);
+
+/// [`blocks_checked`] through `dyn` closures: its thread-pool code is compiled once per element
+/// type (see [`crate::parallel`]).
+fn blocks_checked_dyn<E: Send>(
+    data: &mut [E],
+    block: usize,
+    parallel: bool,
+    run: RunBlock<'_, E>,
+    undo: &(dyn Fn(&mut [E], bool) + Sync),
+) -> Result<(), usize> {
     if parallel {
         let results: Vec<Result<(), usize>> = data.par_chunks_mut(block).map(|b| run(b, true)).collect();
         let Some((i, start)) = results.iter().enumerate().find_map(|(i, r)| r.err().map(|s| (i, s))) else {
@@ -254,10 +269,9 @@ fn split_columns<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: b
         (left[i], right[i]) = std::mem::take(row).split_at_mut(mid);
     }
     let n = rows.len();
-    rayon::join(
-        || split_columns(b, &mut left[..n], staggered),
-        || split_columns(b, &mut right[..n], staggered),
-    );
+    crate::parallel::join_dyn(&mut || split_columns(b, &mut left[..n], staggered), &mut || {
+        split_columns(b, &mut right[..n], staggered)
+    });
 }
 
 #[cfg(test)]
