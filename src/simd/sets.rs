@@ -174,6 +174,106 @@ dispatch!(
     f64(), f64, avx2::F64x4::new(), avx512::F64x8::new()
 );
 
+/// One column pass of kind `kind` across `rows` (2, 4, 8 or 16 rows of one length, a multiple
+/// of 256: the transform of length `rows.len()` of every column, see
+/// [`super::kernel::rows_pass`]) for `l`'s register type; false, with the rows untouched, when
+/// the type does not exist on this CPU or the rows do not suit it.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn run_rows<L, E>(l: Option<L>, kind: u8, rows: &mut [&mut [E]], parallel: bool) -> bool
+where
+    L: SetLanes<E = E>,
+    Kind<L, SUBSET_ZETA>: Butterflies<Elem = E>,
+    Kind<L, SUPERSET_ZETA>: Butterflies<Elem = E>,
+    Kind<L, SUBSET_MOBIUS>: Butterflies<Elem = E>,
+    Kind<L, SUPERSET_MOBIUS>: Butterflies<Elem = E>,
+{
+    let Some(l) = l else { return false };
+    let len = rows.first().map_or(0, |r| r.len());
+    if !(matches!(rows.len(), 2 | 4 | 8 | 16)
+        && len > 0
+        && len.is_multiple_of(256)
+        && rows.iter().all(|r| r.len() == len))
+    {
+        return false;
+    }
+    use super::kernel::rows_pass as pass;
+    match kind {
+        SUBSET_ZETA => pass(Kind::<L, SUBSET_ZETA>(l), rows, false, parallel),
+        SUPERSET_ZETA => pass(Kind::<L, SUPERSET_ZETA>(l), rows, false, parallel),
+        SUBSET_MOBIUS => pass(Kind::<L, SUBSET_MOBIUS>(l), rows, false, parallel),
+        _ => pass(Kind::<L, SUPERSET_MOBIUS>(l), rows, false, parallel),
+    }
+    true
+}
+
+/// [`run_rows`] on `backend` for residues modulo an odd `m < 2^31`; false, with the rows
+/// untouched, when that backend has no kernel (or is the scalar one) or the rows do not suit it.
+pub(crate) fn mod32_rows(
+    m: u32,
+    kind: u8,
+    rows: &mut [&mut [u32]],
+    backend: Backend,
+    parallel: bool,
+) -> bool {
+    let _ = (m, kind, &rows, parallel);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => run_rows(avx512::Mod32x16::new(m), kind, rows, parallel),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => run_rows(avx2::Mod32x8::new(m), kind, rows, parallel),
+        _ => false,
+    }
+}
+
+/// Plain Rust code (loops over words that the compiler vectorises) to be compiled for an
+/// instruction set chosen at run time: see [`run_widest`].
+pub(crate) trait Vectorised {
+    /// The result.
+    type Out;
+    /// The computation; implementations mark it `#[inline(always)]`, and the functions it
+    /// calls too, so that it is compiled inside each `#[target_feature]` wrapper.
+    fn run(self) -> Self::Out;
+}
+
+/// `k.run()` compiled for `backend` (AVX2, or AVX-512 F, BW, DQ and VL) where this CPU runs it,
+/// for the portable target otherwise.
+pub(crate) fn run_widest<K: Vectorised>(k: K, backend: Backend) -> K::Out {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+        fn avx512<K: Vectorised>(k: K) -> K::Out {
+            k.run()
+        }
+        #[target_feature(enable = "avx2,fma")]
+        fn avx2<K: Vectorised>(k: K) -> K::Out {
+            k.run()
+        }
+        let has = |f: &[bool]| f.iter().all(|&x| x);
+        use std::arch::is_x86_feature_detected as has_feature;
+        if backend == Backend::Avx512
+            && has(&[
+                has_feature!("avx512f"),
+                has_feature!("avx512bw"),
+                has_feature!("avx512dq"),
+                has_feature!("avx512vl"),
+                has_feature!("avx2"),
+                has_feature!("fma"),
+            ])
+        {
+            // SAFETY: the CPU has every feature the function is compiled for (checked above).
+            return unsafe { avx512(k) };
+        }
+        if matches!(backend, Backend::Avx2 | Backend::Avx512)
+            && has(&[has_feature!("avx2"), has_feature!("fma")])
+        {
+            // SAFETY: the CPU has every feature the function is compiled for (checked above).
+            return unsafe { avx2(k) };
+        }
+    }
+    let _ = backend;
+    k.run()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
