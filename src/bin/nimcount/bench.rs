@@ -11,7 +11,6 @@ use nimcount::progress::Progress;
 use nimcount::ring::{AnyRing, Ring};
 
 use crate::common::{self, Result, TerminalProgress, usage};
-use crate::convolve::Kind;
 use crate::rings::{self, CliRing, with_ring};
 
 /// Arguments of `nimcount bench`.
@@ -84,6 +83,19 @@ pub struct Args {
     /// others sleep; run under `mpirun --bind-to none`, or rank 0's threads share one core).
     #[arg(long, requires = "distributed")]
     pub(crate) compare: bool,
+}
+
+/// What `bench --kind` times (the names of `transform --kind` and `convolve --kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// The Walsh–Hadamard transform.
+    Xor,
+    /// The superset zeta transform.
+    And,
+    /// The subset zeta transform.
+    Or,
+    /// The subset convolution.
+    Subset,
 }
 
 /// How a distributed transform crosses processes.

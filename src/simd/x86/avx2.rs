@@ -345,7 +345,7 @@ simd_butterflies!(F64x4, f64, "avx2,fma");
 // The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
 // as in the butterflies above, the partner shuffles of `within`, and constant blends.
 
-use crate::simd::sets::{Kind, SetLanes};
+use crate::simd::lanes::{Kind, SetLanes};
 
 impl SetLanes for Mod32x8 {
     #[inline(always)]

@@ -342,7 +342,7 @@ simd_butterflies!(F64x8, f64, "avx512f");
 // The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
 // as in the butterflies above, the partner permutes of `within`, and masked blends.
 
-use crate::simd::sets::{Kind, SetLanes};
+use crate::simd::lanes::{Kind, SetLanes};
 
 /// Lane `i ^ 2^level` of 16 × 32 bits (the token proves AVX-512F).
 #[inline(always)]
