@@ -19,6 +19,8 @@ use std::any::Any;
 
 use crate::error::{Error, Result};
 use crate::ring::{Exact64, Exact128, Mod32, Ring, Wrap64};
+use crate::simd::Backend;
+use crate::simd::sets::{Vectorised, run_widest};
 
 /// Bytes of one block of sets whose ranks are convolved in cache.
 const BLOCK_BYTES: usize = 256 << 10;
@@ -64,7 +66,8 @@ where
             return Err(overflow("i64", sa, sb));
         }
         // Every result is below 2^63 in absolute value: modulo 2^64 it is exact.
-        let wrapped = ranked(&WordRanks(Wrap64), bytemuck::cast_slice(&a64), bytemuck::cast_slice(&b64), n);
+        let wrapped =
+            ranked_widest(&WordRanks(Wrap64), bytemuck::cast_slice(&a64), bytemuck::cast_slice(&b64), n);
         return Ok(same(bytemuck::cast_slice::<u64, i64>(&wrapped)));
     }
     if any.is::<Exact128>() {
@@ -78,7 +81,7 @@ where
         }
     }
     if let Some(m) = any.downcast_ref::<Mod32>() {
-        let out = ranked(&Mod32Ranks::new(*m), &same::<R::Elem, u32>(a), &same::<R::Elem, u32>(b), n);
+        let out = ranked_widest(&Mod32Ranks::new(*m), &same::<R::Elem, u32>(a), &same::<R::Elem, u32>(b), n);
         return Ok(same(&out));
     }
     Ok(ranked(&WordRanks(ring), a, b, n))
@@ -99,14 +102,28 @@ fn same<E: Clone + 'static, T: 'static>(x: &[E]) -> Vec<T> {
 
 /// The arithmetic of the ranked transforms: additions of rank vectors, and the rank product.
 trait Ranks: Sync {
-    type E: Copy + Send + Sync;
+    type E: Copy + Send + Sync + 'static;
     fn zero(&self) -> Self::E;
+    /// `len` zeros, in a plain vector unless the ring has a better place for them.
+    fn zeroed(&self, len: usize) -> Ranked<Self::E> {
+        Box::new(vec![self.zero(); len])
+    }
     fn add(&self, a: Self::E, b: Self::E) -> Self::E;
     fn sub(&self, a: Self::E, b: Self::E) -> Self::E;
+    /// The zeta (`inverse`: Möbius) levels across `rows` (2, 4, 8 or 16 of them, each a block of
+    /// ranked sets: the transform of length `rows.len()` of every column) on a SIMD kernel;
+    /// false, with the rows untouched, where there is none.
+    fn rows(&self, rows: &mut [&mut [Self::E]], inverse: bool) -> bool {
+        let _ = (rows, inverse);
+        false
+    }
     /// `out[r] = Σ_{i} fa[i] · fb[r − i]` for `r` in `from..=n`, with `fa`, `fb` zero beyond
     /// rank `k`.
     fn product(&self, fa: &[Self::E], fb: &[Self::E], k: usize, from: usize, out: &mut [Self::E]);
 }
+
+/// Storage of ranked sets.
+type Ranked<E> = Box<dyn std::ops::DerefMut<Target = [E]>>;
 
 /// Any ring's own arithmetic.
 struct WordRanks<R>(R);
@@ -127,6 +144,7 @@ where
     fn sub(&self, a: R::Elem, b: R::Elem) -> R::Elem {
         self.0.sub(a, b)
     }
+    #[inline(always)]
     fn product(&self, fa: &[R::Elem], fb: &[R::Elem], k: usize, from: usize, out: &mut [R::Elem]) {
         for r in from..out.len() {
             let mut sum = self.0.zero();
@@ -145,6 +163,8 @@ struct Mod32Ranks {
     /// The largest `m² · 2^j` at most `2^63`: `acc + x·y < 2^63 + 2^62` never wraps, and
     /// `min(acc, acc − cap)` brings it back below `cap`.
     cap: u64,
+    /// `⌊(2^64 − 1) / m⌋`, for [`Mod32Ranks::reduce`].
+    barrett: u64,
 }
 
 impl Mod32Ranks {
@@ -155,7 +175,67 @@ impl Mod32Ranks {
         while cap <= (1u64 << 62) {
             cap <<= 1;
         }
-        Mod32Ranks { m, cap }
+        Mod32Ranks { m, cap, barrett: u64::MAX / u64::from(m.max(1)) }
+    }
+
+    /// The rank product for `w <= W` ranks, where `fa` and `fb` are zero beyond rank `k` (as
+    /// the zeta transform leaves a set of `k` elements): `fb` shifted by `i` ranks is read from
+    /// a copy with `W` zeros in front, so that every term `i` is one loop of constant length `W`
+    /// (one `u64` product, addition and `min` per lane, vectorised whole), `acc` staying below
+    /// `cap`; one Barrett reduction per rank at the end.
+    #[inline(always)]
+    fn product_padded<const W: usize>(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
+        let w = out.len();
+        debug_assert!(w <= W && k < w);
+        let mut padded = [[0u32; W]; 2];
+        padded[1][..w].copy_from_slice(&fb[..w]);
+        let padded = padded.as_flattened();
+        let mut acc = [0u64; W];
+        for i in 0..=k {
+            let x = u64::from(fa[i]);
+            let shifted: &[u32; W] = padded[W - i..2 * W - i].try_into().expect("W elements");
+            for r in 0..W {
+                let s = acc[r] + x * u64::from(shifted[r]);
+                acc[r] = s.min(s.wrapping_sub(self.cap));
+            }
+        }
+        for r in from..w {
+            out[r] = self.reduce(acc[r]);
+        }
+    }
+
+    /// The rank product term by term of `fa`, over the ranks each term reaches (any number of
+    /// ranks).
+    #[inline(always)]
+    fn product_ranges(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
+        let w = out.len();
+        let mut acc = vec![0u64; w];
+        for i in 0..=k {
+            let x = u64::from(fa[i]);
+            // Ranks r with r − i in 0..=k.
+            let (lo, hi) = (from.max(i), (i + k + 1).min(w));
+            if lo >= hi {
+                continue;
+            }
+            for (t, &y) in acc[lo..hi].iter_mut().zip(&fb[lo - i..hi - i]) {
+                let s = *t + x * u64::from(y);
+                *t = s.min(s.wrapping_sub(self.cap));
+            }
+        }
+        for (o, &t) in out[from..].iter_mut().zip(&acc[from..]) {
+            *o = self.reduce(t);
+        }
+    }
+
+    /// `t mod m` for `t < 2^63`: the quotient estimate `⌊t · ⌊(2^64 − 1)/m⌋ / 2^64⌋` is short
+    /// of the true one by at most 2, so at most two subtractions of `m` remain.
+    #[inline(always)]
+    fn reduce(&self, t: u64) -> u32 {
+        let m = u64::from(self.m);
+        let q = ((u128::from(t) * u128::from(self.barrett)) >> 64) as u64;
+        let mut r = t - q * m;
+        r = r.min(r.wrapping_sub(m));
+        r.min(r.wrapping_sub(m)) as u32
     }
 }
 
@@ -163,6 +243,14 @@ impl Ranks for Mod32Ranks {
     type E = u32;
     fn zero(&self) -> u32 {
         0
+    }
+    /// Fresh pages, on huge pages where the system gives them: no pass of zeros, and a few page
+    /// faults instead of one per 4 KiB (the caller checked that the memory fits).
+    fn zeroed(&self, len: usize) -> Ranked<u32> {
+        match crate::memory::LargeBuffer::zeroed(|| "the ranked transforms".into(), len) {
+            Ok(buffer) => Box::new(buffer),
+            Err(_) => Box::new(vec![0; len]),
+        }
     }
     #[inline(always)]
     fn add(&self, a: u32, b: u32) -> u32 {
@@ -174,34 +262,57 @@ impl Ranks for Mod32Ranks {
         let d = a.wrapping_sub(b);
         d.min(d.wrapping_add(self.m))
     }
+    fn rows(&self, rows: &mut [&mut [u32]], inverse: bool) -> bool {
+        let kind = crate::simd::sets::kind(false, inverse);
+        crate::simd::sets::mod32_rows(self.m, kind, rows, Backend::best(), false)
+    }
+    /// One register-friendly loop per term of `fa`: see [`Mod32Ranks::product_padded`], for up to
+    /// 32 ranks (sets of up to 2^31 elements); term by term below that otherwise.
+    #[inline(always)]
     fn product(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
-        for r in from..out.len() {
-            let mut acc = 0u64;
-            for i in r.saturating_sub(k)..=r.min(k) {
-                acc += u64::from(fa[i]) * u64::from(fb[r - i]);
-                acc = acc.min(acc.wrapping_sub(self.cap));
-            }
-            out[r] = (acc % u64::from(self.m)) as u32;
+        match out.len() {
+            0..=8 => self.product_padded::<8>(fa, fb, k, from, out),
+            9..=16 => self.product_padded::<16>(fa, fb, k, from, out),
+            17..=24 => self.product_padded::<24>(fa, fb, k, from, out),
+            25..=32 => self.product_padded::<32>(fa, fb, k, from, out),
+            _ => self.product_ranges(fa, fb, k, from, out),
         }
     }
 }
 
+/// [`ranked`] compiled for the widest instruction set this CPU runs (the additions of the
+/// levels and the rank products are loops over words that the compiler vectorises).
+fn ranked_widest<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
+    struct Ranked<'a, A: Ranks>(&'a A, &'a [A::E], &'a [A::E], usize);
+    impl<A: Ranks> Vectorised for Ranked<'_, A> {
+        type Out = Vec<A::E>;
+        #[inline(always)]
+        fn run(self) -> Vec<A::E> {
+            ranked(self.0, self.1, self.2, self.3)
+        }
+    }
+    run_widest(Ranked(ar, a, b, n), Backend::best())
+}
+
 /// The ranked computation of the module documentation.
+#[inline(always)]
 fn ranked<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
     let (len, w) = (a.len(), n + 1);
     let rank = |x: &[A::E]| {
-        let mut f = vec![ar.zero(); len * w];
+        let mut store = ar.zeroed(len * w);
+        let f: &mut [A::E] = &mut store;
         for (s, &v) in x.iter().enumerate() {
             f[s * w + s.count_ones() as usize] = v;
         }
-        f
+        store
     };
-    let (mut fa, mut fb) = (rank(a), rank(b));
+    let (mut store_a, mut store_b) = (rank(a), rank(b));
+    let (fa, fb): (&mut [A::E], &mut [A::E]) = (&mut store_a, &mut store_b);
     // Sets per block: a power of two whose two ranked blocks fit in BLOCK_BYTES.
     let set_bytes = 2 * w * std::mem::size_of::<A::E>();
     let block_log2 = ((BLOCK_BYTES / set_bytes).max(1).ilog2() as usize).min(n);
-    levels(ar, &mut fa, w, block_log2..n, false);
-    levels(ar, &mut fb, w, block_log2..n, false);
+    upper_levels(ar, fa, w, block_log2, n, false);
+    upper_levels(ar, fb, w, block_log2, n, false);
     let block = (1usize << block_log2) * w;
     let mut product = vec![ar.zero(); w];
     for (index, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
@@ -215,15 +326,56 @@ fn ranked<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
         }
         levels(ar, ba, w, 0..block_log2, true);
     }
-    drop(fb);
-    levels(ar, &mut fa, w, block_log2..n, true);
+    drop(store_b);
+    upper_levels(ar, fa, w, block_log2, n, true);
     (0..len).map(|s| fa[s * w + s.count_ones() as usize]).collect()
+}
+
+/// Zeta (`inverse`: Möbius) levels `block_log2..n` over ranked sets (`w` ranks each): on the
+/// SIMD kernel where [`Ranks::rows`] has one, up to four levels a pass over memory (the rows
+/// being the blocks of `2^block_log2` sets, each level pairing blocks), else by [`levels`].
+#[inline(always)]
+fn upper_levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, block_log2: usize, n: usize, inverse: bool) {
+    let total = n - block_log2;
+    if total == 0 {
+        return;
+    }
+    let row_len = w << block_log2;
+    let mut rows: Vec<&mut [A::E]> = f.chunks_exact_mut(row_len).collect();
+    // Passes of at most four levels, as even as they come (10 levels: 4, 3, 3).
+    let passes = total.div_ceil(4);
+    let mut lo = 0;
+    for p in 0..passes {
+        let g = (total - lo) / (passes - p);
+        let (count, stride) = (1usize << g, 1usize << lo);
+        let mut group: [&mut [A::E]; 16] = Default::default();
+        for base in (0..rows.len()).filter(|i| (i >> lo) & (count - 1) == 0) {
+            for (j, slot) in group.iter_mut().take(count).enumerate() {
+                *slot = std::mem::take(&mut rows[base + j * stride]);
+            }
+            if !ar.rows(&mut group[..count], inverse) {
+                // Every group has rows of the same length: only the first can be refused.
+                debug_assert!(lo == 0 && base == 0, "a SIMD pass refused after others ran");
+                for (j, slot) in group.iter_mut().take(count).enumerate() {
+                    rows[base + j * stride] = std::mem::take(slot);
+                }
+                drop(rows);
+                levels(ar, f, w, block_log2 + lo..n, inverse);
+                return;
+            }
+            for (j, slot) in group.iter_mut().take(count).enumerate() {
+                rows[base + j * stride] = std::mem::take(slot);
+            }
+        }
+        lo += g;
+    }
 }
 
 /// Zeta (`inverse`: Möbius) levels `levels` over ranked sets (`w` ranks each): each pair of
 /// halves is one long run of additions (or subtractions), which vectorises. The ranks that
 /// could be skipped (zero in the low set before the products; never read in the high set
 /// after) are added all the same: the run stays whole, and adding them changes no result.
+#[inline(always)]
 fn levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, levels: std::ops::Range<usize>, inverse: bool) {
     for h in levels {
         let half = (1usize << h) * w;
@@ -236,6 +388,48 @@ fn levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, levels: std::ops::Range<us
             } else {
                 for (x, &y) in hi.iter_mut().zip(lo.iter()) {
                     *x = ar.add(*x, y);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The padded rank products of every width against the plain sum over pairs of ranks, for
+    /// every number of ranks up to 40 (beyond the widest padding), every set size `k` and rank
+    /// `from`, with residues up to `m − 1`, for the largest modulus and 998 244 353.
+    #[test]
+    fn rank_products_equal_the_sum_over_pairs_of_ranks() {
+        let mut seed = 0x7a11u64;
+        for m in [998_244_353u32, Mod32::MAX_MODULUS] {
+            let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
+            for w in 1..=40usize {
+                for k in [0, w / 2, w - 1] {
+                    let mut random = |r: usize| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        let v = if seed >> 60 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 };
+                        if r <= k { v } else { 0 }
+                    };
+                    let fa: Vec<u32> = (0..w).map(&mut random).collect();
+                    let fb: Vec<u32> = (0..w).map(&mut random).collect();
+                    for from in [0, k] {
+                        let mut got = vec![7u32; w];
+                        ranks.product(&fa, &fb, k, from, &mut got);
+                        for r in from..w {
+                            let want = (0..=r).fold(0u64, |s, i| {
+                                (s + u64::from(fa[i]) * u64::from(fb[r - i])) % u64::from(m)
+                            });
+                            assert_eq!(
+                                u64::from(got[r]),
+                                want,
+                                "m {m}, {w} ranks, k {k}, from {from}, rank {r}"
+                            );
+                        }
+                        assert!(got[..from].iter().all(|&x| x == 7), "ranks below from are left alone");
+                    }
                 }
             }
         }

@@ -32,11 +32,16 @@
 //! The butterfly is a parameter of the shared depth-first driver (the kernel of
 //! [`Plan::forward`] with its cache blocking, radix-16 column passes and rayon splits): each
 //! kind is the ring's `(a + b, a − b)` with one half kept and the arguments in the kind's order.
+//! The built-in rings of words and floats run it on the plan's SIMD backend (AVX2 or AVX-512,
+//! the register types of the Walsh–Hadamard kernels, with the levels inside a register done by
+//! a shuffle and a blend); every backend gives the portable kernel's results exactly.
 
 use super::Plan;
 use crate::error::{Error, Result};
+use crate::ring::Internal;
 use crate::ring::Ring;
 use crate::simd::portable::{self, Butterfly};
+use crate::simd::sets::{SUBSET_MOBIUS, SUBSET_ZETA, SUPERSET_MOBIUS, SUPERSET_ZETA};
 
 /// Which sets a zeta transform sums over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,12 +51,6 @@ pub enum Sets {
     /// `ẑ[s] = Σ_{t ⊇ s} x[t]`: the transform of the AND convolution.
     Superset,
 }
-
-/// The four butterflies, as the `K` of [`Kinded`].
-const SUBSET_ZETA: u8 = 0;
-const SUPERSET_ZETA: u8 = 1;
-const SUBSET_MOBIUS: u8 = 2;
-const SUPERSET_MOBIUS: u8 = 3;
 
 /// A ring's zeta or Möbius butterfly `K`, for the shared kernel driver.
 struct Kinded<'a, R, const K: u8>(&'a R);
@@ -131,8 +130,10 @@ where
     /// The zeta (or, `inverse`, Möbius) transform of every chunk, unchecked: the caller checked
     /// the elements and the exact rings' bound.
     pub(crate) fn run_sets(&self, data: &mut [R::Elem], sets: Sets, inverse: bool) {
-        let (ring, log2, parallel) = (self.ring(), self.log2(), self.parallel());
+        let (ring, log2, parallel, backend) = (self.ring(), self.log2(), self.parallel(), self.backend());
+        let superset = sets == Sets::Superset;
         let run = |chunk: &mut [R::Elem]| match (sets, inverse) {
+            _ if ring.transform_sets(chunk, log2, superset, inverse, backend, parallel, Internal(())) => {}
             (Sets::Subset, false) => {
                 portable::transform(Kinded::<R, SUBSET_ZETA>(ring), chunk, log2, parallel)
             }
@@ -153,6 +154,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fwht::Backend;
     use crate::ring::{Exact64, Float64, Mod32, Wrap32};
 
     /// Every kind against the definition (sums over subsets or supersets, signed for Möbius),
@@ -198,6 +200,89 @@ mod tests {
                 assert_eq!(z, x, "{sets:?} Möbius undoes zeta at 2^{log2}");
             }
         }
+    }
+
+    /// Every kind on every SIMD backend of every ring with one equals the scalar backend exactly
+    /// (floats bit for bit): lengths from below one SIMD leaf through leaves, column passes over
+    /// 2 to 16 rows and nodes of several levels to a parallel 2^17, values up to `m − 1` and the
+    /// extremes of the wrapping and float types, two chunks.
+    fn check_backends<R: Ring>(
+        ring: R,
+        value: impl Fn(u64) -> R::Elem,
+        same: impl Fn(&R::Elem, &R::Elem) -> bool,
+    ) where
+        R::Elem: Copy,
+    {
+        let mut rng = crate::testing::Rng(0x5e75);
+        for backend in [Backend::Avx2, Backend::Avx512] {
+            if !backend.is_available() {
+                eprintln!("SKIPPED: zeta and Möbius on {backend} over {ring} (this CPU lacks it)");
+                continue;
+            }
+            for log2 in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 17] {
+                let n = 1usize << log2;
+                let chunks = if log2 >= 13 { 1 } else { 2 };
+                let x: Vec<R::Elem> = (0..n * chunks)
+                    .map(|_| {
+                        let r = rng.next();
+                        value(if r.is_multiple_of(8) { u64::MAX - r % 3 } else { r })
+                    })
+                    .collect();
+                if log2 >= 8 {
+                    // The SIMD kernel itself runs (every leaf is at most 2^8 elements).
+                    let mut y = x[..n].to_vec();
+                    assert!(
+                        ring.transform_sets(&mut y, log2, true, false, backend, false, Internal(())),
+                        "{ring}"
+                    );
+                }
+                for parallel in [false, true] {
+                    let plan = Plan::new(ring.clone(), n).unwrap().with_parallel(parallel);
+                    let scalar = plan.clone().with_backend(Backend::Scalar).unwrap();
+                    let simd = plan.with_backend(backend).unwrap();
+                    for sets in [Sets::Subset, Sets::Superset] {
+                        for inverse in [false, true] {
+                            let (mut want, mut got) = (x.clone(), x.clone());
+                            scalar.run_sets(&mut want, sets, inverse);
+                            simd.run_sets(&mut got, sets, inverse);
+                            let what = format!(
+                                "{ring} {backend} {sets:?} inverse {inverse} 2^{log2} parallel {parallel}"
+                            );
+                            assert!(want.iter().zip(&got).all(|(w, g)| same(w, g)), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zeta_and_mobius_on_every_backend_equal_the_scalar_kernel() {
+        use crate::ring::{Exact64, Float32, Mod64, Wrap64};
+        for m in [998_244_353u32, Mod32::MAX_MODULUS, 3] {
+            check_backends(
+                Mod32::new(m).unwrap(),
+                |r| if r >= u64::MAX - 2 { m - 1 } else { (r % u64::from(m)) as u32 },
+                |a, b| a == b,
+            );
+        }
+        for m in [(1u64 << 62) - 57, Mod64::MAX_MODULUS] {
+            check_backends(
+                Mod64::new(m).unwrap(),
+                |r| if r >= u64::MAX - 2 { m - 1 } else { r % m },
+                |a, b| a == b,
+            );
+        }
+        check_backends(Wrap32, |r| r as u32, |a, b| a == b);
+        check_backends(Wrap64, |r| r, |a, b| a == b);
+        // Exact i64 within the bound: |x| < 2^40 over at most 2^17 elements.
+        check_backends(Exact64, |r| (r >> 24) as i64 - (1 << 39), |a, b| a == b);
+        check_backends(Float32, |r| (r >> 40) as f32 * 0.37 - 1e6, |a, b| a.to_bits() == b.to_bits());
+        check_backends(
+            Float64,
+            |r| if r >= u64::MAX - 2 { f64::MAX } else { (r >> 11) as f64 * 1e-3 - 4e12 },
+            |a, b| a.to_bits() == b.to_bits(),
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
 
 macro_rules! exact_ring {
-    ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path, $sets:path) => {
         unit_ring!($(#[$doc])* $name, $label);
 
         impl $name {
@@ -89,6 +89,18 @@ macro_rules! exact_ring {
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
                 $transform(self, data, log2, backend, parallel);
             }
+            fn transform_sets(
+                &self,
+                data: &mut [$elem],
+                log2: u32,
+                superset: bool,
+                inverse: bool,
+                backend: Backend,
+                parallel: bool,
+                _: Internal,
+            ) -> bool {
+                $sets(data, log2, simd::sets::kind(superset, inverse), backend, parallel)
+            }
         }
     };
 }
@@ -98,12 +110,12 @@ exact_ring!(
     /// [`Error::Overflow`] before anything is written (the bound is the sum of the absolute values
     /// of each chunk). The normalised inverse divides exactly and refuses values that are not
     /// multiples of the length.
-    Exact64, i64, "i64", transform_i64
+    Exact64, i64, "i64", transform_i64, sets_i64
 );
 
 exact_ring!(
     /// Exact `i128` arithmetic, with the same bound checks as [`Exact64`]; portable code only.
-    Exact128, i128, "i128", transform_i128
+    Exact128, i128, "i128", transform_i128, sets_i128
 );
 
 /// Within the checked bound, wrapping `u64` arithmetic is exact `i64` arithmetic.
@@ -111,6 +123,16 @@ fn transform_i64(ring: &Exact64, data: &mut [i64], log2: u32, backend: Backend, 
     if !simd::wrap64(bytemuck::cast_slice_mut(data), log2, backend, parallel) {
         portable_transform(ring, data, log2, parallel);
     }
+}
+
+/// The zeta and Möbius transforms of `i64` as wrapping `u64` (exact within the checked bound).
+fn sets_i64(data: &mut [i64], log2: u32, kind: u8, backend: Backend, parallel: bool) -> bool {
+    simd::sets::wrap64(kind, bytemuck::cast_slice_mut(data), log2, backend, parallel)
+}
+
+/// No SIMD kernel for `i128`.
+fn sets_i128(_: &mut [i128], _: u32, _: u8, _: Backend, _: bool) -> bool {
+    false
 }
 
 fn transform_i128(ring: &Exact128, data: &mut [i128], log2: u32, _: Backend, parallel: bool) {

@@ -77,6 +77,19 @@ macro_rules! float_ring {
                     portable_transform(self, data, log2, parallel);
                 }
             }
+            fn transform_sets(
+                &self,
+                data: &mut [$elem],
+                log2: u32,
+                superset: bool,
+                inverse: bool,
+                backend: Backend,
+                parallel: bool,
+                _: Internal,
+            ) -> bool {
+                let kind = simd::sets::kind(superset, inverse);
+                simd::sets::$dispatch(kind, data, log2, backend, parallel)
+            }
             fn transform_rows(
                 &self,
                 rows: &mut [&mut [$elem]],

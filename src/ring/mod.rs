@@ -279,6 +279,27 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         false
     }
 
+    /// The zeta transform over subsets (or, `superset`, supersets) of `data` (`2^log2`
+    /// elements), the Möbius transform when `inverse` (see [`crate::fwht::zeta`]), on the SIMD
+    /// kernel where this ring has one; false, with `data` untouched, when the caller must run the
+    /// portable kernel. Only nimcount can call it (it needs an [`Internal`] token): use
+    /// [`crate::fwht::Plan::zeta`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn transform_sets(
+        &self,
+        data: &mut [Self::Elem],
+        log2: u32,
+        superset: bool,
+        inverse: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        let _ = (data, log2, superset, inverse, backend, parallel);
+        false
+    }
+
     /// [`transform`](Ring::transform) of valid elements only ([`is_valid`](Ring::is_valid)):
     /// `Err(index)` of the first invalid element, with `data` left as it was. The default checks
     /// first; the modular rings check each block as their kernel first loads it. Only nimcount

@@ -181,6 +181,19 @@ impl Ring for Mod32 {
             portable_transform(self, data, log2, parallel);
         }
     }
+    fn transform_sets(
+        &self,
+        data: &mut [u32],
+        log2: u32,
+        superset: bool,
+        inverse: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        let kind = simd::sets::kind(superset, inverse);
+        simd::sets::mod32(self.modulus(), kind, data, log2, backend, parallel)
+    }
     fn transform_rows(
         &self,
         rows: &mut [&mut [u32]],
@@ -322,6 +335,19 @@ impl Ring for Mod64 {
             }
         });
         Ok(true)
+    }
+    fn transform_sets(
+        &self,
+        data: &mut [u64],
+        log2: u32,
+        superset: bool,
+        inverse: bool,
+        backend: Backend,
+        parallel: bool,
+        _: Internal,
+    ) -> bool {
+        let kind = simd::sets::kind(superset, inverse);
+        simd::sets::mod64(self.modulus(), kind, data, log2, backend, parallel)
     }
     fn transform_rows(
         &self,

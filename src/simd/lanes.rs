@@ -290,3 +290,76 @@ pub(crate) fn assert_rows<E>(rows: &[&mut [E]], width: usize) {
         "column pass with a malformed set of rows"
     );
 }
+
+// The zeta and Möbius butterflies over subsets and supersets (see `super::sets`).
+
+/// `(a, b) → (a, a + b)`: the subset zeta transform.
+pub(crate) const SUBSET_ZETA: u8 = 0;
+/// `(a, b) → (a + b, b)`: the superset zeta transform.
+pub(crate) const SUPERSET_ZETA: u8 = 1;
+/// `(a, b) → (a, b − a)`: the subset Möbius transform.
+pub(crate) const SUBSET_MOBIUS: u8 = 2;
+/// `(a, b) → (a − b, b)`: the superset Möbius transform.
+pub(crate) const SUPERSET_MOBIUS: u8 = 3;
+
+/// What a register type lends to the zeta and Möbius butterflies.
+pub(crate) trait SetLanes: Lanes {
+    /// `a + b`, lane by lane, in the ring.
+    fn add(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a − b`, lane by lane, in the ring.
+    fn sub(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane `i` of the result is lane `i ^ 2^level` of `v` (`2^level < WIDTH`).
+    fn partner(self, v: Self::V, level: u32) -> Self::V;
+    /// Lane `i` from `upper` where bit `level` of `i` is set, from `lower` where it is clear.
+    fn select(self, level: u32, lower: Self::V, upper: Self::V) -> Self::V;
+}
+
+/// A register type with the butterfly of kind `K` in place of the xor one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kind<L, const K: u8>(pub(crate) L);
+
+impl<L: SetLanes, const K: u8> Lanes for Kind<L, K> {
+    type E = L::E;
+    type V = L::V;
+    const WIDTH: usize = L::WIDTH;
+
+    #[inline(always)]
+    unsafe fn load(self, ptr: *const L::E) -> L::V {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.0.load(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut L::E, v: L::V) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.0.store(ptr, v) }
+    }
+    #[inline(always)]
+    fn butterfly(self, a: L::V, b: L::V) -> (L::V, L::V) {
+        let l = self.0;
+        match K {
+            SUBSET_ZETA => (a, l.add(a, b)),
+            SUPERSET_ZETA => (l.add(a, b), b),
+            SUBSET_MOBIUS => (a, l.sub(b, a)),
+            _ => (l.sub(a, b), b),
+        }
+    }
+    #[inline(always)]
+    fn within(self, v: L::V) -> L::V {
+        let l = self.0;
+        let mut v = v;
+        let mut level = 0;
+        while 1 << level < L::WIDTH {
+            let q = l.partner(v, level);
+            // The upper lane of a pair holds b, the lower a: `v + q` is a + b in both, and
+            // `v − q` is b − a in the upper lanes, a − b in the lower ones.
+            let t = if K & 2 == 0 { l.add(v, q) } else { l.sub(v, q) };
+            v = if K & 1 == 0 { l.select(level, v, t) } else { l.select(level, t, v) };
+            level += 1;
+        }
+        v
+    }
+    #[inline(always)]
+    fn all_valid<const R: usize>(self, v: &[L::V; R]) -> bool {
+        self.0.all_valid(v)
+    }
+}

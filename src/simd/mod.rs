@@ -10,6 +10,7 @@
 //! - [`kernel`]: the cache-blocked driver (depth-first recursion, radix-16/8 column passes, rayon);
 //! - [`portable`]: the same driver over single elements, for any butterfly;
 //! - [`pointwise`]: the vectorised Montgomery power;
+//! - [`sets`]: the zeta and Möbius butterflies on the register types of the xor kernels;
 //! - [`narrow`]: `f16` and `bf16` storage with `f32` arithmetic, and the dense last pass of the
 //!   Hadamard transforms of lengths `m·2^k`;
 //! - `x86`: the AVX2 and AVX-512 register types;
@@ -25,6 +26,7 @@ pub(crate) mod narrow;
 pub(crate) mod pointwise;
 pub(crate) mod portable;
 pub(crate) mod reach;
+pub(crate) mod sets;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bench;
 mod budget;
 mod count;
 mod grundy;

@@ -63,26 +63,31 @@ fn bitwise_convolutions_equal_their_definitions_in_every_ring() {
     check(Float64, 7, |rng, _| rng.signed(8) as f64);
 }
 
-/// The subset convolution at 2^12 (where the blocks and the levels above them both run)
-/// against the definition, summing over the subsets of each set (3^12 pairs).
+/// The subset convolution at 2^12 and 2^16 (where the blocks and the levels above them both
+/// run: one level above blocks of 2^11 sets, and six, two passes of three, above blocks of 2^10)
+/// against the definition, summing over the subsets of each set (3^n pairs), with the largest
+/// residue among random ones.
 #[test]
-fn subset_convolution_at_2_12_equals_the_sum_over_subsets() {
+fn subset_convolution_at_2_12_and_2_16_equals_the_sum_over_subsets() {
     let ring = Mod32::new(998_244_353).unwrap();
     let mut rng = Rng::new(12);
-    let n = 1usize << 12;
-    let a: Vec<u32> = (0..n).map(|_| ring.random(&mut rng, 12)).collect();
-    let b: Vec<u32> = (0..n).map(|_| ring.random(&mut rng, 12)).collect();
-    let got = subset_convolve(ring, &a, &b).unwrap();
-    for s in 0..n {
-        let (mut t, mut sum) = (s, 0u64);
-        loop {
-            sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % 998_244_353;
-            if t == 0 {
-                break;
+    for log2 in [12, 16] {
+        let n = 1usize << log2;
+        let mut value = |i: usize| if i % 7 == 3 { 998_244_352 } else { ring.random(&mut rng, log2) };
+        let a: Vec<u32> = (0..n).map(&mut value).collect();
+        let b: Vec<u32> = (0..n).map(&mut value).collect();
+        let got = subset_convolve(ring, &a, &b).unwrap();
+        for s in 0..n {
+            let (mut t, mut sum) = (s, 0u64);
+            loop {
+                sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % 998_244_353;
+                if t == 0 {
+                    break;
+                }
+                t = (t - 1) & s;
             }
-            t = (t - 1) & s;
+            assert_eq!(u64::from(got[s]), sum, "2^{log2} at {s}");
         }
-        assert_eq!(u64::from(got[s]), sum, "at {s}");
     }
     // Exact i64 as large as the bound allows: Σ|a| · Σ|b| <= i64::MAX.
     let a = vec![i64::MAX / 4 - 2, 1, -1, 0];

@@ -1,11 +1,11 @@
-//! `nimcount bench`: times the forward transform of 2^N random elements and, in the same run,
-//! the textbook loop.
+//! `nimcount bench`: times the forward transform (or, with `--kind`, the zeta transform or the
+//! subset convolution) of 2^N random elements and, in the same run, the textbook loop.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use nimcount::fwht::{Backend, Plan};
+use nimcount::fwht::{Backend, Plan, Sets};
 use nimcount::memory;
 use nimcount::progress::Progress;
 use nimcount::ring::{AnyRing, Ring};
@@ -20,6 +20,8 @@ use crate::rings::{self, CliRing, with_ring};
 GB/s = bytes of the buffer transformed per second (2^N · element size / median). Between timed runs the data is \
 restored with the inverse transform (not timed), so every run sees the same kind of values.
 
+--kind and and --kind or time the zeta transforms over supersets and subsets (the transforms of the AND and OR convolutions; restored with the Möbius transform, not timed) against the textbook loop of the same zeta transform; --kind subset times the subset convolution of two random vectors of 2^N elements against the textbook ranked zeta transform (one array per rank).
+
 --sweep LO..=HI times every size from 2^LO to 2^HI for every --ring (repeat it, or list rings with commas; \
 --modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot."
 )]
@@ -29,6 +31,10 @@ pub struct Args {
     /// transform of machine learning, f32 arithmetic, scaled by 1/√L.
     #[arg(long, required = true, value_delimiter = ',')]
     pub(crate) ring: Vec<String>,
+    /// What to time: xor (the Walsh–Hadamard transform, the default), and (the superset zeta
+    /// transform), or (the subset zeta transform), subset (the subset convolution).
+    #[arg(long, value_enum, default_value_t = Kind::Xor)]
+    pub(crate) kind: Kind,
     /// The odd modulus of the u32 (below 2^31) or u64 (below 2^63) ring, e.g. 998244353 or 10^9+7.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub(crate) modulus: Option<String>,
@@ -79,6 +85,19 @@ pub struct Args {
     pub(crate) compare: bool,
 }
 
+/// What `bench --kind` times (the names of `transform --kind` and `convolve --kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// The Walsh–Hadamard transform.
+    Xor,
+    /// The superset zeta transform.
+    And,
+    /// The subset zeta transform.
+    Or,
+    /// The subset convolution.
+    Subset,
+}
+
 /// How a distributed transform crosses processes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Exchange {
@@ -113,6 +132,7 @@ pub(crate) struct Timing {
 /// How every size is timed: the same for one size and for a sweep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Setup {
+    pub(crate) kind: Kind,
     pub(crate) threads: usize,
     pub(crate) backend: Backend,
     pub(crate) runs: Option<usize>,
@@ -122,6 +142,7 @@ pub(crate) struct Setup {
 /// One ring at one size: the transform and, unless skipped, the textbook loop.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Measurement {
+    pub(crate) kind: Kind,
     pub(crate) ring: AnyRing,
     pub(crate) log2: u32,
     /// Bytes of the buffer transformed.
@@ -182,6 +203,23 @@ pub(crate) fn rings(args: &Args) -> Result<Vec<AnyRing>> {
 
 /// Checks `--threads` and `--backend` and starts the thread pool every size runs in.
 pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
+    if args.kind != Kind::Xor {
+        let kind = kind_name(args.kind);
+        if args.distributed {
+            return Err(usage(format!("--distributed times the xor transform, not --kind {kind}")));
+        }
+        if args.kind == Kind::Subset && args.backend.is_some_and(|b| b != Backend::best()) {
+            return Err(usage(format!(
+                "--kind subset runs on the widest backend this CPU has ({}): --backend is for xor, and and or",
+                Backend::best()
+            )));
+        }
+        if args.len.is_some() || args.ring.iter().any(|r| r == "f16" || r == "bf16") {
+            return Err(usage(format!(
+                "--kind {kind} is not for the Hadamard transform of machine learning (--len, f16, bf16)"
+            )));
+        }
+    }
     let threads = match args.threads.as_deref() {
         Some(text) => nimcount::number::parse_u64(text)?,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
@@ -200,7 +238,7 @@ pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
         .num_threads(threads)
         .build()
         .map_err(|e| usage(format!("cannot start {threads} threads: {e}")))?;
-    Ok((Setup { threads, backend, runs, textbook: !args.no_textbook }, pool))
+    Ok((Setup { kind: args.kind, threads, backend, runs, textbook: !args.no_textbook }, pool))
 }
 
 /// Times the forward transform of 2^`log2` seeded random elements of `ring` and, unless
@@ -220,6 +258,12 @@ pub(crate) fn measure<R: CliRing>(
     let mut data =
         memory::LargeBuffer::zeroed(|| format!("a transform of 2^{log2} {} elements", any.name()), n)?;
     fill_random(&ring, &mut data);
+    if let Some(sets) = sets_of(setup.kind) {
+        return measure_sets(ring, any, log2, setup, stage, plan, data, sets, bytes);
+    }
+    if setup.kind == Kind::Subset {
+        return measure_subset(ring, any, log2, setup, stage, data, bytes);
+    }
     stage("nimcount");
     let fast = time_runs(setup.runs, &mut data, |d| Ok(plan.forward(d)?), |d| restore(&plan, d))?;
     let textbook = if setup.textbook {
@@ -236,7 +280,186 @@ pub(crate) fn measure<R: CliRing>(
     } else {
         None
     };
-    Ok(Measurement { ring: any, log2, bytes, threads: setup.threads, backend: setup.backend, fast, textbook })
+    Ok(Measurement {
+        kind: setup.kind,
+        ring: any,
+        log2,
+        bytes,
+        threads: setup.threads,
+        backend: setup.backend,
+        fast,
+        textbook,
+    })
+}
+
+/// The sets of the zeta transform of `and` and `or`; `None` for the other kinds.
+fn sets_of(kind: Kind) -> Option<Sets> {
+    match kind {
+        Kind::And => Some(Sets::Superset),
+        Kind::Or => Some(Sets::Subset),
+        Kind::Xor | Kind::Subset => None,
+    }
+}
+
+/// The name of `--kind`.
+pub(crate) fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Xor => "xor",
+        Kind::And => "and",
+        Kind::Or => "or",
+        Kind::Subset => "subset",
+    }
+}
+
+/// [`measure`] of the zeta transform over `sets`, restored by the Möbius transform (not timed),
+/// against the textbook loop of the same zeta transform.
+#[allow(clippy::too_many_arguments)]
+fn measure_sets<R: CliRing>(
+    ring: R,
+    any: AnyRing,
+    log2: u32,
+    setup: Setup,
+    stage: &dyn Fn(&str),
+    plan: Plan<R>,
+    mut data: memory::LargeBuffer<R::Elem>,
+    sets: Sets,
+    bytes: u64,
+) -> Result<Measurement> {
+    let restore = |d: &mut [R::Elem]| Ok(plan.mobius(d, sets)?);
+    stage("nimcount");
+    let fast = time_runs(setup.runs, &mut data, |d| Ok(plan.zeta(d, sets)?), restore)?;
+    let textbook = if setup.textbook {
+        stage("textbook");
+        Some(time_runs(
+            setup.runs,
+            &mut data,
+            |d| {
+                textbook_zeta(&ring, d, sets);
+                Ok(())
+            },
+            restore,
+        )?)
+    } else {
+        None
+    };
+    Ok(Measurement {
+        kind: setup.kind,
+        ring: any,
+        log2,
+        bytes,
+        threads: setup.threads,
+        backend: setup.backend,
+        fast,
+        textbook,
+    })
+}
+
+/// The textbook zeta transform: for each bit, every set with the bit set (subsets) or clear
+/// (supersets) adds its partner.
+fn textbook_zeta<R: Ring<Elem: Copy>>(ring: &R, x: &mut [R::Elem], sets: Sets) {
+    let mut h = 1;
+    while h < x.len() {
+        for s in 0..x.len() {
+            if s & h != 0 {
+                match sets {
+                    Sets::Subset => x[s] = ring.add(x[s], x[s ^ h]),
+                    Sets::Superset => x[s ^ h] = ring.add(x[s ^ h], x[s]),
+                }
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// [`measure`] of the subset convolution of `data` and a second random vector (its result
+/// dropped: nothing to restore), against [`textbook_subset`].
+fn measure_subset<R: CliRing>(
+    ring: R,
+    any: AnyRing,
+    log2: u32,
+    setup: Setup,
+    stage: &dyn Fn(&str),
+    mut data: memory::LargeBuffer<R::Elem>,
+    bytes: u64,
+) -> Result<Measurement> {
+    let n = data.len();
+    let b: Vec<R::Elem> = (0..n).map(|i| ring.bench_value(random_bits((n + i) as u64))).collect();
+    stage("nimcount");
+    let keep = |d: &mut [R::Elem]| -> Result<()> {
+        let _ = d;
+        Ok(())
+    };
+    let fast = time_runs(
+        setup.runs,
+        &mut data,
+        |d| {
+            std::hint::black_box(nimcount::convolve::subset_convolve(ring.clone(), d, &b)?);
+            Ok(())
+        },
+        keep,
+    )?;
+    let textbook = if setup.textbook {
+        stage("textbook");
+        Some(time_runs(
+            setup.runs,
+            &mut data,
+            |d| {
+                std::hint::black_box(textbook_subset(&ring, d, &b));
+                Ok(())
+            },
+            keep,
+        )?)
+    } else {
+        None
+    };
+    Ok(Measurement {
+        kind: setup.kind,
+        ring: any,
+        log2,
+        bytes,
+        threads: setup.threads,
+        backend: setup.backend,
+        fast,
+        textbook,
+    })
+}
+
+/// The textbook subset convolution: `n + 1` arrays by rank, the subset zeta transform of each,
+/// the rank products set by set, the Möbius transform of each, read at each set's rank.
+fn textbook_subset<R: Ring<Elem: Copy>>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> Vec<R::Elem> {
+    let len = a.len();
+    let n = len.trailing_zeros() as usize;
+    let ranked = |x: &[R::Elem]| {
+        let mut f = vec![vec![ring.zero(); len]; n + 1];
+        for (s, &v) in x.iter().enumerate() {
+            f[s.count_ones() as usize][s] = v;
+        }
+        for row in &mut f {
+            textbook_zeta(ring, row, Sets::Subset);
+        }
+        f
+    };
+    let (fa, fb) = (ranked(a), ranked(b));
+    let mut h = vec![vec![ring.zero(); len]; n + 1];
+    for r in 0..=n {
+        for i in 0..=r {
+            for s in 0..len {
+                h[r][s] = ring.add(h[r][s], ring.mul(fa[i][s], fb[r - i][s]));
+            }
+        }
+    }
+    for row in &mut h {
+        let mut bit = 1;
+        while bit < len {
+            for s in 0..len {
+                if s & bit != 0 {
+                    row[s] = ring.sub(row[s], row[s ^ bit]);
+                }
+            }
+            bit *= 2;
+        }
+    }
+    (0..len).map(|s| h[s.count_ones() as usize][s]).collect()
 }
 
 /// Seeded random values (SplitMix64), so runs are comparable.
@@ -326,6 +549,7 @@ impl Measurement {
     pub(crate) fn json(&self) -> serde_json::Value {
         let (fast, textbook) = (self.fast, self.textbook);
         serde_json::json!({
+            "kind": kind_name(self.kind),
             "ring": self.ring.name(),
             "modulus": self.ring.modulus().map(|m| m.to_string()),
             "backend": self.backend.name(),
@@ -365,8 +589,14 @@ fn report(args: &Args, m: &Measurement) -> Result<()> {
             )
         };
         let threads = m.threads;
+        let what = match m.kind {
+            Kind::Xor => "forward transform",
+            Kind::And => "superset zeta transform (and)",
+            Kind::Or => "subset zeta transform (or)",
+            Kind::Subset => "subset convolution",
+        };
         let mut text = format!(
-            "forward transform of 2^{} {}{modulus} elements ({}), backend {}, {threads} thread{}\n",
+            "{what} of 2^{} {}{modulus} elements ({}), backend {}, {threads} thread{}\n",
             m.log2,
             m.ring.name(),
             nimcount::error::Bytes(m.bytes),

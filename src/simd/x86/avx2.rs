@@ -341,3 +341,222 @@ impl Lanes for F64x4 {
     }
 }
 simd_butterflies!(F64x4, f64, "avx2,fma");
+
+// The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
+// as in the butterflies above, the partner shuffles of `within`, and constant blends.
+
+use crate::simd::lanes::{Kind, SetLanes};
+
+impl SetLanes for Mod32x8 {
+    #[inline(always)]
+    fn add(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token). `a + b < 2m <= 2^32`.
+        unsafe {
+            let s = _mm256_add_epi32(a, b);
+            _mm256_min_epu32(s, _mm256_sub_epi32(s, self.m))
+        }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            let d = _mm256_sub_epi32(a, b);
+            _mm256_min_epu32(d, _mm256_add_epi32(d, self.m))
+        }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256i, level: u32) -> __m256i {
+        partner32(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+        select32(self._token, level, lower, upper)
+    }
+}
+
+impl SetLanes for Mod64x4 {
+    #[inline(always)]
+    fn add(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token). `a + b < 2m < 2^64`.
+        self.reduce_once(unsafe { _mm256_add_epi64(a, b) })
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256i, b: __m256i) -> __m256i {
+        self.sub_mod(a, b)
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256i, level: u32) -> __m256i {
+        partner64(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+        select64(self._token, level, lower, upper)
+    }
+}
+
+impl SetLanes for Wrap32x8 {
+    #[inline(always)]
+    fn add(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_sub_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256i, level: u32) -> __m256i {
+        partner32(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+        select32(self._token, level, lower, upper)
+    }
+}
+
+impl SetLanes for Wrap64x4 {
+    #[inline(always)]
+    fn add(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_add_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_sub_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256i, level: u32) -> __m256i {
+        partner64(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+        select64(self._token, level, lower, upper)
+    }
+}
+
+impl SetLanes for F32x8 {
+    #[inline(always)]
+    fn add(self, a: __m256, b: __m256) -> __m256 {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_add_ps(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256, b: __m256) -> __m256 {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_sub_ps(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256, level: u32) -> __m256 {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            match level {
+                0 => _mm256_permute_ps::<0xB1>(v),
+                1 => _mm256_permute_ps::<0x4E>(v),
+                _ => _mm256_permute2f128_ps::<0x01>(v, v),
+            }
+        }
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256, upper: __m256) -> __m256 {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            match level {
+                0 => _mm256_blend_ps::<0xAA>(lower, upper),
+                1 => _mm256_blend_ps::<0xCC>(lower, upper),
+                _ => _mm256_blend_ps::<0xF0>(lower, upper),
+            }
+        }
+    }
+}
+
+impl SetLanes for F64x4 {
+    #[inline(always)]
+    fn add(self, a: __m256d, b: __m256d) -> __m256d {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_add_pd(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m256d, b: __m256d) -> __m256d {
+        // SAFETY: AVX2 is available (token).
+        unsafe { _mm256_sub_pd(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m256d, level: u32) -> __m256d {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            match level {
+                0 => _mm256_permute_pd::<0b0101>(v),
+                _ => _mm256_permute2f128_pd::<0x01>(v, v),
+            }
+        }
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m256d, upper: __m256d) -> __m256d {
+        // SAFETY: AVX2 is available (token).
+        unsafe {
+            match level {
+                0 => _mm256_blend_pd::<0b1010>(lower, upper),
+                _ => _mm256_blend_pd::<0b1100>(lower, upper),
+            }
+        }
+    }
+}
+
+/// Lane `i ^ 2^level` of 8 × 32 bits (the token proves AVX2).
+#[inline(always)]
+fn partner32(_: Token, v: __m256i, level: u32) -> __m256i {
+    // SAFETY: AVX2 is available (token).
+    unsafe {
+        match level {
+            0 => _mm256_shuffle_epi32::<0xB1>(v),
+            1 => _mm256_shuffle_epi32::<0x4E>(v),
+            _ => _mm256_permute2x128_si256::<0x01>(v, v),
+        }
+    }
+}
+
+/// `upper` in the lanes of 8 × 32 bits with bit `level` set, as [`partner32`].
+#[inline(always)]
+fn select32(_: Token, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available (token).
+    unsafe {
+        match level {
+            0 => _mm256_blend_epi32::<0xAA>(lower, upper),
+            1 => _mm256_blend_epi32::<0xCC>(lower, upper),
+            _ => _mm256_blend_epi32::<0xF0>(lower, upper),
+        }
+    }
+}
+
+/// Lane `i ^ 2^level` of 4 × 64 bits, as [`partner32`].
+#[inline(always)]
+fn partner64(_: Token, v: __m256i, level: u32) -> __m256i {
+    // SAFETY: AVX2 is available (token).
+    unsafe {
+        match level {
+            0 => _mm256_shuffle_epi32::<0x4E>(v),
+            _ => _mm256_permute2x128_si256::<0x01>(v, v),
+        }
+    }
+}
+
+/// `upper` in the lanes of 4 × 64 bits with bit `level` set, as [`partner32`].
+#[inline(always)]
+fn select64(_: Token, level: u32, lower: __m256i, upper: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available (token).
+    unsafe {
+        match level {
+            0 => _mm256_blend_epi32::<0xCC>(lower, upper),
+            _ => _mm256_blend_epi32::<0xF0>(lower, upper),
+        }
+    }
+}
+
+simd_butterflies!(const K, Kind<Mod32x8, K>, u32, "avx2");
+simd_butterflies!(const K, Kind<Mod64x4, K>, u64, "avx2");
+simd_butterflies!(const K, Kind<Wrap32x8, K>, u32, "avx2");
+simd_butterflies!(const K, Kind<Wrap64x4, K>, u64, "avx2");
+simd_butterflies!(const K, Kind<F32x8, K>, f32, "avx2,fma");
+simd_butterflies!(const K, Kind<F64x4, K>, f64, "avx2,fma");

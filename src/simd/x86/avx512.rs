@@ -338,3 +338,209 @@ impl Lanes for F64x8 {
     }
 }
 simd_butterflies!(F64x8, f64, "avx512f");
+
+// The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
+// as in the butterflies above, the partner permutes of `within`, and masked blends.
+
+use crate::simd::lanes::{Kind, SetLanes};
+
+/// Lane `i ^ 2^level` of 16 × 32 bits (the token proves AVX-512F).
+#[inline(always)]
+fn partner32(_: Token, v: __m512i, level: u32) -> __m512i {
+    // SAFETY: AVX-512F is available (token).
+    unsafe {
+        match level {
+            0 => _mm512_shuffle_epi32::<0xB1>(v),
+            1 => _mm512_shuffle_epi32::<0x4E>(v),
+            2 => _mm512_shuffle_i32x4::<0xB1>(v, v),
+            _ => _mm512_shuffle_i32x4::<0x4E>(v, v),
+        }
+    }
+}
+
+/// The lanes of 16 with bit `level` of their index set.
+#[inline(always)]
+fn upper16(level: u32) -> __mmask16 {
+    [0xAAAA, 0xCCCC, 0xF0F0, 0xFF00][level as usize & 3]
+}
+
+/// Lane `i ^ 2^level` of 8 × 64 bits, as [`partner32`].
+#[inline(always)]
+fn partner64(_: Token, v: __m512i, level: u32) -> __m512i {
+    // SAFETY: AVX-512F is available (token).
+    unsafe {
+        match level {
+            0 => _mm512_shuffle_epi32::<0x4E>(v),
+            1 => _mm512_shuffle_i64x2::<0xB1>(v, v),
+            _ => _mm512_shuffle_i64x2::<0x4E>(v, v),
+        }
+    }
+}
+
+/// The lanes of 8 with bit `level` of their index set.
+#[inline(always)]
+fn upper8(level: u32) -> __mmask8 {
+    [0xAA, 0xCC, 0xF0][level as usize % 3]
+}
+
+impl SetLanes for Mod32x16 {
+    #[inline(always)]
+    fn add(self, a: __m512i, b: __m512i) -> __m512i {
+        self.add_lazy(a, b)
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let d = _mm512_sub_epi32(a, b);
+            _mm512_min_epu32(d, _mm512_add_epi32(d, self.m))
+        }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512i, level: u32) -> __m512i {
+        partner32(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512i, upper: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_epi32(upper16(level), lower, upper) }
+    }
+}
+
+impl SetLanes for Mod64x8 {
+    #[inline(always)]
+    fn add(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token). `a + b < 2m < 2^64`.
+        unsafe {
+            let s = _mm512_add_epi64(a, b);
+            _mm512_min_epu64(s, _mm512_sub_epi64(s, self.m))
+        }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            let d = _mm512_sub_epi64(a, b);
+            _mm512_min_epu64(d, _mm512_add_epi64(d, self.m))
+        }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512i, level: u32) -> __m512i {
+        partner64(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512i, upper: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_epi64(upper8(level), lower, upper) }
+    }
+}
+
+impl SetLanes for Wrap32x16 {
+    #[inline(always)]
+    fn add(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_sub_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512i, level: u32) -> __m512i {
+        partner32(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512i, upper: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_epi32(upper16(level), lower, upper) }
+    }
+}
+
+impl SetLanes for Wrap64x8 {
+    #[inline(always)]
+    fn add(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_add_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_sub_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512i, level: u32) -> __m512i {
+        partner64(self._token, v, level)
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512i, upper: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_epi64(upper8(level), lower, upper) }
+    }
+}
+
+impl SetLanes for F32x16 {
+    #[inline(always)]
+    fn add(self, a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_add_ps(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_sub_ps(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512, level: u32) -> __m512 {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            match level {
+                0 => _mm512_permute_ps::<0xB1>(v),
+                1 => _mm512_permute_ps::<0x4E>(v),
+                2 => _mm512_shuffle_f32x4::<0xB1>(v, v),
+                _ => _mm512_shuffle_f32x4::<0x4E>(v, v),
+            }
+        }
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512, upper: __m512) -> __m512 {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_ps(upper16(level), lower, upper) }
+    }
+}
+
+impl SetLanes for F64x8 {
+    #[inline(always)]
+    fn add(self, a: __m512d, b: __m512d) -> __m512d {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_add_pd(a, b) }
+    }
+    #[inline(always)]
+    fn sub(self, a: __m512d, b: __m512d) -> __m512d {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_sub_pd(a, b) }
+    }
+    #[inline(always)]
+    fn partner(self, v: __m512d, level: u32) -> __m512d {
+        // SAFETY: AVX-512F is available (token).
+        unsafe {
+            match level {
+                0 => _mm512_permute_pd::<0x55>(v),
+                1 => _mm512_shuffle_f64x2::<0xB1>(v, v),
+                _ => _mm512_shuffle_f64x2::<0x4E>(v, v),
+            }
+        }
+    }
+    #[inline(always)]
+    fn select(self, level: u32, lower: __m512d, upper: __m512d) -> __m512d {
+        // SAFETY: AVX-512F is available (token).
+        unsafe { _mm512_mask_blend_pd(upper8(level), lower, upper) }
+    }
+}
+
+simd_butterflies!(const K, Kind<Mod32x16, K>, u32, "avx512f");
+simd_butterflies!(const K, Kind<Mod64x8, K>, u64, "avx512f");
+simd_butterflies!(const K, Kind<Wrap32x16, K>, u32, "avx512f");
+simd_butterflies!(const K, Kind<Wrap64x8, K>, u64, "avx512f");
+simd_butterflies!(const K, Kind<F32x16, K>, f32, "avx512f");
+simd_butterflies!(const K, Kind<F64x8, K>, f64, "avx512f");

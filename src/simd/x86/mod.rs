@@ -32,15 +32,24 @@ pub(crate) use load_store;
 
 /// Implements [`Butterflies`](crate::simd::kernel::Butterflies) for a register type by
 /// instantiating the shared kernel bodies inside `#[target_feature]` functions.
+///
+/// `simd_butterflies!(const K, Kind<Lanes, K>, …)` does the same for a type with one `u8` const
+/// parameter (the zeta and Möbius kinds of [`crate::simd::sets`]).
 macro_rules! simd_butterflies {
     ($lanes:ty, $elem:ty, $feature:literal) => {
-        impl crate::simd::kernel::Butterflies for $lanes {
+        crate::simd::x86::simd_butterflies!(@ [] $lanes, $elem, $feature);
+    };
+    (const $k:ident, $lanes:ty, $elem:ty, $feature:literal) => {
+        crate::simd::x86::simd_butterflies!(@ [const $k: u8] $lanes, $elem, $feature);
+    };
+    (@ [$($gen:tt)*] $lanes:ty, $elem:ty, $feature:literal) => {
+        impl<$($gen)*> crate::simd::kernel::Butterflies for $lanes {
             type Elem = $elem;
             const LEAF_LOG2: u32 = 4 + <$lanes as crate::simd::lanes::Lanes>::WIDTH.trailing_zeros();
 
             fn leaves(self, data: &mut [$elem]) {
                 #[target_feature(enable = $feature)]
-                unsafe fn leaves(l: $lanes, data: &mut [$elem]) {
+                unsafe fn leaves<$($gen)*>(l: $lanes, data: &mut [$elem]) {
                     // SAFETY: forwarded from the caller.
                     unsafe { crate::simd::lanes::leaves(l, data) }
                 }
@@ -51,7 +60,7 @@ macro_rules! simd_butterflies {
 
             fn columns(self, rows: &mut [&mut [$elem]]) {
                 #[target_feature(enable = $feature)]
-                unsafe fn columns(l: $lanes, rows: &mut [&mut [$elem]]) {
+                unsafe fn columns<$($gen)*>(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
                     unsafe { crate::simd::lanes::columns(l, rows) }
                 }
@@ -62,7 +71,7 @@ macro_rules! simd_butterflies {
 
             fn staggered(self, rows: &mut [&mut [$elem]]) {
                 #[target_feature(enable = $feature)]
-                unsafe fn staggered(l: $lanes, rows: &mut [&mut [$elem]]) {
+                unsafe fn staggered<$($gen)*>(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
                     unsafe { crate::simd::lanes::staggered(l, rows) }
                 }
@@ -73,7 +82,7 @@ macro_rules! simd_butterflies {
 
             fn valid(self, data: &[$elem]) -> bool {
                 #[target_feature(enable = $feature)]
-                unsafe fn valid(l: $lanes, data: &[$elem]) -> bool {
+                unsafe fn valid<$($gen)*>(l: $lanes, data: &[$elem]) -> bool {
                     // SAFETY: forwarded from the caller.
                     unsafe { crate::simd::lanes::valid(l, data) }
                 }
