@@ -40,8 +40,11 @@ pub(super) struct Stage {
     pub phi: Vec<u32>,
     /// The options of each heap, as the heaps each leaves.
     options: Vec<Vec<Vec<u64>>>,
-    /// States checked so far (for the budget).
+    /// States met by every check so far, passed or failed, and steps of every marking walk
+    /// (the work done, for the budget).
     pub states: u64,
+    /// Steps of the marking walks so far (for the budget).
+    marking: std::cell::Cell<u64>,
 }
 
 /// Why a stage could not be built.
@@ -53,7 +56,12 @@ pub(super) enum Stuck {
     States(u64),
     /// No set of freed heaps judged the failure right.
     Refinement,
+    /// The checks of the whole construction met more states than the limit.
+    Work(u64),
 }
+
+/// The states all the checks of a construction may meet, in units of one check's limit.
+pub(super) const WORK: u64 = 5;
 
 /// The most refinements at one heap.
 const MAX_REFINEMENTS: usize = 200;
@@ -139,6 +147,7 @@ impl Stage {
             phi: vec![0],
             options: vec![Vec::new()],
             states: 0,
+            marking: std::cell::Cell::new(0),
         }
     }
 
@@ -197,9 +206,8 @@ impl Stage {
         let mut trial = self.mark_and_reduce(&product, &phi, max_order)?;
         for _ in 0..MAX_REFINEMENTS {
             let heaps = self.types(&trial.phi, &|a, b| trial.mul(a, b), trial.identity);
-            match verify::check(&trial.as_table(), &heaps, false, max_states) {
-                Ok(states) => {
-                    self.states += states;
+            match verify::check_counting(&trial.as_table(), &heaps, false, max_states, &mut self.states) {
+                Ok(_) => {
                     self.order = trial.order;
                     self.table = trial.table;
                     self.lost = trial.lost;
@@ -208,10 +216,22 @@ impl Stage {
                     return Ok(());
                 }
                 Err(Failed::States(limit)) => return Err(Stuck::States(limit)),
-                Err(Failed::Wrong(word)) => trial = self.refine(&trial, &word, max_order)?,
+                Err(Failed::Wrong(word)) => {
+                    self.within(max_states)?;
+                    trial = self.refine(&trial, &word, max_order, max_states)?;
+                }
             }
         }
         Err(Stuck::Refinement)
+    }
+
+    /// Fails when the work so far passed [`WORK`] times one check's limit.
+    fn within(&self, max_states: u64) -> Result<(), Stuck> {
+        let limit = max_states.saturating_mul(WORK);
+        if self.states.saturating_add(self.marking.get()) > limit {
+            return Err(Stuck::Work(limit));
+        }
+        Ok(())
     }
 
     /// An element of the current quotient that heap `n` can map to, when one passes the check.
@@ -231,14 +251,12 @@ impl Stage {
             if q.lost[x as usize] != heap_lost {
                 continue;
             }
+            self.within(max_states)?;
             phi[n] = x;
             let mut heaps = earlier.clone();
             heaps.push(HeapType { heap: n as u64, image: x, options: opts.clone() });
-            match verify::check(&q.as_table(), &heaps, true, max_states) {
-                Ok(states) => {
-                    self.states += states;
-                    return Ok(Some(x));
-                }
+            match verify::check_counting(&q.as_table(), &heaps, true, max_states, &mut self.states) {
+                Ok(_) => return Ok(Some(x)),
                 Err(Failed::States(limit)) => return Err(Stuck::States(limit)),
                 Err(Failed::Wrong(_)) => {}
             }
@@ -248,7 +266,13 @@ impl Stage {
 
     /// A finer trial that judges the failing position `word` right (see the module's
     /// documentation).
-    fn refine(&self, trial: &Candidate, word: &[u64], max_order: usize) -> Result<Candidate, Stuck> {
+    fn refine(
+        &self,
+        trial: &Candidate,
+        word: &[u64],
+        max_order: usize,
+        max_states: u64,
+    ) -> Result<Candidate, Stuck> {
         let should_be_lost = !trial.lost[trial.image(word) as usize];
         let mut involved: Vec<u64> = word.to_vec();
         involved.dedup();
@@ -258,6 +282,7 @@ impl Stage {
         for size in 1..=involved.len() {
             for freed in combinations(&involved, size) {
                 tried += 1;
+                self.within(max_states)?;
                 if tried > MAX_FREEINGS {
                     return Err(too_large.map_or(Stuck::Refinement, Stuck::Order));
                 }
@@ -326,8 +351,9 @@ impl Stage {
             .collect();
         // 0: not yet, 1: won, 2: lost.
         let mut marks = vec![0u8; m.size];
-        let mut marker = Marker { m, phi, opts: &opts, heaps: &heaps, marks: &mut marks };
+        let mut marker = Marker { m, phi, opts: &opts, heaps: &heaps, marks: &mut marks, steps: 0 };
         marker.walk(heaps.len(), m.identity(), &[]);
+        self.marking.set(self.marking.get() + marker.steps);
         let gens: Vec<usize> = heaps.iter().map(|&h| phi[h]).collect();
         reduce(m, &marks, &gens, phi, max_order)
     }
@@ -340,6 +366,7 @@ struct Marker<'a> {
     opts: &'a [Vec<usize>],
     heaps: &'a [usize],
     marks: &'a mut Vec<u8>,
+    steps: u64,
 }
 
 impl Marker<'_> {
@@ -355,6 +382,7 @@ impl Marker<'_> {
         let mut elem = elem;
         let mut options = options.to_vec();
         loop {
+            self.steps += 1;
             self.walk(left - 1, elem, &options);
             let next = self.m.mul(elem, self.phi[h]);
             if self.marks[next] != 0 {

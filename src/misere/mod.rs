@@ -293,6 +293,11 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
                     "joining heap {n}, a check passed {limit} states (`nimcount misere \
                      --max-states` checks further)"
                 ),
+                build::Stuck::Work(limit) => format!(
+                    "joining heap {n}, the construction passed {limit} steps ({} times the limit \
+                     of one check; `nimcount misere --max-states` searches further)",
+                    build::WORK
+                ),
                 build::Stuck::Refinement => {
                     format!("joining heap {n}, no refinement of the quotient judged every position right")
                 }
@@ -471,7 +476,7 @@ mod tests {
     fn quotients_not_found_say_why_on_one_line() {
         let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
         for (spec, needle) in [
-            ("dawsons-kayles", "passed 1000 states"),
+            ("dawsons-kayles", "--max-states"),
             ("nim", "octal games and finite subtraction games"),
             ("lasker", "octal games and finite subtraction games"),
             ("octal:0.56", "heaps up to 40 joined"),

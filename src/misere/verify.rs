@@ -90,6 +90,17 @@ pub(super) fn check(
     only_with_last: bool,
     max_states: u64,
 ) -> Result<u64, Failed> {
+    check_counting(m, heaps, only_with_last, max_states, &mut 0)
+}
+
+/// [`check`], adding the states met to `spent` whatever the answer.
+pub(super) fn check_counting(
+    m: &Table<'_>,
+    heaps: &[HeapType],
+    only_with_last: bool,
+    max_states: u64,
+    spent: &mut u64,
+) -> Result<u64, Failed> {
     let words = m.order.div_ceil(64);
     let mut search = Search {
         m,
@@ -103,8 +114,9 @@ pub(super) fn check(
     // A state: its element, then the bits of its options' elements.
     let mut start = vec![0u64; 1 + words];
     start[0] = u64::from(m.identity);
-    search.walk(heaps.len(), &start, only_with_last)?;
-    Ok(search.seen.len() as u64)
+    let result = search.walk(heaps.len(), &start, only_with_last);
+    *spent += search.seen.len() as u64;
+    result.map(|()| search.seen.len() as u64)
 }
 
 struct Search<'a, 'b> {
