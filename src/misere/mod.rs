@@ -10,14 +10,15 @@
 //! eventually periodic, misère play at any size is a lookup and counting misère positions is a
 //! power in the monoid algebra of `Q`.
 //!
-//! [`quotient`] computes `Q` heap size by heap size ([`build`]: each heap `n` joins the
-//! quotient of the smaller heaps as the pairs `(a, k)`, reduced to the classes that some
-//! position tells apart), looks for a period of `Φ`, and proves the candidate with
-//! [`MisereTheorem`]: a finite check that covers every position of every heap size (the
-//! module [`verify`] states the check and its proof). A candidate that fails the check is not
-//! reported: the construction goes on with larger heaps, until the budget ([`Budget`]) is spent,
-//! and then the answer is [`Error::QuotientNotFound`] (the quotient may be infinite — the
-//! quotient of Nim itself is — or larger than the budget).
+//! [`quotient`] computes `Q` heap size by heap size ([`build`]: the quotient of the heaps
+//! `0..n` grows into that of `0..=n` by a conservative extension, or by a trial monoid refined
+//! until it judges every position right, each stage proven by the check of [`verify`]), looks
+//! for a period of `Φ`, and proves the candidate with [`MisereTheorem`]: a finite check that
+//! covers every position of every heap size (the module [`verify`] states the check and its
+//! proof). A candidate that fails the check is not reported: the construction goes on with
+//! larger heaps, until the budget ([`Budget`]) is spent, and then the answer is
+//! [`Error::QuotientNotFound`] (the quotient may be infinite — the quotient of Nim itself is —
+//! or larger than the budget).
 //!
 //! ```
 //! use nimcount::game::Game;
@@ -34,18 +35,20 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 //!
-//! Orders checked by the tests against published ones: octal `0.75`, order 8 (Plambeck,
-//! "Taming the wild in impartial combinatorial games", Integers 5, 2005, G05; Siegel, "The
-//! structure and classification of misère quotients", 2007, proves it the only quotient of
-//! order 8); tame games whose values are 0, 1 and 2 (`subtract:1,2`, `subtract:2,3`), the tame
-//! quotient of order 6 (Plambeck and Siegel 2008).
+//! Orders checked by the tests: octal `0.75`, order 8 (Plambeck, "Taming the wild in
+//! impartial combinatorial games", Integers 5, 2005, G05; Siegel, "The structure and
+//! classification of misère quotients", 2007, proves it the only quotient of order 8); tame
+//! games whose values are 0, 1 and 2 (`subtract:1,2`, `subtract:2,3`), the tame quotient of
+//! order 6 (Plambeck and Siegel 2008). Kayles (`0.77`): order 40, generators at heaps 1, 2, 5,
+//! 9, 12, 25, 27, `Φ` periodic from heap 71 with period 12, as in the Sibert–Conway solution
+//! (Plambeck, "Daisies, Kayles, and the Sibert–Conway decomposition in misère octal games",
+//! TCS 96, 1992). Guiles (`0.15`): order 42, periodic from heap 66 with period 10. The orders of
+//! Kayles and Guiles are nimcount's own, proven by the check and compared with a plain misère
+//! search in the tests.
 //!
-//! **Limits of the construction.** The candidate reads the outcome of `x + k·H` on one
-//! representative of `x`'s element ([`build`]); for games where positions of one element of the
-//! smaller heaps' quotient differ once the heap `H` joins, the candidate fails its check and no
-//! quotient is reported. Kayles (`0.77`, order 48 in Plambeck and Siegel 2008), Guiles (`0.15`)
-//! and Dawson's Kayles (`0.07`) are such games today: `quotient` answers
-//! [`Error::QuotientNotFound`] for them, and misère play falls back to the bounded search.
+//! **Limits of the construction.** Dawson's Kayles (`0.07`) is not found within the default budget (its
+//! trial monoids grow past the order limit at heap 34); games with infinitely many options per
+//! heap (Nim, Lasker's Nim) have no theorem here and are refused.
 
 mod build;
 mod moves;
@@ -278,7 +281,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
     let mut tried: Vec<(u64, u64)> = Vec::new();
     let mut last_failure = String::from("no period of the heaps' elements showed");
     while stage.heaps() <= budget.max_heap {
-        stage.grow(game, budget.max_order).map_err(|stuck| {
+        stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
             let n = stage.heaps();
             fail(match stuck {
                 build::Stuck::Order(order) => format!(
@@ -286,11 +289,18 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
                      infinite; `nimcount misere --max-order` searches further)",
                     budget.max_order
                 ),
-                build::Stuck::Levels => format!("copies of heap {n} did not repeat within 256 levels"),
-                build::Stuck::Circle => format!(
-                    "the outcomes of the representatives met at heap {n} depend on each other \
-                     in a circle (the construction's reading of outcomes fails for this game)"
+                build::Stuck::States(limit) => format!(
+                    "joining heap {n}, a check passed {limit} states (`nimcount misere \
+                     --max-states` checks further)"
                 ),
+                build::Stuck::Work(limit) => format!(
+                    "joining heap {n}, the construction passed {limit} steps ({} times the limit \
+                     of one check; `nimcount misere --max-states` searches further)",
+                    build::WORK
+                ),
+                build::Stuck::Refinement => {
+                    format!("joining heap {n}, no refinement of the quotient judged every position right")
+                }
             })
         })?;
         let Some((n0, p)) = period_of(&stage.phi, theorem) else { continue };
@@ -322,7 +332,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
                     stage.order
                 )));
             }
-            Err(verify::Failed::Wrong) => {
+            Err(verify::Failed::Wrong(_)) => {
                 last_failure = format!(
                     "the candidate of order {} with preperiod {n0} and period {p} failed its check",
                     stage.order
@@ -380,7 +390,8 @@ fn period_of(phi: &[u32], theorem: MisereTheorem) -> Option<(u64, u64)> {
     None
 }
 
-/// Checks the stage's candidate with the images extended with period `p` from `n0`.
+/// Checks the stage's candidate with the images extended with period `p` from `n0`: the heaps
+/// below the theorem's window plus one period hold every type of heap ([`verify`]).
 fn prove(
     game: &Game,
     stage: &build::Stage,
@@ -391,18 +402,24 @@ fn prove(
 ) -> std::result::Result<u64, verify::Failed> {
     let end = theorem.window(n0, p) + p;
     let phi = |h: u64| stage.phi[if h < n0 { h } else { n0 + (h - n0) % p } as usize];
-    let types: Vec<verify::HeapType> = (1..end)
+    let heaps: Vec<verify::HeapType> = (1..end)
         .map(|h| {
-            let mut images = Vec::new();
+            let mut options = Vec::new();
             game.options(h, &mut |left| {
-                images.push(left.iter().fold(stage.identity, |x, &g| stage.mul(x, phi(g))));
+                options.push(left.iter().fold(stage.identity, |x, &g| stage.mul(x, phi(g))));
             });
-            images.sort_unstable();
-            images.dedup();
-            (phi(h), images)
+            options.sort_unstable();
+            options.dedup();
+            verify::HeapType { heap: h, image: phi(h), options }
         })
         .collect();
-    verify::check(stage.order, &stage.table, &stage.lost, stage.identity, &types, max_states)
+    let table = verify::Table {
+        order: stage.order,
+        table: &stage.table,
+        lost: &stage.lost,
+        identity: stage.identity,
+    };
+    verify::check(&table, &verify::least_of_each_type(heaps), false, max_states)
 }
 
 #[cfg(test)]
@@ -459,7 +476,7 @@ mod tests {
     fn quotients_not_found_say_why_on_one_line() {
         let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
         for (spec, needle) in [
-            ("dawsons-kayles", "above the limit of 100"),
+            ("dawsons-kayles", "--max-states"),
             ("nim", "octal games and finite subtraction games"),
             ("lasker", "octal games and finite subtraction games"),
             ("octal:0.56", "heaps up to 40 joined"),

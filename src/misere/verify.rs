@@ -1,86 +1,234 @@
-//! The proof of a candidate: every position of every heap size, checked through finitely many
-//! states.
+//! The check of a candidate: every position of the given heaps, through finitely many states,
+//! and the least position the candidate gets wrong.
 //!
-//! A heap's *type* is its image `Φ(h)` and the set `O(h)` of the images of its options. A
-//! position `x` (a multiset of heaps) has the *state* `(Φ(x), [some heap of x has an option],
-//! (Φ(x − t))_t)`, one entry per type `t` with options present in `x` (`x − t`: `x` less one
-//! heap of type `t`). The images of all options of `x` are `o·Φ(x − t)`, `o ∈ O(t)`, so the state
-//! decides whether some option of `x` has its image in P. Adding a heap of type `s` maps the
-//! state of `x` to that of `x + s` (`Φ(x + s − t) = Φ(x − t)·Φ(s)` for `t ≠ s`, and
-//! `Φ(x + s − s) = Φ(x)`), so the states reachable from the empty position are found by a
-//! search over states, not positions.
+//! Let `Φ` map each heap to an element of a finite commutative monoid `M` with a subset `P`, and
+//! let `O(h)` be the set of the images of the options of a heap `h`. A position `x` (a multiset
+//! of heaps) has the *state* `(Φ(x), T(x))`, where `T(x)` is the set of the images of the options
+//! of `x`. Adding a heap `h` maps the state of `x` to that of `x + h`:
+//! `Φ(x + h) = Φ(x)·Φ(h)` and `T(x + h) = T(x)·Φ(h) ∪ Φ(x)·O(h)` (an option of `x + h` is an
+//! option of `x` beside `h`, or `x` beside an option of `h`). So the states reachable from the
+//! empty position `(1, ∅)` are found by a search over states, not positions, and they depend on
+//! the heaps only through their *types* `(Φ(h), O(h))`.
 //!
-//! The candidate is correct — `x` is lost in misère play exactly when `Φ(x) ∈ P`, for every
-//! position — when every reachable state satisfies: `Φ(x) ∈ P` exactly when `x` has a move and
-//! no option has its image in P. Proof by induction on the number of stones: the options of `x`
-//! are smaller, so their outcomes are their images' by induction, and `x` is lost exactly when
-//! it has a move and no option is lost.
+//! **Theorem.** If every reachable state satisfies `Φ(x) ∈ P ⇔ (T(x) ≠ ∅ and T(x) ∩ P = ∅)`,
+//! then every position `x` is lost in misère play exactly when `Φ(x) ∈ P`. *Proof*, by induction
+//! on the number of stones: the options of `x` are smaller, so each is lost exactly when its
+//! image lies in P; `x` is lost exactly when it has a move and no option is lost, which is the
+//! right-hand side.
+//!
+//! The search runs over words in the *lexicographic order* that compares the largest heap's
+//! multiplicity first: a word `w` comes before `w'` when, at the largest heap where their
+//! multiplicities differ, `w` has fewer. An option of a position is smaller in this order (it
+//! removes one heap `h` and adds heaps below `h`), so at the least position whose state breaks
+//! the rule, every option is judged right, and the rule's right-hand side is its true outcome.
+//! The search descends heap by heap, largest first, each heap's multiplicity increasing, and
+//! skips a state already met with as many heaps left to add (what follows it was met already,
+//! at smaller words): the first state found to break the rule is at the least such position.
+//! Heaps of equal type are interchangeable, so only the least heap of each type is needed.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// A heap type: its image and its options' images (sorted, distinct).
-pub(super) type HeapType = (u32, Vec<u32>);
+/// A heap as the check sees it: its size, image and options' images (sorted, distinct).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct HeapType {
+    /// The heap's size (for the word of a failure).
+    pub heap: u64,
+    /// `Φ(h)`.
+    pub image: u32,
+    /// `O(h)`.
+    pub options: Vec<u32>,
+}
 
 /// Why a candidate failed, or could not be checked.
+#[derive(Debug)]
 pub(super) enum Failed {
-    /// A state whose outcome the candidate gets wrong.
-    Wrong,
+    /// The least position (heap sizes, ascending) whose outcome the candidate gets wrong.
+    Wrong(Vec<u64>),
     /// More states than the limit.
     States(u64),
 }
 
-/// Checks the candidate monoid (`table`, `lost`, `identity`) against positions of heaps of
-/// `types`; the number of states checked.
-pub(super) fn check(
-    order: usize,
-    table: &[u32],
-    lost: &[bool],
-    identity: u32,
-    types: &[HeapType],
-    max_states: u64,
-) -> Result<u64, Failed> {
-    let mul = |a: u32, b: u32| table[a as usize * order + b as usize];
-    let mut types: Vec<HeapType> = types.to_vec();
-    types.sort_unstable();
-    types.dedup();
-    // Types with options carry an entry of the state; the others only multiply.
-    let moving: Vec<&HeapType> = types.iter().filter(|t| !t.1.is_empty()).collect();
-    const ABSENT: u32 = u32::MAX;
-    // state = [Φ(x), any move, Φ(x − t) per moving type]
-    let mut start = vec![identity, 0];
-    start.extend(moving.iter().map(|_| ABSENT));
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(start.clone());
-    queue.push_back(start);
-    while let Some(state) = queue.pop_front() {
-        let has_move = state[1] == 1;
-        let lost_option = moving.iter().enumerate().any(|(i, t)| {
-            let rest = state[2 + i];
-            rest != ABSENT && t.1.iter().any(|&o| lost[mul(rest, o) as usize])
-        });
-        if lost[state[0] as usize] != (has_move && !lost_option) {
-            return Err(Failed::Wrong);
+/// A monoid given by its table, with its P-portion and identity.
+pub(super) struct Table<'a> {
+    pub order: usize,
+    pub table: &'a [u32],
+    pub lost: &'a [bool],
+    pub identity: u32,
+}
+
+impl Table<'_> {
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        self.table[a as usize * self.order + b as usize]
+    }
+}
+
+/// The least heap of each type among `heaps` (ascending by heap), heaps without options left
+/// out (they are the identity and add nothing).
+pub(super) fn least_of_each_type(heaps: Vec<HeapType>) -> Vec<HeapType> {
+    let mut seen: HashMap<(u32, Vec<u32>), ()> = HashMap::new();
+    let mut kept: Vec<HeapType> = Vec::new();
+    let mut heaps = heaps;
+    heaps.sort_by_key(|t| t.heap);
+    for t in heaps {
+        if t.options.is_empty() {
+            continue;
         }
-        for t in &types {
-            let mut next = state.clone();
-            next[0] = mul(state[0], t.0);
-            for (i, m) in moving.iter().enumerate() {
-                if std::ptr::eq(*m, t) {
-                    next[2 + i] = state[0];
-                    next[1] = 1;
-                } else if next[2 + i] != ABSENT {
-                    next[2 + i] = mul(next[2 + i], t.0);
-                }
-            }
-            if !seen.contains(&next) {
-                if seen.len() as u64 >= max_states {
-                    return Err(Failed::States(max_states));
-                }
-                seen.insert(next.clone());
-                queue.push_back(next);
-            }
+        if seen.insert((t.image, t.options.clone()), ()).is_none() {
+            kept.push(t);
         }
     }
-    Ok(seen.len() as u64)
+    kept
+}
+
+/// Checks the candidate against every position of `heaps` (ascending, each of its own type,
+/// see [`least_of_each_type`]); with `only_with_last`, only the positions that hold the last
+/// heap (the others are known right). The number of states met.
+pub(super) fn check(
+    m: &Table<'_>,
+    heaps: &[HeapType],
+    only_with_last: bool,
+    max_states: u64,
+) -> Result<u64, Failed> {
+    check_counting(m, heaps, only_with_last, max_states, &mut 0)
+}
+
+/// [`check`], adding the states met to `spent` whatever the answer.
+pub(super) fn check_counting(
+    m: &Table<'_>,
+    heaps: &[HeapType],
+    only_with_last: bool,
+    max_states: u64,
+    spent: &mut u64,
+) -> Result<u64, Failed> {
+    let words = m.order.div_ceil(64);
+    let mut search = Search {
+        m,
+        heaps,
+        words,
+        seen: HashMap::default(),
+        word: Vec::new(),
+        max_states,
+        buffers: vec![Default::default(); heaps.len() + 1],
+    };
+    // A state: its element, then the bits of its options' elements.
+    let mut start = vec![0u64; 1 + words];
+    start[0] = u64::from(m.identity);
+    let result = search.walk(heaps.len(), &start, only_with_last);
+    *spent += search.seen.len() as u64;
+    result.map(|()| search.seen.len() as u64)
+}
+
+struct Search<'a, 'b> {
+    m: &'a Table<'b>,
+    heaps: &'a [HeapType],
+    words: usize,
+    /// Each state met, with the most heaps left to add when it was.
+    seen: HashMap<Box<[u64]>, usize, BuildHasherDefault<Mix>>,
+    /// The position being looked at.
+    word: Vec<u64>,
+    max_states: u64,
+    buffers: Vec<(Vec<u64>, Vec<u64>)>,
+}
+
+impl Search<'_, '_> {
+    /// Every position `word + (heaps[..left] with any multiplicities)`, in lexicographic order.
+    fn walk(&mut self, left: usize, state: &[u64], skip_first: bool) -> Result<(), Failed> {
+        let m = self.m;
+        if left == 0 {
+            let options = &state[1..];
+            let has_move = options.iter().any(|&w| w != 0);
+            let lost_option = bits(options).any(|o| m.lost[o]);
+            if m.lost[state[0] as usize] != (has_move && !lost_option) {
+                let mut word = self.word.clone();
+                word.sort_unstable();
+                return Err(Failed::Wrong(word));
+            }
+            return Ok(());
+        }
+        let pushed = self.word.len();
+        // One pair of buffers per level (a walk calls only the level below).
+        let (mut state_buf, mut next) = std::mem::take(&mut self.buffers[left]);
+        state_buf.clear();
+        state_buf.extend_from_slice(state);
+        next.resize(1 + self.words, 0);
+        let mut state = state_buf;
+        let mut first = true;
+        let h = &self.heaps[left - 1];
+        let result = loop {
+            if !(first && skip_first) {
+                if let Err(e) = self.walk(left - 1, &state, false) {
+                    break Err(e);
+                }
+            }
+            first = false;
+            let elem = state[0] as u32;
+            next.iter_mut().for_each(|w| *w = 0);
+            next[0] = u64::from(m.mul(elem, h.image));
+            for o in bits(&state[1..]) {
+                set(&mut next[1..], m.mul(o as u32, h.image) as usize);
+            }
+            for &o in &h.options {
+                set(&mut next[1..], m.mul(elem, o) as usize);
+            }
+            // The states met, each with the most heaps left to add after it: one met with as
+            // many left was (or is being) followed already.
+            let full = self.seen.len() as u64 >= self.max_states;
+            match self.seen.get_mut(next.as_slice()) {
+                Some(l) if *l >= left => break Ok(()),
+                Some(l) => *l = left,
+                None if full => break Err(Failed::States(self.max_states)),
+                None => {
+                    self.seen.insert(next.clone().into_boxed_slice(), left);
+                }
+            }
+            std::mem::swap(&mut state, &mut next);
+            self.word.push(h.heap);
+        };
+        self.word.truncate(pushed);
+        self.buffers[left] = (state, next);
+        result
+    }
+}
+
+/// A fast hash of the states (words of bits; no adversary chooses them).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// The members of a bit set.
+pub(super) fn bits(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &b)| {
+        let mut b = b;
+        std::iter::from_fn(move || {
+            if b == 0 {
+                return None;
+            }
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(w * 64 + i)
+        })
+    })
 }

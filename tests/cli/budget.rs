@@ -85,9 +85,10 @@ fn misere_searches_are_refused_from_their_moves_and_bytes() {
     ] {
         refused(GIB, args, &["misère search", "moves", "closed form only"]);
     }
-    // Ten thousand Kayles rows: refused at once from the bound on positions.
+    // Ten thousand rows of Dawson's chess (no quotient within play's budget): refused at once
+    // from the bound on positions.
     let rows = random_heaps(10_000, 50);
-    let mut args = vec!["play", "--misere", "--game", "octal:0.77"];
+    let mut args = vec!["play", "--misere", "--game", "octal:0.137"];
     args.extend(rows.iter().map(String::as_str));
     let start = Instant::now();
     refused(GIB, &args, &["misère search", "positions"]);

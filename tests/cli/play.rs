@@ -186,7 +186,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
     );
     refused(&["play", "--game", "squares", "--max-heap", "2^10", "1", "10^30"], "squares is never periodic");
     refused(
-        &["play", "--game", "octal:0.77", "--misere", "60", "60"],
+        &["play", "--game", "octal:0.137", "--misere", "60", "60"],
         "misère search of this position would visit",
     );
     refused(&["play", "kayles:x"], "GAME:HEAP");

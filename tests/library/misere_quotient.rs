@@ -1,16 +1,40 @@
 //! Misère quotients against a plain memoised misère search.
 
-use nimcount::game::Game;
-use nimcount::misere::{Budget, quotient};
+use std::collections::HashMap;
+
+use nimcount::game::{Game, HeapGame};
+use nimcount::misere::{Budget, shared};
 use nimcount::num_bigint::BigUint;
-use nimcount::play::MisereSearch;
+
+/// Whether the position (heap sizes, ascending) is lost for the player to move when whoever
+/// cannot move wins: it has a move, and every option is won.
+fn lost(game: &Game, position: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+    if let Some(&known) = memo.get(position) {
+        return known;
+    }
+    let mut options: Vec<Vec<u64>> = Vec::new();
+    for (i, &h) in position.iter().enumerate() {
+        if i > 0 && position[i - 1] == h {
+            continue;
+        }
+        game.options(h, &mut |left| {
+            let mut next: Vec<u64> = position[..i].iter().chain(&position[i + 1..]).copied().collect();
+            next.extend(left.iter().copied().filter(|&g| g > 0));
+            next.sort_unstable();
+            options.push(next);
+        });
+    }
+    let answer = !options.is_empty() && options.iter().all(|o| !lost(game, o, memo));
+    memo.insert(position.to_vec(), answer);
+    answer
+}
 
 /// Every position of up to `heaps` heaps of at most `largest` stones: the quotient's outcome
-/// against a plain memoised search (the player who cannot move wins).
+/// against the plain search.
 fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
     let game = Game::parse(spec).unwrap();
-    let q = quotient(&game, &Budget::default()).unwrap();
-    let mut search = MisereSearch::new(vec![&game], 10_000_000);
+    let q = shared(&game, &Budget::default()).unwrap();
+    let mut memo = HashMap::new();
     let mut position: Vec<u64> = Vec::new();
     fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
         f(position);
@@ -24,10 +48,9 @@ fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
         }
     }
     let mut checked = 0;
-    each(&mut position, heaps, 0, largest, &mut |p| {
-        let tagged: Vec<(usize, u64)> = p.iter().map(|&h| (0, h)).collect();
+    each(&mut position, heaps, 1, largest, &mut |p| {
         let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
-        assert_eq!(q.is_lost(&big), search.is_lost(&tagged).unwrap(), "{spec} {p:?}");
+        assert_eq!(q.is_lost(&big), lost(&game, p, &mut memo), "{spec} {p:?}");
         checked += 1;
     });
     assert!(checked > 100);
@@ -41,4 +64,21 @@ fn outcomes_equal_a_plain_search() {
     agrees_with_search("octal:0.75", 4, 6);
     agrees_with_search("octal:0.52", 3, 10);
     agrees_with_search("octal:4.0", 4, 8);
+    agrees_with_search("kayles", 3, 10);
+    agrees_with_search("kayles", 2, 18);
+    agrees_with_search("octal:0.15", 3, 10);
+    agrees_with_search("octal:0.15", 2, 18);
+}
+
+/// The orders, preperiods and periods of the quotients found (see `nimcount::misere`'s
+/// documentation for their sources).
+#[test]
+fn orders_of_the_quotients() {
+    for (spec, order, preperiod, period) in
+        [("kayles", 40, 71, 12), ("octal:0.15", 42, 66, 10), ("octal:0.75", 8, 8, 2)]
+    {
+        let q = shared(&Game::parse(spec).unwrap(), &Budget::default()).unwrap();
+        assert_eq!((q.order(), q.preperiod(), q.period()), (order, preperiod, period), "{spec}");
+        assert_eq!(q.order() % 2, 0);
+    }
 }
