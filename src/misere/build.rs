@@ -453,8 +453,8 @@ fn reduce(
         let a = members[i];
         for &g in &gens {
             let b = m.mul(a, g);
-            if !number.contains_key(&b) {
-                number.insert(b, members.len() as u32);
+            if let std::collections::hash_map::Entry::Vacant(e) = number.entry(b) {
+                e.insert(members.len() as u32);
                 members.push(b);
             }
         }

@@ -156,10 +156,10 @@ impl Search<'_, '_> {
         let mut first = true;
         let h = &self.heaps[left - 1];
         let result = loop {
-            if !(first && skip_first) {
-                if let Err(e) = self.walk(left - 1, &state, false) {
-                    break Err(e);
-                }
+            if !(first && skip_first)
+                && let Err(e) = self.walk(left - 1, &state, false)
+            {
+                break Err(e);
             }
             first = false;
             let elem = state[0] as u32;
