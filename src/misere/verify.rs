@@ -45,7 +45,7 @@ pub(super) struct HeapType {
 pub(super) enum Failed {
     /// The least position (heap sizes, ascending) whose outcome the candidate gets wrong.
     Wrong(Vec<u64>),
-    /// More states than the limit.
+    /// More states than the limit (or more than [`STEPS_PER_STATE`] steps per state of it).
     States(u64),
 }
 
@@ -109,13 +109,14 @@ pub(super) fn check_counting(
         seen: HashMap::default(),
         word: Vec::new(),
         max_states,
+        steps: 0,
         buffers: vec![Default::default(); heaps.len() + 1],
     };
     // A state: its element, then the bits of its options' elements.
     let mut start = vec![0u64; 1 + words];
     start[0] = u64::from(m.identity);
     let result = search.walk(heaps.len(), &start, only_with_last);
-    *spent += search.seen.len() as u64;
+    *spent += search.seen.len() as u64 + search.steps / STEPS_PER_STATE;
     result.map(|()| search.seen.len() as u64)
 }
 
@@ -128,8 +129,15 @@ struct Search<'a, 'b> {
     /// The position being looked at.
     word: Vec<u64>,
     max_states: u64,
+    /// States made, new or met again (a state met again with more heaps left is followed
+    /// again): at most [`STEPS_PER_STATE`] times `max_states`.
+    steps: u64,
     buffers: Vec<(Vec<u64>, Vec<u64>)>,
 }
+
+/// The steps a check may take per state of its limit: a state met again with more heaps left
+/// is followed again, so the steps, not the states, bound a check's time.
+const STEPS_PER_STATE: u64 = 16;
 
 impl Search<'_, '_> {
     /// Every position `word + (heaps[..left] with any multiplicities)`, in lexicographic order.
@@ -173,6 +181,10 @@ impl Search<'_, '_> {
             }
             // The states met, each with the most heaps left to add after it: one met with as
             // many left was (or is being) followed already.
+            self.steps += 1;
+            if self.steps > self.max_states.saturating_mul(STEPS_PER_STATE) {
+                break Err(Failed::States(self.max_states));
+            }
             let full = self.seen.len() as u64 >= self.max_states;
             match self.seen.get_mut(next.as_slice()) {
                 Some(l) if *l >= left => break Ok(()),
