@@ -98,3 +98,87 @@ fn options_of_the_xor_transform_alone_are_refused_with_other_kinds() {
         eprintln!("SKIPPED: --kind subset with a narrower backend (this CPU has no SIMD backend)");
     }
 }
+
+#[test]
+fn sweeps_of_half_precision_and_of_the_lengths_m_2_k() {
+    let json = |args: &[&str]| -> Vec<Value> {
+        let mut all = vec!["--runs", "1", "--threads", "1", "--json"];
+        all.extend_from_slice(args);
+        serde_json::from_slice::<Value>(&bench(&all)).unwrap().as_array().unwrap().clone()
+    };
+    let rows = |list: &[Value]| -> Vec<(String, u64, u64, u64)> {
+        list.iter()
+            .map(|o| {
+                assert_eq!(o["ring"], o["storage"], "{o}");
+                assert_eq!(o["len"], o["elements"], "{o}");
+                assert!(o["ratio"].as_f64().unwrap() > 0.0, "{o}");
+                let n = |k: &str| o[k].as_u64().unwrap();
+                (o["storage"].as_str().unwrap().to_string(), n("order"), n("log2"), n("len"))
+            })
+            .collect()
+    };
+    let row = |s: &str, m, k, len| (s.to_string(), m, k, len);
+    // Powers of two from 2^0, sizes outer, storage types inner.
+    let list = json(&["--ring", "f16,bf16", "--sweep", "0..=2"]);
+    assert_eq!(
+        rows(&list),
+        [row("f16", 1, 0, 1), row("bf16", 1, 0, 1), row("f16", 1, 1, 2), row("bf16", 1, 1, 2)]
+            .into_iter()
+            .chain([row("f16", 1, 2, 4), row("bf16", 1, 2, 4)])
+            .collect::<Vec<_>>()
+    );
+    // 28·2^k, and f32 beside f16 (the Hadamard transform of both, not the ring's transform).
+    let list = json(&["--ring", "f32", "--ring", "f16", "--sweep", "0..=1", "--len-factor", "28"]);
+    assert_eq!(
+        rows(&list),
+        [row("f32", 28, 0, 28), row("f16", 28, 0, 28), row("f32", 28, 1, 56), row("f16", 28, 1, 56)]
+    );
+    // f32 alone is still the ring's transform of 2^k elements.
+    let list = json(&["--ring", "f32", "--sweep", "1..=1"]);
+    assert_eq!(rows(&list), [row("f32", 1, 1, 2)]);
+    assert_eq!(list[0]["textbook_median_ns"].as_u64().map(|_| ()), Some(()));
+
+    // The table names the length and the storage type on every line.
+    let text = String::from_utf8(bench(&[
+        "--ring",
+        "bf16",
+        "--sweep",
+        "2..=3",
+        "--len-factor",
+        "12",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+    ]))
+    .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("hadamard transform scaled by 1/√L, backend "), "{text}");
+    let head: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(head[..3], ["log2", "len", "ring"], "{text}");
+    assert!(lines[1].contains("passes") && lines[1].contains("speed-up"), "{text}");
+    let cells: Vec<Vec<&str>> = lines[2..].iter().map(|l| l.split_whitespace().take(3).collect()).collect();
+    assert_eq!(cells, [["2", "12·2^2", "bf16"], ["3", "12·2^3", "bf16"]], "{text}");
+}
+
+#[test]
+fn hostile_sweeps_of_the_hadamard_transform_are_refused() {
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [&["bench", "--sweep", "0..=1", "--runs", "1"][..], extra].concat()
+    }
+    refused(&with(&["--kind", "and", "--ring", "f16"]), "machine learning");
+    refused(&with(&["--kind", "subset", "--ring", "f32", "--len-factor", "12"]), "--len-factor");
+    for m in ["0", "2", "3", "24", "56", "41", "18446744073709551615"] {
+        refused(&with(&["--ring", "f16", "--len-factor", m]), "is not 1, 12, 20, 28 or 40");
+    }
+    refused(&with(&["--ring", "f16", "--len-factor", "x"]), "invalid number");
+    refused(&with(&["--ring", "f16", "--ring", "wrap32"]), "takes the rings f16, bf16, f32 and f64");
+    refused(&with(&["--ring", "u32", "--len-factor", "28"]), "takes the rings f16");
+    refused(&with(&["--ring", "bf16", "--modulus", "7"]), "--modulus goes to the u32 and u64 rings");
+    refused(&with(&["--ring", "f16,bf16,f16"]), "ring f16 is given twice");
+    refused(&with(&["--ring", "f16", "--len", "28"]), "cannot be used with");
+    refused(&["bench", "--ring", "f32", "--len-factor", "28", "--log2", "3"], "needs --sweep");
+    refused(&["bench", "--ring", "f16", "--log2", "3", "--plot", "x.svg"], "needs --sweep");
+    // The longest length is refused before the short ones run.
+    refused(&["bench", "--ring", "f16", "--sweep", "0..=40", "--len-factor", "40"], "memory");
+}

@@ -241,6 +241,45 @@ fn sweep_table_without_the_textbook_loop() {
 }
 
 #[test]
+fn sweep_of_half_precision_at_the_lengths_m_2_k_draws_a_series_per_storage_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("half.svg");
+    let args = ["bench", "--ring", "f16,bf16", "--sweep", "1..=3", "--len-factor", "20", "--runs", "1"];
+    let output =
+        nimcount(&[&args[..], &["--threads", "1", "--json", "--plot", path.to_str().unwrap()]].concat())
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+    let list: Value = serde_json::from_slice(&output).unwrap();
+    let lengths: Vec<(u64, &str)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["len"].as_u64().unwrap(), o["storage"].as_str().unwrap()))
+        .collect();
+    assert_eq!(lengths, [(40, "f16"), (40, "bf16"), (80, "f16"), (80, "bf16"), (160, "f16"), (160, "bf16")]);
+
+    let svg = Svg::read(&path);
+    for colour in [BLUE, ORANGE] {
+        assert_eq!(svg.count("circle", &[("fill", colour)]), 3, "{colour}");
+        assert_eq!(svg.count("circle", &[("stroke", colour), ("fill", "none")]), 3, "{colour}");
+    }
+    assert_eq!(svg.count("circle", &[]), 12, "no other points");
+    for label in ["f16 20·2^k", "f16 20·2^k, separate passes", "bf16 20·2^k", "bf16 20·2^k, separate passes"]
+    {
+        assert!(svg.has_text(label), "legend {label}");
+    }
+    assert!(!svg.has_text_containing("textbook") && !svg.has_text_containing("f32"));
+    // log2 40 ≈ 5.3 to log2 160 ≈ 7.3: the integer ticks between.
+    for tick in ["6", "7"] {
+        assert!(svg.has_text(tick), "x tick {tick}");
+    }
+    let title = svg.texts().into_iter().find(|t| t.starts_with("Hadamard transform scaled by 1/√L on"));
+    assert!(title.is_some_and(|t| t.contains(", 1 thread, backend ")));
+}
+
+#[test]
 fn sweep_refusals() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();

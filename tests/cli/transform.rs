@@ -355,7 +355,6 @@ fn bench_times_the_hadamard_transforms_of_half_precision_and_lengths_m_2_k() {
         .stdout(predicate::str::contains("= 1·2^5 bf16").and(predicate::str::contains("speed-up")));
     cli::refused(&["bench", "--ring", "f16", "--len", "30"], "12·2^k");
     cli::refused(&["bench", "--ring", "u32", "--modulus", "7", "--len", "12"], "f16, bf16, f32 and f64");
-    cli::refused(&["bench", "--ring", "bf16", "--sweep", "4..=6"], "one length");
     cli::refused(&["bench", "--ring", "bf16", "--len", "2^60"], "needs");
 }
 

@@ -23,7 +23,10 @@ restored with the inverse transform (not timed), so every run sees the same kind
 --kind and and --kind or time the zeta transforms over supersets and subsets (the transforms of the AND and OR convolutions; restored with the Möbius transform, not timed) against the textbook loop of the same zeta transform; --kind subset times the subset convolution of two random vectors of 2^N elements against the textbook ranked zeta transform (one array per rank).
 
 --sweep LO..=HI times every size from 2^LO to 2^HI for every --ring (repeat it, or list rings with commas; \
---modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot."
+--modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot. \
+With f16 or bf16 among the rings, or with --len-factor M, it times the Hadamard transform of machine learning \
+(rings f16, bf16, f32, f64) at the lengths M·2^k for k from LO to HI (M = 1, 12, 20, 28 or 40; 1 by default), \
+e.g. --ring f16,bf16 --sweep 4..=12 --len-factor 28 for 28·2^4 to 28·2^12."
 )]
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
@@ -48,6 +51,10 @@ pub struct Args {
     /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
     #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
     pub(crate) sweep: Option<String>,
+    /// With --sweep and the rings f16, bf16, f32, f64: the Hadamard transform of the lengths
+    /// M·2^k for k from LO to HI, M = 1, 12, 20, 28 or 40.
+    #[arg(long, value_name = "M", requires = "sweep", allow_hyphen_values = true)]
+    pub(crate) len_factor: Option<String>,
     /// With --sweep: draw ns per element per level against the size into FILE.svg.
     #[arg(long, value_name = "FILE")]
     pub(crate) plot: Option<PathBuf>,
@@ -83,6 +90,14 @@ pub struct Args {
     /// others sleep; run under `mpirun --bind-to none`, or rank 0's threads share one core).
     #[arg(long, requires = "distributed")]
     pub(crate) compare: bool,
+}
+
+impl Args {
+    /// Whether these arguments time the Hadamard transform of machine learning: a storage
+    /// type only it has (`f16`, `bf16`), `--len` or `--len-factor`.
+    pub(crate) fn hadamard(&self) -> bool {
+        self.len.is_some() || self.len_factor.is_some() || self.ring.iter().any(|r| r == "f16" || r == "bf16")
+    }
 }
 
 /// What `bench --kind` times (the names of `transform --kind` and `convolve --kind`).
@@ -144,6 +159,12 @@ pub(crate) struct Setup {
 pub(crate) struct Measurement {
     pub(crate) kind: Kind,
     pub(crate) ring: AnyRing,
+    /// The storage type of the Hadamard transform of machine learning (`f16`, `bf16`, `f32`,
+    /// `f64`; `ring` is then the arithmetic, `textbook` the separate passes); `None` for the
+    /// transform of `ring`.
+    pub(crate) storage: Option<&'static str>,
+    /// `m` of the length `m·2^log2` (1 for the transforms of a ring).
+    pub(crate) order: u64,
     pub(crate) log2: u32,
     /// Bytes of the buffer transformed.
     pub(crate) bytes: u64,
@@ -214,9 +235,9 @@ pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
                 Backend::best()
             )));
         }
-        if args.len.is_some() || args.ring.iter().any(|r| r == "f16" || r == "bf16") {
+        if args.hadamard() {
             return Err(usage(format!(
-                "--kind {kind} is not for the Hadamard transform of machine learning (--len, f16, bf16)"
+                "--kind {kind} is not for the Hadamard transform of machine learning (--len, --len-factor, f16, bf16)"
             )));
         }
     }
@@ -283,6 +304,8 @@ pub(crate) fn measure<R: CliRing>(
     Ok(Measurement {
         kind: setup.kind,
         ring: any,
+        storage: None,
+        order: 1,
         log2,
         bytes,
         threads: setup.threads,
@@ -345,6 +368,8 @@ fn measure_sets<R: CliRing>(
     Ok(Measurement {
         kind: setup.kind,
         ring: any,
+        storage: None,
+        order: 1,
         log2,
         bytes,
         threads: setup.threads,
@@ -415,6 +440,8 @@ fn measure_subset<R: CliRing>(
     Ok(Measurement {
         kind: setup.kind,
         ring: any,
+        storage: None,
+        order: 1,
         log2,
         bytes,
         threads: setup.threads,
@@ -525,14 +552,35 @@ pub(crate) fn summarize(mut times: Vec<Duration>) -> Timing {
 }
 
 impl Measurement {
-    /// Elements transformed.
+    /// Elements transformed: `m·2^N`.
     pub(crate) fn elements(&self) -> u64 {
-        1u64 << self.log2
+        self.order << self.log2
     }
 
-    /// The median of `t` divided by `2^N · N` (by `1` for `N = 0`).
+    /// `log2` of the number of elements (`N` for `2^N`, fractional for `m·2^N`).
+    pub(crate) fn levels(&self) -> f64 {
+        (self.elements() as f64).log2()
+    }
+
+    /// The median of `t` divided by `L · log2 L` for `L` elements (by `L` below 2 levels):
+    /// `2^N · N` for the powers of two.
     pub(crate) fn ns_per_element_level(&self, t: Timing) -> f64 {
-        t.median.as_nanos() as f64 / (self.elements() * u64::from(self.log2.max(1))) as f64
+        t.median.as_nanos() as f64 / (self.elements() as f64 * self.levels().max(1.0))
+    }
+
+    /// The storage type of the Hadamard transform, else the ring's name.
+    pub(crate) fn name(&self) -> &'static str {
+        self.storage.unwrap_or(self.ring.name())
+    }
+
+    /// `u32 mod 998244353`, `f64`, `bf16`, `f16 28·2^k`: one series of a sweep.
+    pub(crate) fn label(&self) -> String {
+        match (self.storage, self.ring.modulus()) {
+            (Some(s), _) if self.order > 1 => format!("{s} {}·2^k", self.order),
+            (Some(s), _) => s.to_string(),
+            (None, Some(m)) => format!("{} mod {m}", self.ring.name()),
+            (None, None) => self.ring.name().to_string(),
+        }
     }
 
     /// Bytes of the buffer transformed per nanosecond of the median of `t`.
@@ -550,11 +598,14 @@ impl Measurement {
         let (fast, textbook) = (self.fast, self.textbook);
         serde_json::json!({
             "kind": kind_name(self.kind),
-            "ring": self.ring.name(),
+            "ring": self.name(),
+            "storage": self.name(),
             "modulus": self.ring.modulus().map(|m| m.to_string()),
             "backend": self.backend.name(),
             "log2": self.log2,
             "elements": self.elements(),
+            "len": self.elements(),
+            "order": self.order,
             "threads": self.threads,
             "runs": fast.runs,
             "median_ns": fast.median.as_nanos() as u64,

@@ -4,14 +4,17 @@
 //! product, the scale, narrowing back.
 
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use nimcount::fwht::{HadamardPlan, Storage, hadamard_matrix};
 use nimcount::half::{bf16, f16};
 use nimcount::memory;
+use nimcount::progress::Progress;
+use nimcount::ring::{AnyRing, Float32, Float64};
 
-use crate::bench::{Args, Setup, Timing, show, summarize};
-use crate::common::{self, Result, usage};
+use crate::bench::{Args, Measurement, Setup, Timing, show, summarize};
+use crate::common::{self, Result, TerminalProgress, usage};
 
 /// The storage types of `--ring` that this bench takes.
 pub(crate) const RINGS: [&str; 4] = ["f16", "bf16", "f32", "f64"];
@@ -55,16 +58,22 @@ impl Value for f64 {
     }
 }
 
-/// Whether `bench` goes here: a storage type only this bench has, or `--len`.
+/// The orders `m` of the lengths `m·2^k` ([`HadamardPlan::new`]).
+const ORDERS: [u64; 5] = [1, 12, 20, 28, 40];
+
+/// Whether `bench` (one length) or `bench --sweep` goes here: [`Args::hadamard`].
 pub(crate) fn wanted(args: &Args) -> bool {
-    args.len.is_some() || args.ring.iter().any(|r| r == "f16" || r == "bf16")
+    args.hadamard()
 }
 
-/// Runs the bench at one length.
+/// Runs the bench at one length (`main` sends `--sweep` to the sweep module).
 pub(crate) fn run(args: &Args) -> Result<()> {
-    if args.sweep.is_some() || args.plot.is_some() {
+    if args.plot.is_some() {
+        return Err(usage("--plot draws a sweep: it needs --sweep LO..=HI"));
+    }
+    if args.len_factor.is_some() {
         return Err(usage(
-            "--len and the rings f16 and bf16 time one length: --sweep and --plot take --log2 sizes of the other rings",
+            "--len-factor M gives the lengths M·2^k of a sweep: it needs --sweep LO..=HI (one length is --len)",
         ));
     }
     let [name] = args.ring.as_slice() else {
@@ -94,13 +103,113 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     report(args, name, &plan, setup, bytes, fast, baseline)
 }
 
-/// Times the plan (scaled by `1/√n`) and, unless skipped, the baseline in separate passes.
-fn measure<S: Value>(plan: &HadamardPlan, setup: Setup) -> Result<(Timing, Option<Timing>, u64)> {
-    let n = plan.len();
+/// `m` of `--len-factor` (1 without it): the sweep's lengths are `m·2^k`.
+fn factor(args: &Args) -> Result<u64> {
+    let Some(text) = &args.len_factor else { return Ok(1) };
+    let m = nimcount::number::parse_u64(text)?;
+    if !ORDERS.contains(&m) {
+        return Err(usage(format!(
+            "--len-factor {m} is not 1, 12, 20, 28 or 40 (the lengths m·2^k of the Hadamard transform)"
+        )));
+    }
+    Ok(m)
+}
+
+/// The storage types of `--ring` for a sweep, each once.
+fn storages(args: &Args) -> Result<Vec<&'static str>> {
+    if args.modulus.is_some() {
+        return Err(usage("--modulus goes to the u32 and u64 rings, not to f16, bf16, f32 or f64"));
+    }
+    let mut storages = Vec::new();
+    for name in &args.ring {
+        let Some(&storage) = RINGS.iter().find(|r| *r == name) else {
+            return Err(usage(format!(
+                "--ring {name}: the Hadamard transform (f16, bf16, --len-factor) takes the rings f16, bf16, f32 and f64"
+            )));
+        };
+        if storages.contains(&storage) {
+            return Err(usage(format!("ring {name} is given twice")));
+        }
+        storages.push(storage);
+    }
+    Ok(storages)
+}
+
+/// Calls `$body` with the turbofish type of the storage named `$name` (one of [`RINGS`]).
+macro_rules! with_storage {
+    ($name:expr, $f:ident ( $($arg:expr),* )) => {
+        match $name {
+            "f16" => $f::<f16>($($arg),*),
+            "bf16" => $f::<bf16>($($arg),*),
+            "f32" => $f::<f32>($($arg),*),
+            _ => $f::<f64>($($arg),*),
+        }
+    };
+}
+
+/// The measurements of `bench --sweep` for the Hadamard transform: every storage type of
+/// `--ring` at every length `m·2^k`, `k` in `sizes`; the longest is refused, when it cannot fit,
+/// before anything runs.
+pub(crate) fn sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurement>, Setup, u64)> {
+    let m = factor(args)?;
+    let storages = storages(args)?;
+    let len = |k: u32| {
+        let len = m << k;
+        usize::try_from(len).map_err(|_| usage(format!("the length {m}·2^{k} is beyond any memory")))
+    };
+    let longest = len(*sizes.end())?;
+    HadamardPlan::new(longest)?;
+    for &storage in &storages {
+        with_storage!(storage, needed(longest))?;
+    }
+    let (setup, pool) = crate::bench::setup(args)?;
+    let progress = TerminalProgress::new();
+    progress.start("sweep", sizes.clone().count() as u64 * storages.len() as u64);
+    let mut measurements = Vec::new();
+    pool.install(|| -> Result<()> {
+        for k in sizes.clone() {
+            let plan = HadamardPlan::new(len(k)?)?;
+            for &storage in &storages {
+                progress.set_message(format!("{m}·2^{k} {storage}"));
+                let (fast, textbook, bytes) = with_storage!(storage, measure(&plan, setup))?;
+                let ring =
+                    if storage == "f64" { AnyRing::Float64(Float64) } else { AnyRing::Float32(Float32) };
+                measurements.push(Measurement {
+                    kind: setup.kind,
+                    ring,
+                    storage: Some(storage),
+                    order: m,
+                    log2: k,
+                    bytes,
+                    threads: setup.threads,
+                    backend: setup.backend,
+                    fast,
+                    textbook,
+                });
+                progress.set_position(measurements.len() as u64);
+            }
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    Ok((measurements, setup, m))
+}
+
+/// Bytes of `n` values of `S`, refused when they, their original and the baseline's `f64` copy
+/// cannot fit in memory.
+fn needed<S: Value>(n: usize) -> Result<u64> {
     let bytes = memory::bytes_for::<S>(|| format!("a transform of {n}"), n as u128)?;
     // The data, its original and the baseline's f64 copy.
     let needed = bytes.saturating_mul(2).saturating_add((n as u64).saturating_mul(8));
     memory::ensure_fits(|| format!("a transform of {n} values and its copies"), needed)?;
+    Ok(bytes)
+}
+
+/// Times the plan (scaled by `1/√n`) and, unless skipped, the baseline in separate passes.
+fn measure<S: Value>(plan: &HadamardPlan, setup: Setup) -> Result<(Timing, Option<Timing>, u64)> {
+    let n = plan.len();
+    let bytes = needed::<S>(n)?;
+    let needed = bytes.saturating_mul(2).saturating_add((n as u64).saturating_mul(8));
     let refused = || nimcount::Error::OutOfMemory {
         what: format!("a transform of {n} values"),
         needed: nimcount::error::Bytes(needed),

@@ -67,8 +67,8 @@ fn main() -> ExitCode {
         }
         Command::Transform(args) => transform::run(args),
         Command::Bench(args) if args.distributed => distributed::bench(&args),
-        Command::Bench(args) if hadamard::wanted(&args) => hadamard::run(&args),
         Command::Bench(args) if args.sweep.is_some() => sweep::run(&args),
+        Command::Bench(args) if hadamard::wanted(&args) => hadamard::run(&args),
         Command::Bench(args) => bench::run(args),
         Command::Convolve(args) => convolve::run(args),
     };

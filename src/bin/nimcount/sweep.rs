@@ -1,5 +1,6 @@
 //! `nimcount bench --sweep LO..=HI`: the single-size benchmark at every size from 2^LO to 2^HI
-//! for every ring, as a table, a JSON list or a picture.
+//! for every ring, as a table, a JSON list or a picture; with `f16`, `bf16` or `--len-factor M`,
+//! the Hadamard transform of the lengths `M·2^k` ([`crate::hadamard::sweep`]).
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -20,6 +21,44 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(path) = &args.plot {
         plot::check_path(path)?;
     }
+    let (measurements, setup, order, what) = if crate::hadamard::wanted(args) {
+        let (measurements, setup, order) = crate::hadamard::sweep(args, &sizes)?;
+        (measurements, setup, order, "Hadamard transform scaled by 1/√L")
+    } else {
+        let (measurements, setup) = rings_sweep(args, &sizes)?;
+        (measurements, setup, 1, "Forward transform")
+    };
+
+    if let Some(path) = &args.plot {
+        let mut series = Vec::new();
+        for m in &measurements {
+            let label = m.label();
+            if !series.contains(&label) {
+                series.push(label);
+            }
+        }
+        let context = plot::sweep::Context {
+            sizes: sizes.clone(),
+            order,
+            what,
+            series,
+            threads: setup.threads,
+            backend: setup.backend.name(),
+        };
+        plot::sweep::draw(path, &measurements, &context)?;
+    }
+    let mut out = common::stdout();
+    if args.json {
+        let list: Vec<serde_json::Value> = measurements.iter().map(Measurement::json).collect();
+        writeln!(out, "{}", serde_json::Value::Array(list)).map_err(common::stdout_error)?;
+    } else {
+        out.write_all(table(&measurements, setup, what).as_bytes()).map_err(common::stdout_error)?;
+    }
+    out.flush().map_err(common::stdout_error)
+}
+
+/// The measurements of every ring of `--ring` at every size of `sizes`.
+fn rings_sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurement>, Setup)> {
     let rings = bench::rings(args)?;
     for &ring in &rings {
         with_ring!(ring, |r| check_memory(&r, ring, *sizes.end()))?;
@@ -41,24 +80,7 @@ pub fn run(args: &Args) -> Result<()> {
         Ok(())
     })?;
     progress.finish();
-
-    if let Some(path) = &args.plot {
-        let context = plot::sweep::Context {
-            sizes: sizes.clone(),
-            rings: rings.clone(),
-            threads: setup.threads,
-            backend: setup.backend.name(),
-        };
-        plot::sweep::draw(path, &measurements, &context)?;
-    }
-    let mut out = common::stdout();
-    if args.json {
-        let list: Vec<serde_json::Value> = measurements.iter().map(Measurement::json).collect();
-        writeln!(out, "{}", serde_json::Value::Array(list)).map_err(common::stdout_error)?;
-    } else {
-        out.write_all(table(&measurements, setup).as_bytes()).map_err(common::stdout_error)?;
-    }
-    out.flush().map_err(common::stdout_error)
+    Ok((measurements, setup))
 }
 
 /// `LO..=HI`, log2 sizes with `LO <= HI <= 40`.
@@ -88,29 +110,40 @@ fn check_memory<R: Ring>(_: &R, ring: AnyRing, log2: u32) -> Result<()> {
     Ok(memory::ensure_fits(what, bytes)?)
 }
 
-/// One line per size and ring.
-fn table(measurements: &[Measurement], setup: Setup) -> String {
+/// One line per size and ring; a column `len` (`28·2^10`) for the Hadamard transform.
+fn table(measurements: &[Measurement], setup: Setup, what: &str) -> String {
     let threads = setup.threads;
     let mut text = format!(
-        "forward transform, backend {}, {threads} thread{}; median of the timed runs\n",
+        "{}, backend {}, {threads} thread{}; median of the timed runs\n",
+        what[..1].to_lowercase() + &what[1..],
         setup.backend,
         if threads == 1 { "" } else { "s" }
     );
     let textbook = measurements.iter().any(|m| m.textbook.is_some());
     let ring = |m: &Measurement| match m.ring.modulus() {
-        Some(p) => format!("{} mod {p}", m.ring.name()),
-        None => m.ring.name().to_string(),
+        Some(p) => format!("{} mod {p}", m.name()),
+        None => m.name().to_string(),
+    };
+    let lengths = measurements.iter().any(|m| m.storage.is_some());
+    let len = |m: &Measurement| {
+        if lengths { format!("{:>9}  ", format!("{}·2^{}", m.order, m.log2)) } else { String::new() }
     };
     let width = measurements.iter().map(|m| ring(m).len()).max().unwrap_or(4).max(4);
-    text += &format!("log2  {:<width$}  {:>10}  {:>11}  {:>8}", "ring", "median", "ns/el/level", "GB/s");
+    let len_head = if lengths { format!("{:>9}  ", "len") } else { String::new() };
+    text += &format!(
+        "log2  {len_head}{:<width$}  {:>10}  {:>11}  {:>8}",
+        "ring", "median", "ns/el/level", "GB/s"
+    );
     if textbook {
-        text += &format!("  {:>10}  {:>11}  {:>8}", "textbook", "ns/el/level", "speed-up");
+        let baseline = if lengths { "passes" } else { "textbook" };
+        text += &format!("  {baseline:>10}  {:>11}  {:>8}", "ns/el/level", "speed-up");
     }
     text.push('\n');
     for m in measurements {
         text += &format!(
-            "{:>4}  {:<width$}  {:>10}  {:>11.4}  {:>8.2}",
+            "{:>4}  {}{:<width$}  {:>10}  {:>11.4}  {:>8.2}",
             m.log2,
+            len(m),
             ring(m),
             bench::show(m.fast.median),
             m.ns_per_element_level(m.fast),

@@ -1,5 +1,5 @@
 //! The picture of `nimcount bench --sweep --plot`: ns per element per level against log2 of
-//! the size, one solid line per ring, its textbook loop dashed and thinner in the same colour, the data
+//! the size, one solid line per ring (or storage type of the Hadamard transform), its baseline dashed and thinner in the same colour, the data
 //! caches of this CPU as vertical marks where a buffer of that many elements fills them.
 
 use std::path::Path;
@@ -11,7 +11,6 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{Canvas, DrawError, FONT, PALETTE};
 use crate::bench::Measurement;
 use crate::machine::{self, Cache};
-use nimcount::ring::AnyRing;
 
 /// Pixels of the picture.
 pub const SIZE: (u32, u32) = (1200, 700);
@@ -20,10 +19,14 @@ const LEGEND_WIDTH: u32 = 300;
 
 /// What the picture shows besides the measurements.
 pub struct Context {
-    /// The sizes swept, as log2.
+    /// The sizes swept, as log2 `k` of the lengths `m·2^k`.
     pub sizes: std::ops::RangeInclusive<u32>,
-    /// The rings, in the order of the legend.
-    pub rings: Vec<AnyRing>,
+    /// `m` of the lengths `m·2^k` (1 for the powers of two).
+    pub order: u64,
+    /// What was timed, for the title: `Forward transform`.
+    pub what: &'static str,
+    /// The series ([`Measurement::label`]), in the order of the legend.
+    pub series: Vec<String>,
     /// Worker threads.
     pub threads: usize,
     /// The kernel backend.
@@ -51,29 +54,30 @@ pub fn draw(path: &Path, measurements: &[Measurement], context: &Context) -> Res
 fn title(cpu: Option<String>, context: &Context) -> String {
     let threads = context.threads;
     format!(
-        "Forward transform on {}, {threads} thread{}, backend {}",
+        "{} on {}, {threads} thread{}, backend {}",
+        context.what,
         cpu.as_deref().unwrap_or("an unknown CPU"),
         if threads == 1 { "" } else { "s" },
         context.backend
     )
 }
 
-/// `u32 mod 998244353`, `f64`.
-fn ring_label(ring: &AnyRing) -> String {
-    match ring.modulus() {
-        Some(m) => format!("{} mod {m}", ring.name()),
-        None => ring.name().to_string(),
-    }
+/// The ends of the x axis: log2 of the shortest and longest lengths.
+fn x_bounds(context: &Context) -> (f64, f64) {
+    let shift = (context.order.max(1) as f64).log2();
+    (f64::from(*context.sizes.start()) + shift, f64::from(*context.sizes.end()) + shift)
 }
 
 fn series(measurements: &[Measurement], context: &Context) -> Vec<Series> {
     let mut all = Vec::new();
-    for (i, ring) in context.rings.iter().enumerate() {
+    for (i, label) in context.series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
-        let mine: Vec<&Measurement> = measurements.iter().filter(|m| m.ring.name() == ring.name()).collect();
-        let point = |m: &Measurement, t| (f64::from(m.log2), m.ns_per_element_level(t));
+        let mine: Vec<&Measurement> = measurements.iter().filter(|m| &m.label() == label).collect();
+        let point = |m: &Measurement, t| (m.levels(), m.ns_per_element_level(t));
+        let baseline =
+            if mine.iter().any(|m| m.storage.is_some()) { "separate passes" } else { "textbook loop" };
         all.push(Series {
-            label: ring_label(ring),
+            label: label.clone(),
             colour,
             textbook: false,
             points: mine.iter().map(|m| point(m, m.fast)).collect(),
@@ -81,7 +85,7 @@ fn series(measurements: &[Measurement], context: &Context) -> Vec<Series> {
         let textbook: Vec<(f64, f64)> = mine.iter().filter_map(|m| m.textbook.map(|t| point(m, t))).collect();
         if !textbook.is_empty() {
             all.push(Series {
-                label: format!("{}, textbook loop", ring_label(ring)),
+                label: format!("{label}, {baseline}"),
                 colour,
                 textbook: true,
                 points: textbook,
@@ -101,8 +105,8 @@ struct CacheMark {
 /// that element size only when the rings have several sizes (`L1 32 KiB of u64, f64`).
 fn cache_marks(caches: &[Cache], measurements: &[Measurement], context: &Context) -> Vec<CacheMark> {
     let mut element_sizes: Vec<u64> = Vec::new();
-    for ring in &context.rings {
-        let size = measurements.iter().find(|m| m.ring.name() == ring.name()).map(|m| m.bytes / m.elements());
+    for label in &context.series {
+        let size = measurements.iter().find(|m| &m.label() == label).map(|m| m.bytes / m.elements());
         if let Some(size) = size.filter(|s| *s > 0 && !element_sizes.contains(s)) {
             element_sizes.push(size);
         }
@@ -110,11 +114,11 @@ fn cache_marks(caches: &[Cache], measurements: &[Measurement], context: &Context
     // The rings whose elements take `size` bytes.
     let names = |size: u64| -> Vec<&str> {
         let sized = |m: &&Measurement| m.bytes / m.elements() == size;
-        let mut names: Vec<&str> = measurements.iter().filter(sized).map(|m| m.ring.name()).collect();
+        let mut names: Vec<&str> = measurements.iter().filter(sized).map(|m| m.name()).collect();
         names.dedup();
         names
     };
-    let (lo, hi) = (f64::from(*context.sizes.start()), f64::from(*context.sizes.end()));
+    let (lo, hi) = x_bounds(context);
     let mut marks = Vec::new();
     for &size in &element_sizes {
         for cache in caches {
@@ -162,7 +166,8 @@ fn draw_chart(
     let area = root.titled(title, (FONT, 24))?;
     let (chart_area, legend_area) = area.split_horizontally(SIZE.0 - LEGEND_WIDTH);
     let (lo, hi) = (*context.sizes.start(), *context.sizes.end());
-    let x_range = (f64::from(lo) - 0.4)..(f64::from(hi) + 0.4);
+    let (x_lo, x_hi) = x_bounds(context);
+    let x_range = (x_lo - 0.4)..(x_hi + 0.4);
     let (y_lo, y_hi) = y_range(series);
     let mut chart = ChartBuilder::on(&chart_area)
         .margin(12)
