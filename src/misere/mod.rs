@@ -85,10 +85,10 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// Heaps up to 1000, orders up to 2000, checks of up to 5·10^5 states: a few seconds for a
-    /// game whose quotient is not found (Dawson's Kayles: about 5 s, release build).
+    /// Heaps up to 1000, orders up to 2000, checks of up to 2·10^5 states: seconds for a game
+    /// whose quotient is not found.
     fn default() -> Self {
-        Budget { max_heap: 1000, max_order: 2000, max_states: 500_000 }
+        Budget { max_heap: 1000, max_order: 2000, max_states: 200_000 }
     }
 }
 

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_order: Option<String>,
 
-    /// Stop when the proof of a candidate passes N states [default: 2000000].
+    /// Stop when the proof of a candidate passes N states [default: 200000].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_states: Option<String>,
 
