@@ -476,13 +476,15 @@ mod tests {
     #[test]
     fn quotients_not_found_say_why_on_one_line() {
         let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
-        for (spec, needle) in [
-            ("dawsons-kayles", "--max-states"),
-            ("nim", "octal games and finite subtraction games"),
-            ("lasker", "octal games and finite subtraction games"),
-            ("octal:0.56", "heaps up to 40 joined"),
+        let few_heaps = Budget { max_heap: 20, ..small };
+        for (spec, budget, needle) in [
+            ("dawsons-kayles", small, "--max-states"),
+            ("nim", small, "octal games and finite subtraction games"),
+            ("lasker", small, "octal games and finite subtraction games"),
+            ("octal:0.56", small, "--max-states"),
+            ("octal:0.56", few_heaps, "heaps up to 20 joined"),
         ] {
-            let e = quotient(&Game::parse(spec).unwrap(), &small).unwrap_err().to_string();
+            let e = quotient(&Game::parse(spec).unwrap(), &budget).unwrap_err().to_string();
             assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
         }
     }

@@ -214,9 +214,9 @@ impl MiserePosition {
 
 /// The budget of the quotient that play tries before its search, once per game and process: a
 /// fraction of a second for a game whose quotient is not found (the construction stops at heap
-/// 200 or order 300, a proof at 20 000 states).
+/// 200 or order 500, a proof at 50 000 states).
 const PLAY_BUDGET: crate::misere::Budget =
-    crate::misere::Budget { max_heap: 200, max_order: 300, max_states: 20_000 };
+    crate::misere::Budget { max_heap: 200, max_order: 500, max_states: 50_000 };
 
 /// The verdict, rule, winning moves and their count from the game's misère quotient, when every
 /// heap is of one built-in game whose quotient is found within [`PLAY_BUDGET`].
