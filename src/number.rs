@@ -13,7 +13,8 @@
 //! - written-out digits: up to [`MAX_DIGITS`];
 //! - the whole expression: up to [`MAX_WORK`] bit operations, counted as it is evaluated (a
 //!   linear step on a value of `b` bits costs `b`, a big multiplication [`BIG_STEP_COST`] times
-//!   more), so a long chain of large sums or powers is refused as well as one large number.
+//!   more; the conversion of every written-out number is charged before the first), so a long
+//!   chain of large sums or powers is refused as well as one large number.
 //!
 //! Each limit is checked from the sizes of the operands before anything is computed, so
 //! `10^10^10` and `2^4000000000*3` are refused at once, with the size they would have had: no
@@ -68,6 +69,10 @@ pub fn parse(input: &str) -> Result<BigUint> {
         return Err(fail("negative numbers are not accepted"));
     }
     let mut parser = Parser { tokens: &tokens, pos: 0, work: 0 };
+    // Every written-out number is charged before the first is converted.
+    let digits =
+        tokens.iter().map(|t| if let Token::Digits(d) = t { digits_cost(d.len() as u64) } else { 0 });
+    parser.charge(digits.fold(0, u64::saturating_add)).map_err(|r| fail(&r))?;
     let value = parser.sum().map_err(|r| fail(&r))?;
     if parser.pos != tokens.len() {
         return Err(fail("unexpected text after the number"));
@@ -261,8 +266,7 @@ impl Parser<'_> {
     fn number(&mut self) -> std::result::Result<BigUint, String> {
         let n = match self.peek() {
             Some(Token::Digits(digits)) => {
-                let digits = digits.clone();
-                self.charge(digits_cost(digits.len() as u64))?;
+                // Charged by `parse` before the evaluation.
                 digits.parse::<BigUint>().map_err(|e| e.to_string())?
             }
             Some(Token::Minus) => return Err("negative numbers are not accepted".into()),
@@ -479,12 +483,14 @@ mod tests {
         let msg = parse(&chain).unwrap_err().to_string();
         assert!(msg.contains("bit operations") && msg.contains("2^31"), "{msg}");
         assert_eq!(parse(&["2^200000000"; 4].join("+")).unwrap().bits(), 200_000_003);
-        // Big multiplications cost BIG_STEP_COST a bit: two powers of 2^24 bits, not three.
+        // Big multiplications cost BIG_STEP_COST a bit: two powers of 2^24 bits, not three (the
+        // work named is the third power's, so the first two were made).
         let power = "3^10000000"; // 15849626 bits
-        assert!(parse(&format!("{power}-{power}")).is_ok());
         let msg = parse(&format!("{power}+{power}+{power}")).unwrap_err().to_string();
-        assert!(msg.contains("bit operations"), "{msg}");
-        // Written-out digits are charged as they are converted.
+        let named: u64 =
+            msg.split("more than ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).unwrap();
+        assert!(named >= 3 * 15_849_626 * BIG_STEP_COST, "{msg}");
+        // Written-out digits are charged before any is converted.
         assert!(digits_cost(MAX_DIGITS as u64) <= MAX_WORK / 2);
         let many = vec!["9".repeat(MAX_DIGITS); 3].join("+");
         assert!(parse(&many).unwrap_err().to_string().contains("bit operations"));

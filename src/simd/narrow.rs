@@ -480,14 +480,13 @@ unsafe fn strip<A: Arith, S: Out<A>, O: Matrix>(
     j: usize,
     factor: [A::V; 2],
 ) {
-    let m = const { O::PROGRAM.m };
     // Written before read (checked as the program was built): no initialisation.
     let mut v = [const { MaybeUninit::<A::V>::uninit() }; VARIABLES];
     #[rustfmt::skip]
     unroll!(C;
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34
         35 36 37 38 39; {
-        if C < m {
+        if const { C < O::PROGRAM.m } {
             // SAFETY: C < m.
             v[C] = MaybeUninit::new(unsafe { a.load(src.add(C * stride + j)) });
         }
@@ -498,23 +497,69 @@ unsafe fn strip<A: Arith, S: Out<A>, O: Matrix>(
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; {
         unroll!(LOW; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; {
             const K: usize = HIGH * 16 + LOW;
-            let kind = const { O::PROGRAM.kind[K] };
             let (p, q) = (const { O::PROGRAM.a[K] as usize }, const { O::PROGRAM.b[K] as usize });
             let to = const { O::PROGRAM.to[K] as usize };
-            if kind == ADD || kind == SUB {
+            // Each condition is a constant of its own, so that only the program's operations
+            // are compiled (a comparison of constants would leave every slot's code to LLVM).
+            if const { O::PROGRAM.kind[K] == ADD || O::PROGRAM.kind[K] == SUB } {
                 // SAFETY: the program writes a variable before it reads it (checked as it was
                 // built).
                 let (x, y) = unsafe { (v[p].assume_init(), v[q].assume_init()) };
-                v[to] = MaybeUninit::new(if kind == ADD { a.add(x, y) } else { a.sub(x, y) });
-            } else if kind == STORE || kind == STORE_NEGATED {
+                v[to] = MaybeUninit::new(if const { O::PROGRAM.kind[K] == ADD } { a.add(x, y) } else { a.sub(x, y) });
+            } else if const { O::PROGRAM.kind[K] == STORE || O::PROGRAM.kind[K] == STORE_NEGATED } {
                 // SAFETY: as above.
                 let x = unsafe { v[p].assume_init() };
-                let y = a.mul(x, factor[(kind == STORE_NEGATED) as usize]);
+                let y = a.mul(x, factor[const { (O::PROGRAM.kind[K] == STORE_NEGATED) as usize }]);
                 // SAFETY: row `to` < m.
                 unsafe { S::put(a, out.add(to * len + j), y) };
             }
         });
     });
+}
+
+/// [`strip`] with the program read as it runs, one lane at a time: the one-lane paths (the last
+/// columns of a row, and the portable backend) compile one loop per storage type instead of a
+/// straight-line program per matrix. The same operations in the same order: the same bits.
+///
+/// # Safety
+/// As [`columns`], for `A::WIDTH == 1`.
+#[inline(never)]
+unsafe fn columns_interpreted<A: Arith, S: Out<A>>(
+    a: A,
+    program: &Program,
+    (src, stride): (*const A::E, usize),
+    out: *mut S,
+    len: usize,
+    (from, to): (usize, usize),
+    factor: [A::V; 2],
+) {
+    debug_assert_eq!(A::WIDTH, 1);
+    let mut v = [const { MaybeUninit::<A::V>::uninit() }; VARIABLES];
+    for j in from..to {
+        for (c, slot) in v.iter_mut().enumerate().take(program.m) {
+            // SAFETY: c < m: the caller's bounds.
+            *slot = MaybeUninit::new(unsafe { a.load(src.add(c * stride + j)) });
+        }
+        for k in 0..program.ops {
+            let (p, q, to) =
+                (usize::from(program.a[k]), usize::from(program.b[k]), usize::from(program.to[k]));
+            match program.kind[k] {
+                kind @ (ADD | SUB) => {
+                    // SAFETY: the program writes a variable before it reads it (checked as it was
+                    // built).
+                    let (x, y) = unsafe { (v[p].assume_init(), v[q].assume_init()) };
+                    v[to] = MaybeUninit::new(if kind == ADD { a.add(x, y) } else { a.sub(x, y) });
+                }
+                kind @ (STORE | STORE_NEGATED) => {
+                    // SAFETY: as above.
+                    let y = a.mul(unsafe { v[p].assume_init() }, factor[usize::from(kind == STORE_NEGATED)]);
+                    // SAFETY: row `to` < m, column j < len: the caller's bounds.
+                    unsafe { S::put(a, out.add(to * len + j), y) };
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// [`strip`] for the columns `from..to` (`to − from` a multiple of `A::WIDTH`) of one row.
@@ -649,7 +694,9 @@ unsafe fn finish_raw<S: Narrow, O: Matrix>(
     }
     let _ = backend;
     // SAFETY: forwarded from the caller.
-    unsafe { columns::<Scalar, S, O>(Scalar, src, out, len, (done, len), scale, -scale) }
+    unsafe {
+        columns_interpreted::<Scalar, S>(Scalar, &O::PROGRAM, src, out.0, len, (done, len), [scale, -scale])
+    }
 }
 
 /// The `f64` last pass by the matrix `O`, in place: [`strip`] in `f64`, on `backend` (8 or 4
@@ -681,7 +728,17 @@ pub(crate) fn finish_f64<O: Matrix>(data: &mut [f64], next: Option<&[f64]>, scal
     }
     let _ = backend;
     // SAFETY: as above.
-    unsafe { columns::<Scalar64, f64, O>(Scalar64, (p, len), (p, next), len, (done, len), scale, -scale) }
+    unsafe {
+        columns_interpreted::<Scalar64, f64>(
+            Scalar64,
+            &O::PROGRAM,
+            (p, len),
+            p,
+            len,
+            (done, len),
+            [scale, -scale],
+        )
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1133,9 +1190,10 @@ mod tests {
         }
     }
 
-    /// Every conversion and every order of the last pass, on every backend this CPU runs,
-    /// bit for bit against the scalar path (the conversions of the `half` crate), with nasty
-    /// values: zeros of both signs, subnormals, ties, values that round to infinity, NaN.
+    /// Every conversion and the last pass of orders 1, 12 and 40, on every backend this CPU runs,
+    /// bit for bit against the scalar path (the conversions of the `half` crate, and the program
+    /// read as it runs), with nasty values: zeros of both signs, subnormals, ties, values that
+    /// round to infinity, NaN.
     #[test]
     fn backends_agree_bit_for_bit_with_the_scalar_path() {
         let mut specials = vec![
@@ -1162,9 +1220,8 @@ mod tests {
         }
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
             agree::<Pattern<1>>(&specials, backend);
+            // Orders 20 and 28 run through the Hadamard matrices' own tests.
             agree::<Pattern<12>>(&specials, backend);
-            agree::<Pattern<20>>(&specials, backend);
-            agree::<Pattern<28>>(&specials, backend);
             agree::<Pattern<40>>(&specials, backend);
             let halves: Vec<f16> = specials.iter().map(|&v| f16::from_f32(v)).collect();
             let (mut a, mut b) = (vec![0.0; halves.len()], vec![0.0; halves.len()]);

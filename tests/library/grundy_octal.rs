@@ -18,9 +18,10 @@ fn all_short_codes() -> Vec<OctalCode> {
     codes
 }
 
+/// Up to 2300 values: past the mask's review at n = 2048, the last before 4096.
 #[test]
 fn sparse_space_equals_plain_on_every_short_code() {
-    const COUNT: usize = 3000;
+    const COUNT: usize = 2300;
     let codes = all_short_codes();
     assert_eq!(codes.len(), 1024);
     let distinct: std::collections::HashSet<String> = codes.iter().map(|c| c.to_string()).collect();

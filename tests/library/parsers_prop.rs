@@ -304,7 +304,7 @@ mod budgets_and_messages {
     }
 
     proptest! {
-        #![proptest_config(config(64))]
+        #![proptest_config(config(32))]
 
         /// Any expression of such terms is made within the limits or refused on one short line
         /// before it is made.
