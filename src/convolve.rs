@@ -11,7 +11,7 @@ mod bitwise;
 mod subset;
 
 pub use bitwise::{and_convolve, or_convolve};
-pub use subset::subset_convolve;
+pub use subset::{subset_convolve, subset_convolve_with_backend};
 
 use num_bigint::BigUint;
 

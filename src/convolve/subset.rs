@@ -6,14 +6,24 @@
 //! the only way for the ranks to add up). O(n² 2^n) operations.
 //!
 //! # Layout and blocking
-//! The `n + 1` ranks of one set lie side by side (`f[s · (n+1) + r]`), so a butterfly moves
-//! whole rank vectors and the rank product of a set reads one short contiguous run. Zeta and
-//! Möbius levels commute, so the levels above a block of sets that fits in L2 run first, as
-//! passes over memory; then each block takes its own levels, its rank products and its inverse
-//! levels while it stays in cache; the inverse levels above the blocks come last. After the zeta
-//! levels a set `p` holds ranks `<= |p|` only, and the Möbius result at `s` is read at rank `|s|`,
-//! so a set `p` needs the products of ranks `>= |p|` only: about a third of the `(n + 1)²` rank
-//! products per set of the textbook.
+//! The sets are cut into blocks of `2^β` (the low `β` bits of a set; the high bits name its
+//! block), and a block stores its `n + 1` ranks one after the other, each a row of `2^β`
+//! elements: set `s = B·2^β + j` at rank `r` is `f[(B·(n+1) + r)·2^β + j]`. Zeta and Möbius
+//! levels commute, so the levels above the blocks run first, as column passes of the SIMD kernel
+//! over whole blocks (up to four levels a pass over memory); then each block takes its own levels
+//! (the zeta transform of each rank row, on the SIMD kernel), its rank products and its inverse
+//! levels while it stays in cache; the inverse levels above the blocks come last.
+//!
+//! Rows known to be zero, or never read, are skipped. After the zeta levels a set `p` holds ranks
+//! `<= |p|` only, and the Möbius result at `s` is read at rank `|s|` (the Möbius levels only
+//! subtract the values of subsets, of no larger rank), so a set `p` needs the products of ranks
+//! `>= |p|` only: summed over `i, r − i <= |p| <= r`, about a third of the `(n + 1)²` rank
+//! products per set of the textbook. A block whose high bits have `c` ones holds ranks `<= c + β`
+//! only (the zeta levels above the blocks run over those rows, and the ones a column pass's other
+//! blocks can reach), and needs its products and Möbius levels at ranks `>= c` only. The products
+//! run across 16 neighbouring sets at once (their ranks within 4 of each other), each rank row's
+//! `u32` lanes multiplied into `u64` sums, with the bounds of those 16 sets: about twice the
+//! products per set of the exact count, at the full width of the registers.
 
 use std::any::Any;
 
@@ -22,8 +32,11 @@ use crate::ring::{Exact64, Exact128, Mod32, Ring, Wrap64};
 use crate::simd::Backend;
 use crate::simd::sets::{Vectorised, run_widest};
 
-/// Bytes of one block of sets whose ranks are convolved in cache.
-const BLOCK_BYTES: usize = 256 << 10;
+/// Bytes of one block of sets whose ranks are convolved in cache (both inputs' rows).
+const BLOCK_BYTES: usize = 1 << 20;
+
+/// Sets whose rank products run together (lanes of one pass over the rank rows).
+const LANES: usize = 16;
 
 /// `c[s] = Σ_{t ⊆ s} a[t] · b[s ∖ t]`; `a` and `b` must have the same power-of-two length.
 ///
@@ -38,11 +51,34 @@ const BLOCK_BYTES: usize = 256 << 10;
 /// unless `Σ|a| · Σ|b| <= i64::MAX`, which bounds every result; exact `i128` refuses when an
 /// intermediate sum could leave `i128` (`2^n (n + 1) Σ|a| Σ|b|`). Memory: `2 (n + 1) 2^n`
 /// elements, refused up front when they cannot fit. Errors otherwise as
-/// [`and_convolve`](super::and_convolve)'s.
+/// [`and_convolve`](super::and_convolve)'s. Runs on the widest backend of this CPU, one thread:
+/// see [`subset_convolve_with_backend`] to choose it.
 pub fn subset_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Vec<R::Elem>>
 where
     R::Elem: Copy,
 {
+    subset_convolve_with_backend(ring, a, b, Backend::best())
+}
+
+/// [`subset_convolve`] on `backend` (the SIMD kernels of its levels and the instruction set its
+/// rank products are compiled for); [`Error::BackendUnavailable`] where this CPU lacks it.
+///
+/// ```
+/// use nimcount::{convolve::subset_convolve_with_backend, fwht::Backend, ring::Mod32};
+/// let p = Mod32::new(998_244_353)?;
+/// assert_eq!(subset_convolve_with_backend(p, &[1, 2, 3, 4], &[5, 6, 7, 8], Backend::Scalar)?, [5, 16, 22, 60]);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn subset_convolve_with_backend<R: Ring>(
+    ring: R,
+    a: &[R::Elem],
+    b: &[R::Elem],
+    backend: Backend,
+) -> Result<Vec<R::Elem>>
+where
+    R::Elem: Copy,
+{
+    let backend = backend.available()?;
     if a.len() != b.len() {
         return Err(Error::LengthsDiffer { left: a.len(), right: b.len() });
     }
@@ -66,8 +102,7 @@ where
             return Err(overflow("i64", sa, sb));
         }
         // Every result is below 2^63 in absolute value: modulo 2^64 it is exact.
-        let wrapped =
-            ranked_widest(&WordRanks(Wrap64), bytemuck::cast_slice(&a64), bytemuck::cast_slice(&b64), n);
+        let wrapped = ranked_widest(&WordRanks(Wrap64), &a64, &b64, |x: i64| x as u64, n, backend);
         return Ok(same(bytemuck::cast_slice::<u64, i64>(&wrapped)));
     }
     if any.is::<Exact128>() {
@@ -81,10 +116,15 @@ where
         }
     }
     if let Some(m) = any.downcast_ref::<Mod32>() {
-        let out = ranked_widest(&Mod32Ranks::new(*m), &same::<R::Elem, u32>(a), &same::<R::Elem, u32>(b), n);
-        return Ok(same(&out));
+        // The element type is u32 (checked by the ring's type): no copies in or out.
+        let word =
+            |x: R::Elem| *(&x as &dyn Any).downcast_ref::<u32>().expect("the element type of the ring");
+        let out = ranked_widest(&Mod32Ranks::new(*m), a, b, word, n, backend);
+        return Ok(*(Box::new(out) as Box<dyn Any>)
+            .downcast::<Vec<R::Elem>>()
+            .expect("the element type of the ring"));
     }
-    Ok(ranked(&WordRanks(ring), a, b, n))
+    Ok(ranked_widest(&WordRanks(ring), a, b, |x| x, n, backend))
 }
 
 fn overflow(ring: &str, sa: u128, sb: u128) -> Error {
@@ -100,7 +140,8 @@ fn same<E: Clone + 'static, T: 'static>(x: &[E]) -> Vec<T> {
     *(Box::new(x.to_vec()) as Box<dyn Any>).downcast::<Vec<T>>().expect("the element type of the ring")
 }
 
-/// The arithmetic of the ranked transforms: additions of rank vectors, and the rank product.
+/// The arithmetic of the ranked transforms: additions of rows, the transforms of rows and of
+/// columns on the SIMD kernels, and the rank products.
 trait Ranks: Sync {
     type E: Copy + Send + Sync + 'static;
     fn zero(&self) -> Self::E;
@@ -110,16 +151,48 @@ trait Ranks: Sync {
     }
     fn add(&self, a: Self::E, b: Self::E) -> Self::E;
     fn sub(&self, a: Self::E, b: Self::E) -> Self::E;
-    /// The zeta (`inverse`: Möbius) levels across `rows` (2, 4, 8 or 16 of them, each a block of
-    /// ranked sets: the transform of length `rows.len()` of every column) on a SIMD kernel;
-    /// false, with the rows untouched, where there is none.
-    fn rows(&self, rows: &mut [&mut [Self::E]], inverse: bool) -> bool {
-        let _ = (rows, inverse);
+    /// `b`'s value as it enters the ranked transforms (the products of [`Mod32Ranks`] divide by
+    /// `2^32`, so its `b` is multiplied by `2^32`).
+    fn enter_b(&self, x: Self::E) -> Self::E {
+        x
+    }
+    /// The zeta (`inverse`: Möbius) levels across `rows` (2, 4, 8 or 16 of them, one length:
+    /// the transform of length `rows.len()` of every column) on `backend`'s SIMD kernel; false,
+    /// with the rows untouched, where there is none.
+    fn columns(&self, rows: &mut [&mut [Self::E]], inverse: bool, backend: Backend) -> bool {
+        let _ = (rows, inverse, backend);
         false
     }
-    /// `out[r] = Σ_{i} fa[i] · fb[r − i]` for `r` in `from..=n`, with `fa`, `fb` zero beyond
-    /// rank `k`.
-    fn product(&self, fa: &[Self::E], fb: &[Self::E], k: usize, from: usize, out: &mut [Self::E]);
+    /// The subset zeta (`inverse`: Möbius) transform of `row` (`2^log2` elements) on
+    /// `backend`'s SIMD kernel; false, with the row untouched, where there is none.
+    fn row(&self, row: &mut [Self::E], log2: usize, inverse: bool, backend: Backend) -> bool {
+        let _ = (row, log2, inverse, backend);
+        false
+    }
+    /// The rank products of the `J` sets at `at..at + J` in each row (`row_len` elements a row,
+    /// `fa` and `fb` the rows of one block): row `r` of `fa` becomes `Σ_i fa_i · fb_(r−i)` for
+    /// `r` in `from..=n`, where `fa` and `fb` are zero beyond rank `top` (rows above `top` are
+    /// not read).
+    fn products<const J: usize>(&self, f: Products<'_, Self::E>);
+}
+
+/// The arguments of [`Ranks::products`].
+struct Products<'a, E> {
+    fa: &'a mut [E],
+    fb: &'a [E],
+    row_len: usize,
+    at: usize,
+    top: usize,
+    from: usize,
+    n: usize,
+}
+
+impl<E> Products<'_, E> {
+    /// The terms `i` of rank `r`: `i <= top` and `r − i <= top`.
+    #[inline(always)]
+    fn terms(&self, r: usize) -> std::ops::Range<usize> {
+        r.saturating_sub(self.top)..r.min(self.top) + 1
+    }
 }
 
 /// Storage of ranked sets.
@@ -145,96 +218,60 @@ where
         self.0.sub(a, b)
     }
     #[inline(always)]
-    fn product(&self, fa: &[R::Elem], fb: &[R::Elem], k: usize, from: usize, out: &mut [R::Elem]) {
-        for r in from..out.len() {
-            let mut sum = self.0.zero();
-            for i in r.saturating_sub(k)..=r.min(k) {
-                sum = self.0.add(sum, self.0.mul(fa[i], fb[r - i]));
+    fn products<const J: usize>(&self, f: Products<'_, R::Elem>) {
+        for r in (f.from..=f.n).rev() {
+            let mut acc = [self.0.zero(); J];
+            for i in f.terms(r) {
+                let x = &f.fa[i * f.row_len + f.at..][..J];
+                let y = &f.fb[(r - i) * f.row_len + f.at..][..J];
+                for ((t, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+                    *t = self.0.add(*t, self.0.mul(x, y));
+                }
             }
-            out[r] = sum;
+            f.fa[r * f.row_len + f.at..][..J].copy_from_slice(&acc);
         }
     }
 }
 
-/// Residues below an odd `m < 2^31`: products summed in a `u64` kept below a multiple of `m²`,
-/// one reduction per rank.
+/// Residues below an odd `m < 2^31`: products summed in `u64` lanes kept below `C = m · 2^32`
+/// (one conditional subtraction of `C` every `terms` products, each at most `(m − 1)²`), and one
+/// Montgomery reduction per rank, which divides by `2^32` (so `b` enters multiplied by `2^32`).
 struct Mod32Ranks {
     m: u32,
-    /// The largest `m² · 2^j` at most `2^63`: `acc + x·y < 2^63 + 2^62` never wraps, and
-    /// `min(acc, acc − cap)` brings it back below `cap`.
+    /// `m · 2^32`.
     cap: u64,
-    /// `⌊(2^64 − 1) / m⌋`, for [`Mod32Ranks::reduce`].
-    barrett: u64,
+    /// Products a sum below `cap` takes before it is brought back below `cap`:
+    /// `terms · (m − 1)² <= cap`, so the sum stays below `2 cap <= 2^64`.
+    terms: usize,
+    /// `−m⁻¹ mod 2^32`.
+    minus_inverse: u64,
+    /// `2^64 mod m`: `montgomery(x · 2^64 mod m) = x · 2^32 mod m`.
+    r2: u64,
 }
 
 impl Mod32Ranks {
     fn new(ring: Mod32) -> Self {
         let m = ring.modulus();
-        let square = u64::from(m) * u64::from(m);
-        let mut cap = square.max(1);
-        while cap <= (1u64 << 62) {
-            cap <<= 1;
+        let cap = u64::from(m) << 32;
+        let square = u64::from(m - 1) * u64::from(m - 1);
+        let terms = cap.checked_div(square).map_or(64, |t| t.min(64)) as usize;
+        // Newton's iteration doubles the correct low bits of the inverse of an odd m (3 to 96).
+        let mut inverse = m;
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u32.wrapping_sub(m.wrapping_mul(inverse)));
         }
-        Mod32Ranks { m, cap, barrett: u64::MAX / u64::from(m.max(1)) }
+        let r2 = (u128::from(u64::MAX) % u128::from(m) + 1) as u64 % u64::from(m);
+        Mod32Ranks { m, cap, terms, minus_inverse: u64::from(inverse.wrapping_neg()), r2 }
     }
 
-    /// The rank product for `w <= W` ranks, where `fa` and `fb` are zero beyond rank `k` (as
-    /// the zeta transform leaves a set of `k` elements): `fb` shifted by `i` ranks is read from
-    /// a copy with `W` zeros in front, so that every term `i` is one loop of constant length `W`
-    /// (one `u64` product, addition and `min` per lane, vectorised whole), `acc` staying below
-    /// `cap`; one Barrett reduction per rank at the end.
+    /// `t · 2^−32 mod m` for `t < m · 2^32` (Montgomery's reduction, on `u64` lanes only: the
+    /// products are of 32-bit halves).
     #[inline(always)]
-    fn product_padded<const W: usize>(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
-        let w = out.len();
-        debug_assert!(w <= W && k < w);
-        let mut padded = [[0u32; W]; 2];
-        padded[1][..w].copy_from_slice(&fb[..w]);
-        let padded = padded.as_flattened();
-        let mut acc = [0u64; W];
-        for i in 0..=k {
-            let x = u64::from(fa[i]);
-            let shifted: &[u32; W] = padded[W - i..2 * W - i].try_into().expect("W elements");
-            for r in 0..W {
-                let s = acc[r] + x * u64::from(shifted[r]);
-                acc[r] = s.min(s.wrapping_sub(self.cap));
-            }
-        }
-        for r in from..w {
-            out[r] = self.reduce(acc[r]);
-        }
-    }
-
-    /// The rank product term by term of `fa`, over the ranks each term reaches (any number of
-    /// ranks).
-    #[inline(always)]
-    fn product_ranges(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
-        let w = out.len();
-        let mut acc = vec![0u64; w];
-        for i in 0..=k {
-            let x = u64::from(fa[i]);
-            // Ranks r with r − i in 0..=k.
-            let (lo, hi) = (from.max(i), (i + k + 1).min(w));
-            if lo >= hi {
-                continue;
-            }
-            for (t, &y) in acc[lo..hi].iter_mut().zip(&fb[lo - i..hi - i]) {
-                let s = *t + x * u64::from(y);
-                *t = s.min(s.wrapping_sub(self.cap));
-            }
-        }
-        for (o, &t) in out[from..].iter_mut().zip(&acc[from..]) {
-            *o = self.reduce(t);
-        }
-    }
-
-    /// `t mod m` for `t < 2^63`: the quotient estimate `⌊t · ⌊(2^64 − 1)/m⌋ / 2^64⌋` is short
-    /// of the true one by at most 2, so at most two subtractions of `m` remain.
-    #[inline(always)]
-    fn reduce(&self, t: u64) -> u32 {
+    fn montgomery(&self, t: u64) -> u32 {
         let m = u64::from(self.m);
-        let q = ((u128::from(t) * u128::from(self.barrett)) >> 64) as u64;
-        let mut r = t - q * m;
-        r = r.min(r.wrapping_sub(m));
+        let q = ((t & 0xffff_ffff) * self.minus_inverse) & 0xffff_ffff;
+        // t + q·m < 2 m 2^32 <= 2^64, and a multiple of 2^32.
+        let r = (t + q * m) >> 32;
         r.min(r.wrapping_sub(m)) as u32
     }
 }
@@ -262,123 +299,226 @@ impl Ranks for Mod32Ranks {
         let d = a.wrapping_sub(b);
         d.min(d.wrapping_add(self.m))
     }
-    fn rows(&self, rows: &mut [&mut [u32]], inverse: bool) -> bool {
-        let kind = crate::simd::sets::kind(false, inverse);
-        crate::simd::sets::mod32_rows(self.m, kind, rows, Backend::best(), false)
-    }
-    /// One register-friendly loop per term of `fa`: see [`Mod32Ranks::product_padded`], for up to
-    /// 32 ranks (sets of up to 2^31 elements); term by term below that otherwise.
     #[inline(always)]
-    fn product(&self, fa: &[u32], fb: &[u32], k: usize, from: usize, out: &mut [u32]) {
-        match out.len() {
-            0..=8 => self.product_padded::<8>(fa, fb, k, from, out),
-            9..=16 => self.product_padded::<16>(fa, fb, k, from, out),
-            17..=24 => self.product_padded::<24>(fa, fb, k, from, out),
-            25..=32 => self.product_padded::<32>(fa, fb, k, from, out),
-            _ => self.product_ranges(fa, fb, k, from, out),
+    fn enter_b(&self, x: u32) -> u32 {
+        // x · (2^64 mod m) < m² < m · 2^32.
+        self.montgomery(u64::from(x) * self.r2)
+    }
+    fn columns(&self, rows: &mut [&mut [u32]], inverse: bool, backend: Backend) -> bool {
+        let kind = crate::simd::sets::kind(false, inverse);
+        crate::simd::sets::mod32_rows(self.m, kind, rows, backend, false)
+    }
+    fn row(&self, row: &mut [u32], log2: usize, inverse: bool, backend: Backend) -> bool {
+        let kind = crate::simd::sets::kind(false, inverse);
+        crate::simd::sets::mod32(self.m, kind, row, log2 as u32, backend, false)
+    }
+    /// `J` lanes of `u64` sums, each term one product of zero-extended `u32` rows (two
+    /// `vpmuludq` per register of rows) and one addition, vectorised whole.
+    #[inline(always)]
+    fn products<const J: usize>(&self, f: Products<'_, u32>) {
+        for r in (f.from..=f.n).rev() {
+            let mut acc = [0u64; J];
+            let mut left = self.terms;
+            for i in f.terms(r) {
+                let x: &[u32; J] = f.fa[i * f.row_len + f.at..][..J].try_into().expect("J lanes");
+                let y: &[u32; J] = f.fb[(r - i) * f.row_len + f.at..][..J].try_into().expect("J lanes");
+                for l in 0..J {
+                    acc[l] += u64::from(x[l]) * u64::from(y[l]);
+                }
+                left -= 1;
+                if left == 0 {
+                    left = self.terms;
+                    for t in &mut acc {
+                        *t = (*t).min(t.wrapping_sub(self.cap));
+                    }
+                }
+            }
+            let out: &mut [u32; J] = (&mut f.fa[r * f.row_len + f.at..][..J]).try_into().expect("J lanes");
+            for l in 0..J {
+                out[l] = self.montgomery(acc[l].min(acc[l].wrapping_sub(self.cap)));
+            }
         }
     }
 }
 
-/// [`ranked`] compiled for the widest instruction set this CPU runs (the additions of the
-/// levels and the rank products are loops over words that the compiler vectorises).
-fn ranked_widest<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
-    struct Ranked<'a, A: Ranks>(&'a A, &'a [A::E], &'a [A::E], usize);
-    impl<A: Ranks> Vectorised for Ranked<'_, A> {
+/// [`ranked`] compiled for the widest instruction set of `backend` (the additions of the levels
+/// and the rank products are loops over words that the compiler vectorises), with blocks of
+/// [`BLOCK_BYTES`].
+fn ranked_widest<A: Ranks, X: Copy + Sync>(
+    ar: &A,
+    a: &[X],
+    b: &[X],
+    value: impl Fn(X) -> A::E,
+    n: usize,
+    backend: Backend,
+) -> Vec<A::E> {
+    // Sets per block: a power of two whose two ranked blocks fit in BLOCK_BYTES.
+    let set_bytes = 2 * (n + 1) * std::mem::size_of::<A::E>();
+    let block_log2 = ((BLOCK_BYTES / set_bytes).max(1).ilog2() as usize).min(n);
+    ranked_blocks(ar, a, b, value, n, block_log2, backend)
+}
+
+/// [`ranked_widest`] with blocks of `2^block_log2` sets.
+fn ranked_blocks<A: Ranks, X: Copy + Sync, V: Fn(X) -> A::E>(
+    ar: &A,
+    a: &[X],
+    b: &[X],
+    value: V,
+    n: usize,
+    block_log2: usize,
+    backend: Backend,
+) -> Vec<A::E> {
+    struct Ranked<'a, A: Ranks, X, V>(&'a A, &'a [X], &'a [X], V, usize, usize, Backend);
+    impl<A: Ranks, X: Copy, V: Fn(X) -> A::E> Vectorised for Ranked<'_, A, X, V> {
         type Out = Vec<A::E>;
         #[inline(always)]
         fn run(self) -> Vec<A::E> {
-            ranked(self.0, self.1, self.2, self.3)
+            ranked(self.0, self.1, self.2, self.3, self.4, self.5, self.6)
         }
     }
-    run_widest(Ranked(ar, a, b, n), Backend::best())
+    run_widest(Ranked(ar, a, b, value, n, block_log2, backend), backend)
 }
 
-/// The ranked computation of the module documentation.
+/// The ranked computation of the module documentation, with blocks of `2^block_log2 <= 2^n`
+/// sets.
 #[inline(always)]
-fn ranked<A: Ranks>(ar: &A, a: &[A::E], b: &[A::E], n: usize) -> Vec<A::E> {
-    let (len, w) = (a.len(), n + 1);
-    let rank = |x: &[A::E]| {
-        let mut store = ar.zeroed(len * w);
-        let f: &mut [A::E] = &mut store;
-        for (s, &v) in x.iter().enumerate() {
-            f[s * w + s.count_ones() as usize] = v;
-        }
-        store
-    };
-    let (mut store_a, mut store_b) = (rank(a), rank(b));
+fn ranked<A: Ranks, X: Copy>(
+    ar: &A,
+    a: &[X],
+    b: &[X],
+    value: impl Fn(X) -> A::E,
+    n: usize,
+    block_log2: usize,
+    backend: Backend,
+) -> Vec<A::E> {
+    let (len, w, row_len) = (a.len(), n + 1, 1usize << block_log2);
+    let block = w * row_len;
+    let index = |s: usize| ((s >> block_log2) * w + s.count_ones() as usize) * row_len + (s & (row_len - 1));
+    let mut store_a = ar.zeroed(len * w);
+    let mut store_b = ar.zeroed(len * w);
     let (fa, fb): (&mut [A::E], &mut [A::E]) = (&mut store_a, &mut store_b);
-    // Sets per block: a power of two whose two ranked blocks fit in BLOCK_BYTES.
-    let set_bytes = 2 * w * std::mem::size_of::<A::E>();
-    let block_log2 = ((BLOCK_BYTES / set_bytes).max(1).ilog2() as usize).min(n);
-    upper_levels(ar, fa, w, block_log2, n, false);
-    upper_levels(ar, fb, w, block_log2, n, false);
-    let block = (1usize << block_log2) * w;
-    let mut product = vec![ar.zero(); w];
-    for (index, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
-        let first = index << block_log2;
-        levels(ar, ba, w, 0..block_log2, false);
-        levels(ar, bb, w, 0..block_log2, false);
-        for (j, (sa, sb)) in ba.chunks_exact_mut(w).zip(bb.chunks_exact(w)).enumerate() {
-            let k = (first + j).count_ones() as usize;
-            ar.product(sa, sb, k, k, &mut product);
-            sa[k..].copy_from_slice(&product[k..]);
+    for (s, (&x, &y)) in a.iter().zip(b).enumerate() {
+        fa[index(s)] = value(x);
+        fb[index(s)] = ar.enter_b(value(y));
+    }
+    upper_levels(ar, fa, n, block_log2, false, backend);
+    upper_levels(ar, fb, n, block_log2, false, backend);
+    for (high, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
+        let c = high.count_ones() as usize;
+        let top = (c + block_log2).min(n);
+        for row in ba[..(top + 1) * row_len].chunks_exact_mut(row_len) {
+            row_levels(ar, row, block_log2, false, backend);
         }
-        levels(ar, ba, w, 0..block_log2, true);
+        for row in bb[..(top + 1) * row_len].chunks_exact_mut(row_len) {
+            row_levels(ar, row, block_log2, false, backend);
+        }
+        if row_len >= LANES {
+            // The 16 sets at `at` have ranks c + |at| … c + |at| + 4.
+            for at in (0..row_len).step_by(LANES) {
+                let from = c + at.count_ones() as usize;
+                let top = (from + LANES.ilog2() as usize).min(n);
+                ar.products::<LANES>(Products { fa: ba, fb: bb, row_len, at, top, from, n });
+            }
+        } else {
+            for at in 0..row_len {
+                let from = c + at.count_ones() as usize;
+                ar.products::<1>(Products { fa: ba, fb: bb, row_len, at, top: from, from, n });
+            }
+        }
+        for row in ba[c * row_len..].chunks_exact_mut(row_len) {
+            row_levels(ar, row, block_log2, true, backend);
+        }
     }
     drop(store_b);
-    upper_levels(ar, fa, w, block_log2, n, true);
-    (0..len).map(|s| fa[s * w + s.count_ones() as usize]).collect()
+    upper_levels(ar, fa, n, block_log2, true, backend);
+    (0..len).map(|s| fa[index(s)]).collect()
 }
 
-/// Zeta (`inverse`: Möbius) levels `block_log2..n` over ranked sets (`w` ranks each): on the
-/// SIMD kernel where [`Ranks::rows`] has one, up to four levels a pass over memory (the rows
-/// being the blocks of `2^block_log2` sets, each level pairing blocks), else by [`levels`].
+/// The zeta (`inverse`: Möbius) transform of one rank row (`2^log2` sets of a block): on the SIMD
+/// kernel where [`Ranks::row`] has one, else by [`levels`].
 #[inline(always)]
-fn upper_levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, block_log2: usize, n: usize, inverse: bool) {
+fn row_levels<A: Ranks>(ar: &A, row: &mut [A::E], log2: usize, inverse: bool, backend: Backend) {
+    if !ar.row(row, log2, inverse, backend) {
+        levels(ar, row, 0..log2, inverse);
+    }
+}
+
+/// Zeta (`inverse`: Möbius) levels `block_log2..n` over the blocks of ranked sets (`n + 1` rows
+/// of `2^block_log2` sets each), up to four levels a pass over memory: the blocks that differ in
+/// those levels' bits only, as a column pass on the SIMD kernel where [`Ranks::columns`] has
+/// one, else by [`column_levels`]. Over the rows that matter only (module documentation): a
+/// group whose first block has `c` high ones and whose `g` levels reach `c + g` ones runs over
+/// ranks `..=c + g + β` (zeta) or `c..` (Möbius).
+#[inline(always)]
+fn upper_levels<A: Ranks>(
+    ar: &A,
+    f: &mut [A::E],
+    n: usize,
+    block_log2: usize,
+    inverse: bool,
+    backend: Backend,
+) {
     let total = n - block_log2;
     if total == 0 {
         return;
     }
-    let row_len = w << block_log2;
-    let mut rows: Vec<&mut [A::E]> = f.chunks_exact_mut(row_len).collect();
+    let row_len = 1usize << block_log2;
+    let mut blocks: Vec<&mut [A::E]> = f.chunks_exact_mut((n + 1) * row_len).collect();
     // Passes of at most four levels, as even as they come (10 levels: 4, 3, 3).
     let passes = total.div_ceil(4);
     let mut lo = 0;
     for p in 0..passes {
         let g = (total - lo) / (passes - p);
         let (count, stride) = (1usize << g, 1usize << lo);
-        let mut group: [&mut [A::E]; 16] = Default::default();
-        for base in (0..rows.len()).filter(|i| (i >> lo) & (count - 1) == 0) {
-            for (j, slot) in group.iter_mut().take(count).enumerate() {
-                *slot = std::mem::take(&mut rows[base + j * stride]);
-            }
-            if !ar.rows(&mut group[..count], inverse) {
-                // Every group has rows of the same length: only the first can be refused.
-                debug_assert!(lo == 0 && base == 0, "a SIMD pass refused after others ran");
-                for (j, slot) in group.iter_mut().take(count).enumerate() {
-                    rows[base + j * stride] = std::mem::take(slot);
+        let mut group: Vec<&mut [A::E]> = Vec::with_capacity(count);
+        for base in (0..blocks.len()).filter(|i| (i >> lo) & (count - 1) == 0) {
+            let c = base.count_ones() as usize;
+            let ranks = if inverse { c..n + 1 } else { 0..(c + g + block_log2).min(n) + 1 };
+            group.extend((0..count).map(|j| std::mem::take(&mut blocks[base + j * stride])));
+            {
+                let mut rows: Vec<&mut [A::E]> =
+                    group.iter_mut().map(|x| &mut x[ranks.start * row_len..ranks.end * row_len]).collect();
+                if !ar.columns(&mut rows, inverse, backend) {
+                    column_levels(ar, &mut rows, inverse);
                 }
-                drop(rows);
-                levels(ar, f, w, block_log2 + lo..n, inverse);
-                return;
             }
-            for (j, slot) in group.iter_mut().take(count).enumerate() {
-                rows[base + j * stride] = std::mem::take(slot);
+            for (j, x) in group.drain(..).enumerate() {
+                blocks[base + j * stride] = x;
             }
         }
         lo += g;
     }
 }
 
-/// Zeta (`inverse`: Möbius) levels `levels` over ranked sets (`w` ranks each): each pair of
-/// halves is one long run of additions (or subtractions), which vectorises. The ranks that
-/// could be skipped (zero in the low set before the products; never read in the high set
-/// after) are added all the same: the run stays whole, and adding them changes no result.
+/// The zeta (`inverse`: Möbius) transform of length `rows.len()` (a power of two) of every column
+/// of `rows`, by plain loops.
 #[inline(always)]
-fn levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, levels: std::ops::Range<usize>, inverse: bool) {
+fn column_levels<A: Ranks>(ar: &A, rows: &mut [&mut [A::E]], inverse: bool) {
+    let mut h = 1;
+    while h < rows.len() {
+        for i in (0..rows.len()).filter(|i| i & h == 0) {
+            let (low, high) = rows.split_at_mut(i + h);
+            let (lo, hi) = (&*low[i], &mut *high[0]);
+            if inverse {
+                for (x, &y) in hi.iter_mut().zip(lo) {
+                    *x = ar.sub(*x, y);
+                }
+            } else {
+                for (x, &y) in hi.iter_mut().zip(lo) {
+                    *x = ar.add(*x, y);
+                }
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// Zeta (`inverse`: Möbius) levels `levels` of a row of sets: each pair of halves is one long run
+/// of additions (or subtractions), which vectorises.
+#[inline(always)]
+fn levels<A: Ranks>(ar: &A, f: &mut [A::E], levels: std::ops::Range<usize>, inverse: bool) {
     for h in levels {
-        let half = (1usize << h) * w;
+        let half = 1usize << h;
         for pair in f.chunks_exact_mut(2 * half) {
             let (lo, hi) = pair.split_at_mut(half);
             if inverse {
@@ -398,40 +538,65 @@ fn levels<A: Ranks>(ar: &A, f: &mut [A::E], w: usize, levels: std::ops::Range<us
 mod tests {
     use super::*;
 
-    /// The padded rank products of every width against the plain sum over pairs of ranks, for
-    /// every number of ranks up to 40 (beyond the widest padding), every set size `k` and rank
-    /// `from`, with residues up to `m − 1`, for the largest modulus and 998 244 353.
+    /// `c[s] = Σ_{t ⊆ s} a[t] · b[s ∖ t] mod m`, subset by subset.
+    fn sum_over_subsets(a: &[u32], b: &[u32], m: u32) -> Vec<u32> {
+        (0..a.len())
+            .map(|s| {
+                let (mut t, mut sum) = (s, 0u64);
+                loop {
+                    sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % u64::from(m);
+                    if t == 0 {
+                        break sum as u32;
+                    }
+                    t = (t - 1) & s;
+                }
+            })
+            .collect()
+    }
+
+    /// The ranked computation with every kind of block (one set; blocks below the SIMD kernels'
+    /// 256; 2^8 and 2^9 with two to five levels above them, in one or two column passes; the
+    /// whole vector) on every backend this CPU runs, against the sum over subsets: residues up to
+    /// `m − 1` (one input all `m − 1`, the largest sums of products), for the largest modulus,
+    /// 998 244 353, and the smallest ones; and a ring of words.
     #[test]
-    fn rank_products_equal_the_sum_over_pairs_of_ranks() {
-        let mut seed = 0x7a11u64;
-        for m in [998_244_353u32, Mod32::MAX_MODULUS] {
+    fn every_block_size_on_every_backend_equals_the_sum_over_subsets() {
+        let mut seed = 0x5b5e7u64;
+        let mut random = |m: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if seed >> 61 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
+        };
+        for (m, n) in [(998_244_353u32, 13), (Mod32::MAX_MODULUS, 11), (3, 6), (1, 2)] {
             let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
-            for w in 1..=40usize {
-                for k in [0, w / 2, w - 1] {
-                    let mut random = |r: usize| {
-                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        let v = if seed >> 60 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 };
-                        if r <= k { v } else { 0 }
-                    };
-                    let fa: Vec<u32> = (0..w).map(&mut random).collect();
-                    let fb: Vec<u32> = (0..w).map(&mut random).collect();
-                    for from in [0, k] {
-                        let mut got = vec![7u32; w];
-                        ranks.product(&fa, &fb, k, from, &mut got);
-                        for r in from..w {
-                            let want = (0..=r).fold(0u64, |s, i| {
-                                (s + u64::from(fa[i]) * u64::from(fb[r - i])) % u64::from(m)
-                            });
-                            assert_eq!(
-                                u64::from(got[r]),
-                                want,
-                                "m {m}, {w} ranks, k {k}, from {from}, rank {r}"
-                            );
-                        }
-                        assert!(got[..from].iter().all(|&x| x == 7), "ranks below from are left alone");
+            let len = 1usize << n;
+            let a: Vec<u32> = (0..len).map(|_| random(m)).collect();
+            for b in [(0..len).map(|_| random(m)).collect(), vec![m - 1; len]] {
+                let want = sum_over_subsets(&a, &b, m);
+                for backend in Backend::ALL {
+                    if !backend.is_available() {
+                        eprintln!("SKIPPED: the subset convolution on {backend} (this CPU lacks it)");
+                        continue;
+                    }
+                    for block_log2 in [0, 1, 5, 8, 9, n].into_iter().filter(|&l| l <= n) {
+                        let got = ranked_blocks(&ranks, &a, &b, |x| x, n, block_log2, backend);
+                        assert!(got == want, "m {m}, 2^{n}, blocks of 2^{block_log2}, {backend}");
                     }
                 }
             }
+        }
+        let ring = WordRanks(Wrap64);
+        let a: Vec<u64> = (0..1 << 10).map(|_| u64::from(random(u32::MAX)) << 31 | 1).collect();
+        let b: Vec<u64> = (0..1 << 10).map(|_| u64::from(random(u32::MAX)) << 17).collect();
+        let want: Vec<u64> = (0..a.len())
+            .map(|s| {
+                (0..a.len())
+                    .filter(|t| t & s == *t)
+                    .fold(0u64, |x, t| x.wrapping_add(a[t].wrapping_mul(b[s ^ t])))
+            })
+            .collect();
+        for block_log2 in [0, 3, 10] {
+            let got = ranked_blocks(&ring, &a, &b, |x| x, 10, block_log2, Backend::best());
+            assert!(got == want, "wrapping u64, blocks of 2^{block_log2}");
         }
     }
 }

@@ -88,14 +88,21 @@ fn options_of_the_xor_transform_alone_are_refused_with_other_kinds() {
     refused(&["bench", "--kind", "and", "--ring", "f16", "--log2", "4"], "machine learning");
     refused(&["bench", "--kind", "or", "--ring", "f32", "--len", "12*2^4"], "machine learning");
     refused(&["bench", "--kind", "nand", "--ring", "f32", "--log2", "4"], "nand");
-    let best = nimcount::fwht::Backend::best();
-    if best != nimcount::fwht::Backend::Scalar {
-        refused(
-            &["bench", "--kind", "subset", "--ring", "f32", "--log2", "4", "--backend", "scalar"],
-            "widest backend",
-        );
-    } else {
-        eprintln!("SKIPPED: --kind subset with a narrower backend (this CPU has no SIMD backend)");
+}
+
+#[test]
+fn the_subset_convolution_runs_on_the_backend_asked_for() {
+    for backend in nimcount::fwht::Backend::ALL {
+        let name = backend.name();
+        if !backend.is_available() {
+            eprintln!("SKIPPED: --kind subset --backend {name} (this CPU lacks it)");
+            continue;
+        }
+        let args =
+            ["--kind", "subset", "--ring", "u32", "--modulus", "998244353", "--log2", "9", "--backend", name];
+        let o: Value = serde_json::from_slice(&bench(&[&args[..], &["--json"]].concat())).unwrap();
+        assert_eq!(o["backend"], name, "{o}");
+        assert_eq!(o["kind"], "subset", "{o}");
     }
 }
 

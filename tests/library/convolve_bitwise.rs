@@ -1,7 +1,8 @@
 //! AND, OR and subset convolutions against their O(4^n) definitions, in every ring.
 
 use nimcount::Error;
-use nimcount::convolve::{and_convolve, or_convolve, subset_convolve};
+use nimcount::convolve::{and_convolve, or_convolve, subset_convolve, subset_convolve_with_backend};
+use nimcount::fwht::Backend;
 use nimcount::ring::{Exact64, Exact128, Float64, Mod32, Mod64, Ring, Wrap32};
 
 use crate::support::common::{Rng, TestRing};
@@ -63,10 +64,10 @@ fn bitwise_convolutions_equal_their_definitions_in_every_ring() {
     check(Float64, 7, |rng, _| rng.signed(8) as f64);
 }
 
-/// The subset convolution at 2^12 and 2^16 (where the blocks and the levels above them both
-/// run: one level above blocks of 2^11 sets, and six, two passes of three, above blocks of 2^10)
-/// against the definition, summing over the subsets of each set (3^n pairs), with the largest
-/// residue among random ones.
+/// The subset convolution at 2^12 and 2^16 (one block of 2^12 sets; blocks of 2^12 with four
+/// levels above them, in one column pass) on every backend this CPU runs, against the
+/// definition, summing over the subsets of each set (3^n pairs), with the largest residue among
+/// random ones. Smaller blocks, with several passes above them, are the unit tests'.
 #[test]
 fn subset_convolution_at_2_12_and_2_16_equals_the_sum_over_subsets() {
     let ring = Mod32::new(998_244_353).unwrap();
@@ -76,18 +77,27 @@ fn subset_convolution_at_2_12_and_2_16_equals_the_sum_over_subsets() {
         let mut value = |i: usize| if i % 7 == 3 { 998_244_352 } else { ring.random(&mut rng, log2) };
         let a: Vec<u32> = (0..n).map(&mut value).collect();
         let b: Vec<u32> = (0..n).map(&mut value).collect();
-        let got = subset_convolve(ring, &a, &b).unwrap();
-        for s in 0..n {
-            let (mut t, mut sum) = (s, 0u64);
-            loop {
-                sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % 998_244_353;
-                if t == 0 {
-                    break;
+        let want: Vec<u32> = (0..n)
+            .map(|s| {
+                let (mut t, mut sum) = (s, 0u64);
+                loop {
+                    sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % 998_244_353;
+                    if t == 0 {
+                        break sum as u32;
+                    }
+                    t = (t - 1) & s;
                 }
-                t = (t - 1) & s;
+            })
+            .collect();
+        for backend in Backend::ALL {
+            if !backend.is_available() {
+                eprintln!("SKIPPED: the subset convolution on {backend} (this CPU lacks it)");
+                continue;
             }
-            assert_eq!(u64::from(got[s]), sum, "2^{log2} at {s}");
+            let got = subset_convolve_with_backend(ring, &a, &b, backend).unwrap();
+            assert!(got == want, "2^{log2} on {backend}");
         }
+        assert_eq!(subset_convolve(ring, &a, &b).unwrap(), want, "2^{log2}");
     }
     // Exact i64 as large as the bound allows: Σ|a| · Σ|b| <= i64::MAX.
     let a = vec![i64::MAX / 4 - 2, 1, -1, 0];
@@ -106,6 +116,10 @@ fn bitwise_convolutions_refuse_bad_inputs() {
         assert!(matches!(f(p, &[], &[]), Err(Error::EmptyBuffer)));
         assert!(matches!(f(p, &[1, 2, 3], &[1, 2, 3]), Err(Error::NotPowerOfTwo { .. })));
         assert!(matches!(f(p, &[1, 7], &[1, 2]), Err(Error::ValueOutOfRange { index: 1, .. })));
+    }
+    for backend in Backend::ALL.into_iter().filter(|b| !b.is_available()) {
+        let got = subset_convolve_with_backend(p, &[1, 2], &[1, 2], backend);
+        assert!(matches!(got, Err(Error::BackendUnavailable { .. })), "{backend}");
     }
     let big = [i64::MAX / 2, i64::MAX / 2];
     for f in [and_convolve::<Exact64>, or_convolve::<Exact64>, subset_convolve::<Exact64>] {

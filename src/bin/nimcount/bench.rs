@@ -20,7 +20,7 @@ use crate::rings::{self, CliRing, with_ring};
 GB/s = bytes of the buffer transformed per second (2^N · element size / median). Between timed runs the data is \
 restored with the inverse transform (not timed), so every run sees the same kind of values.
 
---kind and and --kind or time the zeta transforms over supersets and subsets (the transforms of the AND and OR convolutions; restored with the Möbius transform, not timed) against the textbook loop of the same zeta transform; --kind subset times the subset convolution of two random vectors of 2^N elements against the textbook ranked zeta transform (one array per rank).
+--kind and and --kind or time the zeta transforms over supersets and subsets (the transforms of the AND and OR convolutions; restored with the Möbius transform, not timed) against the textbook loop of the same zeta transform; --kind subset times the subset convolution of two random vectors of 2^N elements against the textbook ranked zeta transform (one array per rank), on --backend too.
 
 --sweep LO..=HI times every size from 2^LO to 2^HI for every --ring (repeat it, or list rings with commas; \
 --modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot. \
@@ -229,12 +229,6 @@ pub(crate) fn setup(args: &Args) -> Result<(Setup, rayon::ThreadPool)> {
         if args.distributed {
             return Err(usage(format!("--distributed times the xor transform, not --kind {kind}")));
         }
-        if args.kind == Kind::Subset && args.backend.is_some_and(|b| b != Backend::best()) {
-            return Err(usage(format!(
-                "--kind subset runs on the widest backend this CPU has ({}): --backend is for xor, and and or",
-                Backend::best()
-            )));
-        }
         if args.hadamard() {
             return Err(usage(format!(
                 "--kind {kind} is not for the Hadamard transform of machine learning (--len, --len-factor, f16, bf16)"
@@ -418,7 +412,12 @@ fn measure_subset<R: CliRing>(
         setup.runs,
         &mut data,
         |d| {
-            std::hint::black_box(nimcount::convolve::subset_convolve(ring.clone(), d, &b)?);
+            std::hint::black_box(nimcount::convolve::subset_convolve_with_backend(
+                ring.clone(),
+                d,
+                &b,
+                setup.backend,
+            )?);
             Ok(())
         },
         keep,
