@@ -480,14 +480,11 @@ impl<'p> Query<'p> {
     /// Misère play of a game other than Nim: ordered tuples counted in the monoid algebra of
     /// the game's misère quotient ([`crate::misere`]; `count::quotient` says how).
     fn quotient_counts(&self, game: &Game, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
-        if self.kind != Kind::Ordered {
-            return Err(Error::NotForQuery {
-                query: format!("misère {} of {}", self.kind, game.spec()),
-                reason: "misère counts of games other than nim are ordered only (the quotient's \
-                         unordered and distinct counts are not implemented)",
-            });
-        }
         let (lo, hi) = self.range()?;
+        if self.kind != Kind::Ordered {
+            let part = Component { game: game.clone(), lo: lo.clone(), hi: hi.clone(), heaps: heaps.clone() };
+            return self.quotient_unordered_counts(std::slice::from_ref(&part));
+        }
         let sizes = hi - lo + 1u32;
         if self.modulus.is_none() {
             exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
@@ -510,6 +507,9 @@ impl<'p> Query<'p> {
     /// Misère play of a sum of parts of one game: the product of each part's power in the
     /// monoid algebra of the game's quotient, summed over its P-portion.
     fn quotient_sum_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        if self.kind != Kind::Ordered {
+            return self.quotient_unordered_counts(components);
+        }
         let game = &components[0].game;
         if self.modulus.is_none() {
             exact_answer_fits(components.iter().try_fold(0u64, |bits, c| {
@@ -532,6 +532,69 @@ impl<'p> Query<'p> {
             stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
         };
         Ok((losing, total, report))
+    }
+
+    /// Misère play of multisets or sets of heap sizes (within each part) of one game: the
+    /// coefficient of `t^k` of `Π_a (1 − t·e_a)^(−h_a)` (multisets) or `Π_a (1 + t·e_a)^(h_a)`
+    /// (sets) in the monoid algebra of the game's quotient, per part, multiplied and summed over
+    /// its P-portion (`count::quotient` says how). Its work is estimated first, against
+    /// [`max_work`](Query::max_work), and so is its memory.
+    fn quotient_unordered_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        use super::coefficients::Unordered as Which;
+        let game = &components[0].game;
+        let kind = if self.kind == Kind::Set { Which::Set } else { Which::Multiset };
+        let limit = self.options.work_limit;
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let found = start.elapsed();
+        let parts: Vec<super::quotient::UnorderedPart<'_>> = components
+            .iter()
+            .map(|c| super::quotient::UnorderedPart { lo: &c.lo, hi: &c.hi, k: &c.heaps })
+            .collect();
+        let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
+        let report = |stages| Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages,
+        };
+        let reduce = |x: u8| self.modulus.as_ref().map_or(BigUint::from(x), |m| BigUint::from(x) % m);
+        let Some(unordered) = super::quotient::Unordered::new(&q, kind, &parts, limit)? else {
+            // Sets of more sizes than a part has: none at all.
+            return Ok((reduce(0), reduce(0), report(vec![("quotient".into(), found)])));
+        };
+        let working = match &self.modulus {
+            Some(m) => m.clone(),
+            None => {
+                let bits = unordered.total_bits();
+                exact_answer_fits(bits)?;
+                BigUint::one() << (bits.unwrap_or(0) + 1)
+            }
+        };
+        let word_cost = super::quotient::Unordered::mul_steps(&working);
+        let steps = unordered.steps().and_then(|s| s.checked_mul(word_cost));
+        if steps.is_none_or(|s| s > limit) {
+            return Err(Error::TooMuchWork {
+                what: super::quotient::WHAT,
+                steps: crate::error::Estimate(steps),
+                limit,
+            });
+        }
+        crate::memory::ensure_fits(
+            || "the misère series".into(),
+            unordered.bytes(&working).unwrap_or(u64::MAX),
+        )?;
+        let (losing, total) = match &self.modulus {
+            Some(m) => unordered.modulo(m, self.progress)?,
+            None => unordered.exact(self.progress)?,
+        };
+        Ok((
+            losing,
+            total,
+            report(vec![("quotient".into(), found), ("series".into(), start.elapsed() - found)]),
+        ))
     }
 
     /// Moore's Nim-`moore` ([`Query::moore`]), digit by digit.
