@@ -312,8 +312,9 @@ impl<'p> Query<'p> {
 
     /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] (misère
     /// Nim's rule), and for octal and finite subtraction games by their misère quotient
-    /// ([`crate::misere`]; ordered tuples only, [`Error::QuotientNotFound`] when the quotient is
-    /// not found); any other game, a histogram or a sum of games is refused
+    /// ([`crate::misere`]; ordered tuples, multisets and sets, [`Error::QuotientNotFound`] when
+    /// the quotient is not found, multisets and sets within [`max_work`](Query::max_work)); any
+    /// other game, a histogram or a sum of games is refused
     /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
     /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {

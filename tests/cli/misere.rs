@@ -82,8 +82,22 @@ fn misere_counts_over_huge_ranges_add_up_over_parts() {
         sum += losing(&args);
     }
     assert_eq!(whole, sum % 1_000_000_007);
+}
+
+#[test]
+fn unordered_misere_counts_and_their_limit() {
+    // Pairs: the ordered ones are the sets twice plus the equal pairs, the multisets the sets
+    // plus the equal pairs, so ordered = multisets + sets.
+    let pairs = |kind: &[&'static str]| {
+        let args = ["count", "--game", "octal:0.75", "--sizes", "1..=10^12", "--heaps", "2", "--misere"];
+        let args = [&args[..], &["--modulus", "10^18"], kind];
+        losing(&args.concat())
+    };
+    let (ordered, multisets, sets) = (pairs(&[]), pairs(&["--unordered"]), pairs(&["--distinct"]));
+    assert!(sets > 0 && multisets != sets);
+    assert_eq!(ordered, (multisets + sets) % 10u64.pow(18));
     refused(
-        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "2", "--misere", "--unordered"],
-        "ordered only",
+        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "10^6", "--misere", "--unordered"],
+        "--max-work raises the limit",
     );
 }

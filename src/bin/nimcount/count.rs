@@ -93,7 +93,7 @@ pub struct Args {
     distinct: bool,
     /// Misère play, counted for nim (its rule: lost when some heap has two stones or more
     /// and the XOR is 0, or when every heap has at most one stone and an odd number have one)
-    /// and, ordered, for octal and finite subtraction games whose misère quotient is found
+    /// and for octal and finite subtraction games whose misère quotient is found
     /// (`nimcount misere` prints it): whoever takes the last stone loses. `play --misere`
     /// judges one position of any game.
     #[arg(long)]
