@@ -93,6 +93,7 @@ pub struct Query<'p> {
     misere: bool,
     staircase: bool,
     max_heap: Option<u64>,
+    misere_budget: crate::misere::Budget,
     options: Options,
     progress: &'p dyn Progress,
 }
@@ -109,6 +110,7 @@ impl fmt::Debug for Query<'_> {
             .field("misere", &self.misere)
             .field("staircase", &self.staircase)
             .field("max_heap", &self.max_heap)
+            .field("misere_budget", &self.misere_budget)
             .field("options", &self.options)
             .finish()
     }
@@ -207,6 +209,7 @@ impl Query<'static> {
             misere: false,
             staircase: false,
             max_heap: None,
+            misere_budget: crate::misere::Budget::default(),
             options: Options {
                 method: Method::Auto,
                 backend: Backend::best(),
@@ -322,6 +325,14 @@ impl<'p> Query<'p> {
         self
     }
 
+    /// The limits of the search for the misère quotient of a [`misere`](Query::misere) query
+    /// (by default [`Budget::default`](crate::misere::Budget::default)); a quotient not found
+    /// within them is an [`Error::QuotientNotFound`] naming the limit reached.
+    pub fn misere_budget(mut self, budget: crate::misere::Budget) -> Self {
+        self.misere_budget = budget;
+        self
+    }
+
     /// The most Grundy values that may be computed, `G(0)` … `G(max_heap − 1)`, in the period
     /// search and directly. By default the search is bounded by an estimate of its time and
     /// direct values by [`crate::grundy::range_values`]'s rule.
@@ -386,6 +397,7 @@ impl<'p> Query<'p> {
             misere: self.misere,
             staircase: self.staircase,
             max_heap: self.max_heap,
+            misere_budget: self.misere_budget,
             options: self.options,
             progress,
         }
@@ -491,7 +503,7 @@ impl<'p> Query<'p> {
             exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
         let found = start.elapsed();
         let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
         let report = Report {
@@ -518,7 +530,7 @@ impl<'p> Query<'p> {
             }))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
         let found = start.elapsed();
         let parts: Vec<(&BigUint, &BigUint, &BigUint)> =
             components.iter().map(|c| (&c.lo, &c.hi, &c.heaps)).collect();
@@ -546,7 +558,7 @@ impl<'p> Query<'p> {
         let kind = if self.kind == Kind::Set { Which::Set } else { Which::Multiset };
         let limit = self.options.work_limit;
         let start = std::time::Instant::now();
-        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
         let found = start.elapsed();
         let parts: Vec<super::quotient::UnorderedPart<'_>> = components
             .iter()
@@ -575,7 +587,9 @@ impl<'p> Query<'p> {
             }
         };
         let word_cost = super::quotient::Unordered::mul_steps(&working);
-        let steps = unordered.steps().and_then(|s| s.checked_mul(word_cost));
+        let steps = unordered
+            .steps()
+            .and_then(|s| (s / super::quotient::MULTIPLY_ADDS_PER_STEP + 1).checked_mul(word_cost));
         if steps.is_none_or(|s| s > limit) {
             return Err(Error::TooMuchWork {
                 what: super::quotient::WHAT,

@@ -46,6 +46,17 @@ fn no_quotient_is_an_answer_and_bad_input_is_refused() {
     refused(&["misere", "--game", "kayles", "--max-heap", "0"], "--max-heap 0 is out of range");
     refused(&["misere", "--game", "chess"], "unknown game 'chess'");
     refused(&["misere", "--game", "kayles", "--max-states", "x"], "--max-states");
+    // A count whose quotient is not found names the limit reached and the option that lifts it.
+    let dawson = ["count", "--game", "octal:0.07", "--sizes", "1..=9", "--heaps", "2", "--misere"];
+    refused(&[&dawson[..], &["--max-states", "2000"]].concat(), "(--max-states searches further)");
+    refused(
+        &[&dawson[..], &["--max-order", "10"]].concat(),
+        "above the limit of 10 (it may be infinite) (--max-order searches further)",
+    );
+    refused(
+        &["count", "--game", "kayles", "--sizes", "1..=9", "--heaps", "2", "--max-states", "9"],
+        "--misere",
+    );
 }
 
 /// The `losing` line of a count.
