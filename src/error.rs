@@ -248,6 +248,10 @@ pub enum Error {
         game: String,
         /// Why: the limit reached, or the class of games without a periodicity theorem.
         reason: String,
+        /// The field of [`crate::misere::Budget`] whose limit stopped the search (`"max_heap"`,
+        /// `"max_order"` or `"max_states"`): raising it searches further. `None` when no limit
+        /// did (a game without a theorem here, or no refinement judged every position right).
+        limit: Option<&'static str>,
     },
 
     /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).

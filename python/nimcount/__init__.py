@@ -33,15 +33,17 @@ import typing
 import numpy as np
 
 from . import _native
-from ._native import TooCostly
+from ._native import QuotientNotFound, TooCostly
 
 __version__: str = _native.__version__
 
 __all__ = [
     "Counts",
+    "MisereQuotient",
     "Move",
     "Period",
     "Play",
+    "QuotientNotFound",
     "TooCostly",
     "__version__",
     "and_convolve",
@@ -49,6 +51,7 @@ __all__ = [
     "fwht",
     "grundy",
     "hadamard_matrix",
+    "misere_quotient",
     "period",
     "or_convolve",
     "play",
@@ -677,7 +680,11 @@ def count(
     distinct : bool, default False
         Sets of distinct heap sizes.
     misere : bool, default False
-        Misère play, counted for nim only: whoever takes the last stone loses.
+        Misère play: whoever takes the last stone loses. Counted for nim, and for octal and
+        finite subtraction games through their misère quotient (see ``misere_quotient``):
+        ordered, ``unordered`` and ``distinct``, sums of parts too; ``unordered`` and
+        ``distinct`` within ``max_work`` (about ``|Q|·k²`` multiply-adds per element of ``Q``
+        the range reaches, ten to a step modulo a word).
     probability : bool, default False
         The probabilities that the player to move loses and wins, sizes drawn with the
         histogram's weights (floats).
@@ -904,3 +911,113 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
         for description, changes in answer["moves"]
     ]
     return Play(verdict=answer["verdict"], grundy=answer["grundy"], moves=moves)
+
+
+@dataclasses.dataclass(frozen=True)
+class MisereQuotient:
+    """A game's misère quotient, proven for every heap size: the fields ``nimcount misere
+    --json`` prints.
+
+    Elements are numbered ``0 .. order - 1``, ``0`` being the identity (the empty position);
+    ``elements`` names each by its normal form in the ``generators`` (a name and the first heap
+    whose element it is), subject to ``relations`` (pairs of equal words). ``p_portion`` holds
+    the elements of positions lost for the player to move (whoever cannot move wins);
+    ``heaps[n]`` is the element of a heap of ``n`` for ``n < preperiod + period``, and the
+    element of a larger heap is that of the heap ``period`` smaller (:meth:`element`).
+    ``theorem`` states why that holds for every heap size, ``states_checked`` how many states
+    its proof checked. ``table[a][b]`` is the product of elements ``a`` and ``b`` (only with
+    ``table=True``; else ``None``). A position is lost exactly when the product of its heaps'
+    elements lies in ``p_portion``.
+    """
+
+    game: str
+    order: int
+    generators: typing.Tuple[typing.Tuple[str, int], ...]
+    relations: typing.Tuple[typing.Tuple[str, str], ...]
+    elements: typing.Tuple[str, ...]
+    p_portion: typing.Tuple[int, ...]
+    heaps: typing.Tuple[int, ...]
+    preperiod: int
+    period: int
+    theorem: str
+    theorem_id: str
+    states_checked: int
+    table: typing.Optional[typing.Tuple[typing.Tuple[int, ...], ...]] = None
+
+    def element(self, n: int) -> int:
+        """The element of a heap of ``n >= 0`` stones (any size)."""
+        if _is_bool(n) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"a heap size must be an int, not {type(n).__name__}")
+        n = int(n)
+        if n < 0:
+            raise ValueError(f"a heap size must be at least 0, not {n}")
+        if n >= self.preperiod:
+            n = self.preperiod + (n - self.preperiod) % self.period
+        return self.heaps[n]
+
+    def as_dict(self) -> dict:
+        """The fields as a dict."""
+        return dataclasses.asdict(self)
+
+
+def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, table=False):
+    """The misère quotient of an octal or finite subtraction game, proven for every heap size.
+
+    The quotient is computed heap by heap (Plambeck and Siegel's construction) until the map
+    from heap sizes to elements shows a period that the game's theorem proves; ``nimcount
+    misere`` prints the same.
+
+    Parameters
+    ----------
+    game : str
+        A game spec: ``"kayles"``, ``"octal:0.75"``, ``"subtract:1,2"``, …
+    max_heap : int, optional
+        Join heaps up to this size (default 1000, at most 100000).
+    max_order : int, optional
+        Stop when a quotient along the way passes this order (default 2000, at most 16384).
+    max_states : int, optional
+        Stop when a proof passes this many states (default 200000, at most 10^8); the whole
+        construction stops at five times that.
+    table : bool, default False
+        Include the multiplication table (``order²`` ints).
+
+    Returns
+    -------
+    MisereQuotient
+
+    Raises
+    ------
+    QuotientNotFound
+        When no quotient is found: ``reason`` says why, ``keyword`` names the argument that
+        searches further (``None`` for games outside the two classes, such as nim or lasker,
+        or when no larger limit would help). ``nimcount misere`` answers the same with exit
+        code 0 ("no misère quotient found").
+    ValueError
+        For an unknown game or a limit out of range.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> q = nimcount.misere_quotient("octal:0.75")
+    >>> q.order, q.preperiod, q.period, [q.elements[a] for a in q.p_portion]
+    (8, 8, 2, ['a', 'b^2'])
+    >>> q.elements[q.element(10**18)]
+    'b'
+    """
+    d = _native.misere_quotient(game, max_heap, max_order, max_states, bool(table))
+    rows = d["table"]
+    return MisereQuotient(
+        game=d["game"],
+        order=d["order"],
+        generators=tuple(tuple(g) for g in d["generators"]),
+        relations=tuple(tuple(r) for r in d["relations"]),
+        elements=tuple(d["elements"]),
+        p_portion=tuple(d["p_portion"]),
+        heaps=tuple(d["heaps"]),
+        preperiod=d["preperiod"],
+        period=d["period"],
+        theorem=d["theorem"],
+        theorem_id=d["theorem_id"],
+        states_checked=d["states_checked"],
+        table=None if rows is None else tuple(tuple(r) for r in rows),
+    )

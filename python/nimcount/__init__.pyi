@@ -7,9 +7,11 @@ import numpy.typing as npt
 __version__: str
 __all__ = [
     "Counts",
+    "MisereQuotient",
     "Move",
     "Period",
     "Play",
+    "QuotientNotFound",
     "TooCostly",
     "__version__",
     "and_convolve",
@@ -17,6 +19,7 @@ __all__ = [
     "fwht",
     "grundy",
     "hadamard_matrix",
+    "misere_quotient",
     "period",
     "or_convolve",
     "play",
@@ -32,6 +35,10 @@ _ArrayLike = Union[np.ndarray, Sequence[float], Sequence[Sequence[float]], npt.A
 
 class TooCostly(ValueError):
     estimate: Optional[Union[int, float]]
+    keyword: Optional[str]
+
+class QuotientNotFound(ValueError):
+    reason: str
     keyword: Optional[str]
 
 _T = TypeVar("_T")
@@ -144,3 +151,30 @@ def play(
     max_heap: Optional[int] = ...,
     all: bool = ...,
 ) -> Play: ...
+
+@dataclass(frozen=True)
+class MisereQuotient:
+    game: str
+    order: int
+    generators: Tuple[Tuple[str, int], ...]
+    relations: Tuple[Tuple[str, str], ...]
+    elements: Tuple[str, ...]
+    p_portion: Tuple[int, ...]
+    heaps: Tuple[int, ...]
+    preperiod: int
+    period: int
+    theorem: str
+    theorem_id: str
+    states_checked: int
+    table: Optional[Tuple[Tuple[int, ...], ...]] = ...
+    def element(self, n: int) -> int: ...
+    def as_dict(self) -> dict: ...
+
+def misere_quotient(
+    game: str,
+    *,
+    max_heap: Optional[int] = ...,
+    max_order: Optional[int] = ...,
+    max_states: Optional[int] = ...,
+    table: bool = ...,
+) -> MisereQuotient: ...

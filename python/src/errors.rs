@@ -15,6 +15,34 @@ pyo3::create_exception!(
      ``None``) and ``keyword`` (the keyword argument that lifts the limit, or ``None`` when none does)."
 );
 
+pyo3::create_exception!(
+    nimcount,
+    QuotientNotFound,
+    PyValueError,
+    "No misère quotient of the game was found: its class has none here (nim, Lasker's Nim), or\n\
+     the search reached a limit (the quotient may be infinite, or larger than the limits).\n\n\
+     Attributes: ``reason`` (why, in words) and ``keyword`` (the keyword argument of\n\
+     :func:`misere_quotient` that searches further: ``max_heap``, ``max_order`` or ``max_states``;\n\
+     ``None`` when none does)."
+);
+
+/// A `QuotientNotFound` with its reason and the keyword of `misere_quotient` that searches
+/// further (the budget's field that stopped the search).
+pub fn quotient_not_found(py: Python<'_>, game: &str, reason: &str, limit: Option<&str>) -> PyErr {
+    let message = match limit {
+        Some(keyword) => {
+            format!("no misère quotient of '{game}' found: {reason} ({keyword}= searches further)")
+        }
+        None => format!("no misère quotient of '{game}' found: {reason}"),
+    };
+    let err = QuotientNotFound::new_err(message);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance cannot fail.
+    let _ = value.setattr("reason", reason);
+    let _ = value.setattr("keyword", limit);
+    err
+}
+
 /// A `TooCostly` with its estimate and the keyword that lifts the limit.
 pub fn too_costly(
     py: Python<'_>,
@@ -70,6 +98,8 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
             let estimate = bits.0.filter(|&b| b < u128::MAX).map(|b| int_object(py, b));
             too_costly(py, message, estimate, Some("modulus"))
         }
+        // The quotient of a count or a play, within the default limits: no keyword lifts it there.
+        Error::QuotientNotFound { game, reason, .. } => quotient_not_found(py, &game, &reason, None),
         Error::OutOfMemory { .. } => PyMemoryError::new_err(message),
         Error::Io { .. } => PyOSError::new_err(message),
         _ => PyValueError::new_err(message),

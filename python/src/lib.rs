@@ -10,6 +10,7 @@ mod games;
 mod hadamard;
 mod interrupt;
 mod inuse;
+mod misere;
 mod transform;
 
 use pyo3::prelude::*;
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TooCostly", m.py().get_type::<errors::TooCostly>())?;
+    m.add("QuotientNotFound", m.py().get_type::<errors::QuotientNotFound>())?;
     m.add_class::<inuse::Held>()?;
     m.add_function(wrap_pyfunction!(transform::fwht, m)?)?;
     m.add_function(wrap_pyfunction!(transform::xor_convolve, m)?)?;
@@ -31,5 +33,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(games::period, m)?)?;
     m.add_function(wrap_pyfunction!(games::play, m)?)?;
+    m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
     Ok(())
 }

@@ -200,7 +200,7 @@ def test_the_version_is_the_crate_version():
 
 
 def test_docstrings_have_examples():
-    for name in ["fwht", "xor_convolve", "xor_power", "count", "grundy", "period", "play"]:
+    for name in ["fwht", "xor_convolve", "xor_power", "count", "grundy", "period", "play", "misere_quotient"]:
         doc = getattr(nimcount, name).__doc__
         assert "Examples" in doc and ">>>" in doc, name
 

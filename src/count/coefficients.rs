@@ -169,6 +169,25 @@ impl<'r, R: Residues> Binomials<'r, R> {
         }
     }
 
+    /// The binomials `C(X + i − 1, i)` (multisets) or `C(X, i)` (sets) for `i = 0..=k`, modulo
+    /// `m`, up to the first that is zero (sets of more than `X` elements): the coefficients of
+    /// `(1 − x)^(−X)`, resp. `(1 + x)^X`. The tables must have been built for factors up to
+    /// `X + k`.
+    pub(crate) fn binomials(&self, kind: Unordered, x: &BigUint) -> Vec<R::Elem> {
+        let mut out = Vec::with_capacity(self.k as usize + 1);
+        let mut terms = self.sequence(kind, x);
+        while let Some((unit, exponents)) = terms.next() {
+            let mut term = unit;
+            for (s, &e) in exponents.iter().enumerate() {
+                if e > 0 {
+                    term = self.r.mul(term, self.power(s, e as usize));
+                }
+            }
+            out.push(term);
+        }
+        out
+    }
+
     /// `bad[s]^e mod m`.
     fn power(&self, s: usize, e: usize) -> R::Elem {
         match self.powers[s].get(e) {

@@ -93,6 +93,7 @@ pub struct Query<'p> {
     misere: bool,
     staircase: bool,
     max_heap: Option<u64>,
+    misere_budget: crate::misere::Budget,
     options: Options,
     progress: &'p dyn Progress,
 }
@@ -109,6 +110,7 @@ impl fmt::Debug for Query<'_> {
             .field("misere", &self.misere)
             .field("staircase", &self.staircase)
             .field("max_heap", &self.max_heap)
+            .field("misere_budget", &self.misere_budget)
             .field("options", &self.options)
             .finish()
     }
@@ -207,6 +209,7 @@ impl Query<'static> {
             misere: false,
             staircase: false,
             max_heap: None,
+            misere_budget: crate::misere::Budget::default(),
             options: Options {
                 method: Method::Auto,
                 backend: Backend::best(),
@@ -312,12 +315,21 @@ impl<'p> Query<'p> {
 
     /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] (misère
     /// Nim's rule), and for octal and finite subtraction games by their misère quotient
-    /// ([`crate::misere`]; ordered tuples only, [`Error::QuotientNotFound`] when the quotient is
-    /// not found); any other game, a histogram or a sum of games is refused
+    /// ([`crate::misere`]; ordered tuples, multisets and sets, [`Error::QuotientNotFound`] when
+    /// the quotient is not found, multisets and sets within [`max_work`](Query::max_work)); any
+    /// other game, a histogram or a sum of games is refused
     /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
     /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
         self.misere = misere;
+        self
+    }
+
+    /// The limits of the search for the misère quotient of a [`misere`](Query::misere) query
+    /// (by default [`Budget::default`](crate::misere::Budget::default)); a quotient not found
+    /// within them is an [`Error::QuotientNotFound`] naming the limit reached.
+    pub fn misere_budget(mut self, budget: crate::misere::Budget) -> Self {
+        self.misere_budget = budget;
         self
     }
 
@@ -385,6 +397,7 @@ impl<'p> Query<'p> {
             misere: self.misere,
             staircase: self.staircase,
             max_heap: self.max_heap,
+            misere_budget: self.misere_budget,
             options: self.options,
             progress,
         }
@@ -480,20 +493,17 @@ impl<'p> Query<'p> {
     /// Misère play of a game other than Nim: ordered tuples counted in the monoid algebra of
     /// the game's misère quotient ([`crate::misere`]; `count::quotient` says how).
     fn quotient_counts(&self, game: &Game, heaps: &BigUint) -> Result<(BigUint, BigUint, Report)> {
-        if self.kind != Kind::Ordered {
-            return Err(Error::NotForQuery {
-                query: format!("misère {} of {}", self.kind, game.spec()),
-                reason: "misère counts of games other than nim are ordered only (the quotient's \
-                         unordered and distinct counts are not implemented)",
-            });
-        }
         let (lo, hi) = self.range()?;
+        if self.kind != Kind::Ordered {
+            let part = Component { game: game.clone(), lo: lo.clone(), hi: hi.clone(), heaps: heaps.clone() };
+            return self.quotient_unordered_counts(std::slice::from_ref(&part));
+        }
         let sizes = hi - lo + 1u32;
         if self.modulus.is_none() {
             exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
         let found = start.elapsed();
         let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
         let report = Report {
@@ -510,6 +520,9 @@ impl<'p> Query<'p> {
     /// Misère play of a sum of parts of one game: the product of each part's power in the
     /// monoid algebra of the game's quotient, summed over its P-portion.
     fn quotient_sum_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        if self.kind != Kind::Ordered {
+            return self.quotient_unordered_counts(components);
+        }
         let game = &components[0].game;
         if self.modulus.is_none() {
             exact_answer_fits(components.iter().try_fold(0u64, |bits, c| {
@@ -517,7 +530,7 @@ impl<'p> Query<'p> {
             }))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared(game, &crate::misere::Budget::default())?;
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
         let found = start.elapsed();
         let parts: Vec<(&BigUint, &BigUint, &BigUint)> =
             components.iter().map(|c| (&c.lo, &c.hi, &c.heaps)).collect();
@@ -532,6 +545,71 @@ impl<'p> Query<'p> {
             stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
         };
         Ok((losing, total, report))
+    }
+
+    /// Misère play of multisets or sets of heap sizes (within each part) of one game: the
+    /// coefficient of `t^k` of `Π_a (1 − t·e_a)^(−h_a)` (multisets) or `Π_a (1 + t·e_a)^(h_a)`
+    /// (sets) in the monoid algebra of the game's quotient, per part, multiplied and summed over
+    /// its P-portion (`count::quotient` says how). Its work is estimated first, against
+    /// [`max_work`](Query::max_work), and so is its memory.
+    fn quotient_unordered_counts(&self, components: &[Component]) -> Result<(BigUint, BigUint, Report)> {
+        use super::coefficients::Unordered as Which;
+        let game = &components[0].game;
+        let kind = if self.kind == Kind::Set { Which::Set } else { Which::Multiset };
+        let limit = self.options.work_limit;
+        let start = std::time::Instant::now();
+        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
+        let found = start.elapsed();
+        let parts: Vec<super::quotient::UnorderedPart<'_>> = components
+            .iter()
+            .map(|c| super::quotient::UnorderedPart { lo: &c.lo, hi: &c.hi, k: &c.heaps })
+            .collect();
+        let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
+        let report = |stages| Report {
+            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            sizes,
+            log2_len: 0,
+            spectrum: SpectrumPath::Auto,
+            distinct_values: None,
+            stages,
+        };
+        let reduce = |x: u8| self.modulus.as_ref().map_or(BigUint::from(x), |m| BigUint::from(x) % m);
+        let Some(unordered) = super::quotient::Unordered::new(&q, kind, &parts, limit)? else {
+            // Sets of more sizes than a part has: none at all.
+            return Ok((reduce(0), reduce(0), report(vec![("quotient".into(), found)])));
+        };
+        let working = match &self.modulus {
+            Some(m) => m.clone(),
+            None => {
+                let bits = unordered.total_bits();
+                exact_answer_fits(bits)?;
+                BigUint::one() << (bits.unwrap_or(0) + 1)
+            }
+        };
+        let word_cost = super::quotient::Unordered::mul_steps(&working);
+        let steps = unordered
+            .steps()
+            .and_then(|s| (s / super::quotient::MULTIPLY_ADDS_PER_STEP + 1).checked_mul(word_cost));
+        if steps.is_none_or(|s| s > limit) {
+            return Err(Error::TooMuchWork {
+                what: super::quotient::WHAT,
+                steps: crate::error::Estimate(steps),
+                limit,
+            });
+        }
+        crate::memory::ensure_fits(
+            || "the misère series".into(),
+            unordered.bytes(&working).unwrap_or(u64::MAX),
+        )?;
+        let (losing, total) = match &self.modulus {
+            Some(m) => unordered.modulo(m, self.progress)?,
+            None => unordered.exact(self.progress)?,
+        };
+        Ok((
+            losing,
+            total,
+            report(vec![("quotient".into(), found), ("series".into(), start.elapsed() - found)]),
+        ))
     }
 
     /// Moore's Nim-`moore` ([`Query::moore`]), digit by digit.

@@ -11,7 +11,12 @@
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::coefficients;
+use super::modulus::{self, Part};
+use crate::error::{Error, Estimate, Result};
 use crate::misere::Quotient;
+use crate::progress::Progress;
+use crate::ring::{Big, OddWord, Residues, TwoWord};
 
 /// `h[a]`: how many sizes of `lo..=hi` have the element `a`.
 pub(super) fn histogram(q: &Quotient, lo: &BigUint, hi: &BigUint) -> Vec<BigUint> {
@@ -117,6 +122,236 @@ pub(super) fn ordered_parts(
     (losing, total)
 }
 
+/// One part of an unordered count: `k` heaps of sizes in `lo..=hi`, as multisets or sets.
+pub(super) struct UnorderedPart<'a> {
+    pub lo: &'a BigUint,
+    pub hi: &'a BigUint,
+    pub k: &'a BigUint,
+}
+
+/// The misère counts of multisets (or sets) of heap sizes, within each part, of a sum of parts
+/// of one game, exact or modulo `m` (see [`unordered_parts`]).
+pub(super) struct Unordered<'a> {
+    q: &'a Quotient,
+    kind: coefficients::Unordered,
+    /// Per part: its `k`, its number of sizes `N` and its histogram over `Q`.
+    parts: Vec<(u64, BigUint, Vec<BigUint>)>,
+}
+
+impl<'a> Unordered<'a> {
+    /// The parts' histograms; `None` when the count is 0 for want of sizes (sets of more
+    /// sizes than a part has), and an error for a `k` beyond a word (beyond every estimate).
+    pub(super) fn new(
+        q: &'a Quotient,
+        kind: coefficients::Unordered,
+        parts: &[UnorderedPart<'_>],
+        limit: u128,
+    ) -> Result<Option<Self>> {
+        let mut out = Vec::with_capacity(parts.len());
+        for part in parts {
+            let n = part.hi - part.lo + 1u32;
+            if kind == coefficients::Unordered::Set && *part.k > n {
+                return Ok(None);
+            }
+            let Some(k) = part.k.to_u64() else {
+                return Err(Error::TooMuchWork { what: WHAT, steps: Estimate(None), limit });
+            };
+            out.push((k, n, histogram(q, part.lo, part.hi)));
+        }
+        Ok(Some(Unordered { q, kind, parts: out }))
+    }
+
+    /// Multiply-adds of the truncated series, an upper bound: for each factor `(1 ∓ t·e_a)^(∓h_a)`
+    /// of a part, `|Q|` per pair of a degree of the product so far and a degree of the factor's
+    /// series (only the degree `k` of the last factor's product is needed); `|Q|²` to join parts.
+    pub(super) fn steps(&self) -> Option<u128> {
+        let order = self.q.order() as u128;
+        let mut steps = order * order * self.parts.len() as u128;
+        for (k, _, h) in &self.parts {
+            let k = u128::from(*k);
+            let factors: Vec<u128> = h
+                .iter()
+                .filter(|x| !x.is_zero())
+                .map(|x| match self.kind {
+                    coefficients::Unordered::Multiset => k,
+                    coefficients::Unordered::Set => x.to_u128().map_or(k, |x| x.min(k)),
+                })
+                .collect();
+            let mut degree = 0u128;
+            for (i, &len) in factors.iter().enumerate() {
+                let pairs =
+                    if i + 1 == factors.len() { len + 1 } else { (degree + 1).checked_mul(len + 1)? };
+                // The binomials of the factor, a few steps each.
+                steps = steps.checked_add(pairs.checked_mul(order)?)?.checked_add(4 * (k + 1))?;
+                degree = (degree + len).min(k);
+            }
+        }
+        Some(steps)
+    }
+
+    /// The bits of the largest total, `Π C(N + k − 1, k)` (multisets) or `Π C(N, k)` (sets):
+    /// below `2^bits`.
+    pub(super) fn total_bits(&self) -> Option<u64> {
+        self.parts.iter().try_fold(0u64, |bits, (k, n, _)| {
+            let top = match self.kind {
+                coefficients::Unordered::Multiset => n + k,
+                coefficients::Unordered::Set => n.clone(),
+            };
+            bits.checked_add(k.checked_mul(top.bits())?)
+        })
+    }
+
+    /// The bytes of the largest tables of the series modulo `m` (`(k + 1)·|Q|` residues twice,
+    /// a word each, or a big integer's digits and header), `None` beyond counting.
+    pub(super) fn bytes(&self, m: &BigUint) -> Option<u64> {
+        let k = self.parts.iter().map(|(k, _, _)| *k).max().unwrap_or(0);
+        let elements = 2 * (u128::from(k) + 1) * self.q.order() as u128;
+        let each = if m.bits() <= 129 { 16 } else { u128::from(m.bits() / 8) + 32 };
+        u64::try_from(elements.checked_mul(each)?).ok()
+    }
+
+    /// The losing count and the total modulo `m >= 1`: each part of `m` in its ring (the
+    /// binomials of [`coefficients::Binomials`] hold modulo any number).
+    pub(super) fn modulo(&self, m: &BigUint, progress: &dyn Progress) -> Result<(BigUint, BigUint)> {
+        let joined = modulus::by_parts(m, 2, |part| {
+            Ok(match part {
+                Part::Odd(m) => match m.to_u64().filter(|&w| w < 1 << 63) {
+                    Some(w) => self.in_ring(&OddWord::new(w), progress)?,
+                    None => self.in_ring(&Big::new(m.clone()), progress)?,
+                },
+                Part::Two(a) if *a <= 128 => self.in_ring(&TwoWord::new(*a as u32), progress)?,
+                Part::Two(a) => self.in_ring(&Big::new(BigUint::one() << *a), progress)?,
+            })
+        })?;
+        Ok((joined[0].clone(), joined[1].clone()))
+    }
+
+    /// The counts exactly: modulo `2^bits` above the total (every count lies in `0..=total`).
+    pub(super) fn exact(&self, progress: &dyn Progress) -> Result<(BigUint, BigUint)> {
+        let bits = self.total_bits().expect("an exact count's size is bounded before") + 1;
+        self.modulo(&(BigUint::one() << bits), progress)
+    }
+
+    /// The cost of a multiplication modulo `m` (each part of it, in its ring).
+    pub(super) fn mul_steps(m: &BigUint) -> u128 {
+        Part::of(m)
+            .iter()
+            .map(|part| {
+                let bits = match part {
+                    Part::Odd(m) if m.bits() <= 63 => return 1,
+                    Part::Two(a) if *a <= 128 => return 1,
+                    Part::Odd(m) => m.bits(),
+                    Part::Two(a) => *a + 1,
+                };
+                let words = u128::from(bits / 64 + 1);
+                words * words / 64 + 1
+            })
+            .sum()
+    }
+
+    /// `[losing, total]` in the ring `r`.
+    fn in_ring<R: Residues>(&self, r: &R, progress: &dyn Progress) -> Result<Vec<BigUint>> {
+        let q = self.q;
+        let mut joined = vec![r.zero(); q.order()];
+        joined[0] = r.one();
+        let factors = self.parts.iter().map(|(_, _, h)| h.iter().filter(|x| !x.is_zero()).count() as u64);
+        progress.start("misère series", factors.sum());
+        let mut done = 0;
+        for (k, n, h) in &self.parts {
+            let series = self.series(r, *k, n, h, &mut || {
+                done += 1;
+                progress.set_position(done);
+            })?;
+            joined = algebra_product(r, q, &joined, &series);
+        }
+        progress.finish();
+        let losing = q.p_portion().into_iter().fold(r.zero(), |s, a| r.add(s, joined[a].clone()));
+        let total = joined.iter().fold(r.zero(), |s, x| r.add(s, x.clone()));
+        Ok(vec![r.to_biguint(&losing), r.to_biguint(&total)])
+    }
+
+    /// `[t^k] Π_a (1 − t·e_a)^(−h_a)` (multisets) or `Π_a (1 + t·e_a)^(h_a)` (sets) in the
+    /// algebra of `Q` over `r`: the number of multisets (sets) of `k` sizes with each product.
+    fn series<R: Residues>(
+        &self,
+        r: &R,
+        k: u64,
+        n: &BigUint,
+        h: &[BigUint],
+        step: &mut dyn FnMut(),
+    ) -> Result<Vec<R::Elem>> {
+        let q = self.q;
+        let order = q.order();
+        let binomials = coefficients::Binomials::new(r, k, &(n + k + 1u32))?;
+        let k = k as usize;
+        // product[i][c]: the multisets (sets) of i sizes among the elements so far with product c.
+        let mut product: Vec<Vec<R::Elem>> = vec![vec![r.zero(); order]];
+        product[0][0] = r.one();
+        let factors: Vec<usize> = (0..order).filter(|&a| !h[a].is_zero()).collect();
+        for (index, &a) in factors.iter().enumerate() {
+            let coefficients = binomials.binomials(self.kind, &h[a]);
+            let mut power = 0; // e_a^j
+            let powers: Vec<usize> = (0..coefficients.len())
+                .map(|_| {
+                    let p = power;
+                    power = q.mul(power, a);
+                    p
+                })
+                .collect();
+            let last = index + 1 == factors.len();
+            let degree = (product.len() - 1 + coefficients.len() - 1).min(k);
+            let mut next = vec![vec![r.zero(); order]; if last { 1 } else { degree + 1 }];
+            for (i, row) in product.iter().enumerate() {
+                for (j, (coefficient, &e)) in coefficients.iter().zip(&powers).enumerate() {
+                    if i + j > k {
+                        break;
+                    }
+                    if last && i + j != k {
+                        continue;
+                    }
+                    let target = &mut next[if last { 0 } else { i + j }];
+                    for (c, x) in row.iter().enumerate() {
+                        let cell = &mut target[q.mul(c, e)];
+                        *cell = r.add(cell.clone(), r.mul(x.clone(), coefficient.clone()));
+                    }
+                }
+            }
+            product = next;
+            step();
+            if last {
+                return Ok(product.swap_remove(0));
+            }
+        }
+        // No factor at all cannot happen (every part has a size); keep the answer total anyway.
+        let mut out = vec![r.zero(); order];
+        if k == 0 {
+            out[0] = r.one();
+        }
+        Ok(out)
+    }
+}
+
+/// Multiply-adds of the series per work step of about 25 ns (see [`crate::count::MAX_STEPS`]):
+/// measured, 700 Kayles heaps over `1..=10^12` modulo `10^9+7` (an estimate of `2.6·10^8`
+/// multiply-adds, a word each) take 0.57 s of CPU on one core of a 2-core Intel Xeon
+/// (`cargo test`'s profile), about 2.2 ns each.
+pub(super) const MULTIPLY_ADDS_PER_STEP: u128 = 10;
+
+/// What an unordered misère count is called in its refusals.
+pub(super) const WHAT: &str = "counting unordered misère positions through the quotient";
+
+/// `f * g` in the algebra of `Q` over the ring `r`.
+fn algebra_product<R: Residues>(r: &R, q: &Quotient, f: &[R::Elem], g: &[R::Elem]) -> Vec<R::Elem> {
+    let mut out = vec![r.zero(); q.order()];
+    for (a, x) in f.iter().enumerate() {
+        for (b, y) in g.iter().enumerate() {
+            let cell = &mut out[q.mul(a, b)];
+            *cell = r.add(cell.clone(), r.mul(x.clone(), y.clone()));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use num_bigint::BigUint;
@@ -125,10 +360,11 @@ mod tests {
     use crate::game::Game;
     use crate::play::MisereSearch;
 
-    /// Ordered misère counts against every tuple judged by a plain memoised search (the player
-    /// who cannot move wins), exact and modulo 10^9+7, 2^64, 12 and 1.
+    /// Ordered, unordered and distinct misère counts against every tuple judged by a plain
+    /// memoised search (the player who cannot move wins; multisets are the non-decreasing
+    /// tuples, sets the increasing ones), exact and modulo 10^9+7, 2^64, 12 and 1.
     #[test]
-    fn ordered_counts_equal_a_plain_search() {
+    fn counts_equal_a_plain_search() {
         let moduli: Vec<Option<BigUint>> = vec![
             None,
             Some(1_000_000_007u32.into()),
@@ -141,25 +377,115 @@ mod tests {
             let mut search = MisereSearch::new(vec![&game], 1_000_000);
             for (lo, hi) in [(0u64, 0u64), (0, 7), (1, 1), (2, 9), (5, 6)] {
                 for k in 0..=3u32 {
-                    let mut lost = 0u64;
+                    // [losing, total] per kind: ordered, multisets, sets.
+                    let mut tally = [[0u64; 2]; 3];
                     let mut tuple = vec![lo; k as usize];
                     loop {
                         let heaps: Vec<(usize, u64)> = tuple.iter().map(|&h| (0, h)).collect();
-                        lost += u64::from(search.is_lost(&heaps).unwrap());
+                        let lost = u64::from(search.is_lost(&heaps).unwrap());
+                        let sorted = tuple.windows(2).all(|w| w[0] <= w[1]);
+                        let increasing = tuple.windows(2).all(|w| w[0] < w[1]);
+                        for (kind, counted) in [true, sorted, increasing].into_iter().enumerate() {
+                            if counted {
+                                tally[kind][0] += lost;
+                                tally[kind][1] += 1;
+                            }
+                        }
                         // The next tuple, the last heap fastest.
                         let Some(i) = (0..tuple.len()).rev().find(|&i| tuple[i] < hi) else { break };
                         tuple[i] += 1;
                         tuple[i + 1..].iter_mut().for_each(|h| *h = lo);
                     }
-                    for m in &moduli {
-                        let mut query = Query::new(game.clone()).sizes(lo, hi).heaps(k).misere(true);
-                        if let Some(m) = m {
-                            query = query.modulus(m.clone());
+                    for (kind, [lost, total]) in
+                        [Kind::Ordered, Kind::Multiset, Kind::Set].into_iter().zip(tally)
+                    {
+                        for m in &moduli {
+                            let mut query =
+                                Query::new(game.clone()).sizes(lo, hi).heaps(k).kind(kind).misere(true);
+                            if let Some(m) = m {
+                                query = query.modulus(m.clone());
+                            }
+                            let counts = query.count().unwrap();
+                            let reduce =
+                                |x: u64| m.as_ref().map_or(BigUint::from(x), |m| BigUint::from(x) % m);
+                            let what = format!("{spec} {lo}..={hi} k = {k} {kind} mod {m:?}");
+                            assert_eq!(
+                                (counts.losing, counts.total),
+                                (reduce(lost), reduce(total)),
+                                "{what}"
+                            );
                         }
-                        let counts = query.count().unwrap();
-                        let expect = m.as_ref().map_or(BigUint::from(lost), |m| BigUint::from(lost) % m);
-                        assert_eq!(counts.losing, expect, "{spec} {lo}..={hi} k = {k} mod {m:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// Multisets and sets of two and three heaps over huge ranges against the cycle index of
+    /// the symmetric group (Burnside): with `S_1 = Σ h_a h_b h_c [abc ∈ P]`,
+    /// `S_2 = Σ h_a h_b [a²b ∈ P]`, `S_3 = Σ h_a [a³ ∈ P]`, multisets of three number
+    /// `(S_1 + 3 S_2 + 2 S_3)/6` and sets `(S_1 − 3 S_2 + 2 S_3)/6`; of two,
+    /// `(T_1 ± T_2)/2`. Exact and modulo words, big odd numbers and powers of two.
+    #[test]
+    fn unordered_counts_of_huge_ranges_equal_the_cycle_index() {
+        let parse = |s: &str| crate::number::parse(s).unwrap();
+        let moduli: Vec<Option<BigUint>> =
+            [None, Some("10^9+7"), Some("2^64"), Some("12"), Some("2^89-1"), Some("2^130")]
+                .into_iter()
+                .map(|m| m.map(parse))
+                .collect();
+        for (spec, lo, hi) in [("octal:0.75", "0", "10^18"), ("subtract:1,2", "7", "10^30+1")] {
+            let game = Game::parse(spec).unwrap();
+            let q = crate::misere::quotient(&game, &crate::misere::Budget::default()).unwrap();
+            let (lo, hi) = (parse(lo), parse(hi));
+            let h = super::histogram(&q, &lo, &hi);
+            let p = |a: usize| q.in_p(a);
+            let mut s1 = BigUint::from(0u8);
+            let mut s2 = BigUint::from(0u8);
+            let mut s3 = BigUint::from(0u8);
+            let mut t1 = BigUint::from(0u8);
+            let mut t2 = BigUint::from(0u8);
+            for (a, x) in h.iter().enumerate() {
+                let aa = q.mul(a, a);
+                if p(q.mul(aa, a)) {
+                    s3 += x;
+                }
+                if p(aa) {
+                    t2 += x;
+                }
+                for (b, y) in h.iter().enumerate() {
+                    if p(q.mul(aa, b)) {
+                        s2 += x * y;
+                    }
+                    if p(q.mul(a, b)) {
+                        t1 += x * y;
+                    }
+                    for (c, z) in h.iter().enumerate() {
+                        if p(q.mul(q.mul(a, b), c)) {
+                            s1 += x * y * z;
+                        }
+                    }
+                }
+            }
+            let expect = [
+                (2u32, Kind::Multiset, (&t1 + &t2) / 2u32),
+                (2, Kind::Set, (&t1 - &t2) / 2u32),
+                (3, Kind::Multiset, (&s1 + 3u32 * &s2 + 2u32 * &s3) / 6u32),
+                (3, Kind::Set, (&s1 + 2u32 * &s3 - 3u32 * &s2) / 6u32),
+            ];
+            for (k, kind, lost) in expect {
+                for m in &moduli {
+                    let mut query = Query::new(game.clone())
+                        .sizes(lo.clone(), hi.clone())
+                        .heaps(k)
+                        .kind(kind)
+                        .misere(true);
+                    if let Some(m) = m {
+                        query = query.modulus(m.clone());
+                    }
+                    let counts = query.count().unwrap();
+                    let expect = m.as_ref().map_or(lost.clone(), |m| &lost % m);
+                    assert_eq!(counts.losing, expect, "{spec} k = {k} {kind} mod {m:?}");
                 }
             }
         }
@@ -199,10 +525,41 @@ mod tests {
             sum += Query::sum(parts).misere(true).modulus(m.clone()).count().unwrap().losing;
         }
         assert_eq!(whole.count().unwrap().losing, sum % &m);
-        // Unordered misère counts are not implemented: refused, not guessed.
-        let e =
-            Query::new(game.clone()).sizes(0u32, 9u32).heaps(2u32).kind(Kind::Multiset).misere(true).count();
-        assert!(e.unwrap_err().to_string().contains("ordered only"));
+        // Unordered: k beyond every estimate and a small work limit refused, sets of more sizes
+        // than there are none at all.
+        let unordered =
+            |k: BigUint, kind| Query::new(game.clone()).sizes(1u32, 9u32).heaps(k).kind(kind).misere(true);
+        for e in [
+            unordered(crate::number::parse("10^30").unwrap(), Kind::Multiset).count(),
+            unordered(BigUint::from(3u8), Kind::Set).max_work(10).count(),
+        ] {
+            let e = e.unwrap_err();
+            assert!(matches!(e, crate::Error::TooMuchWork { .. }), "{e}");
+            assert!(e.to_string().contains("unordered misère positions"), "{e}");
+        }
+        let none = unordered(crate::number::parse("10^30").unwrap(), Kind::Set).modulus(7u8).count().unwrap();
+        assert_eq!((none.losing, none.total), (0u8.into(), 0u8.into()));
+        // Sums of parts, multisets within each part, against a plain search: two heaps of
+        // 0..=5 and one of 3..=7.
+        let mut search = MisereSearch::new(vec![&game], 1_000_000);
+        let mut lost = [0u32; 2];
+        for a in 0..=5u64 {
+            for b in a..=5 {
+                for c in 3..=7 {
+                    let l = search.is_lost(&[(0, a), (0, b), (0, c)]).unwrap();
+                    lost[0] += u32::from(l);
+                    lost[1] += u32::from(l && a < b);
+                }
+            }
+        }
+        for (kind, lost) in [(Kind::Multiset, lost[0]), (Kind::Set, lost[1])] {
+            let parts = [
+                crate::count::Component::new(game.clone(), 0u32, 5u32, 2u32),
+                crate::count::Component::new(game.clone(), 3u32, 7u32, 1u32),
+            ];
+            let counts = Query::sum(parts).kind(kind).misere(true).count().unwrap();
+            assert_eq!(counts.losing, lost.into(), "{kind}");
+        }
         let e = Query::new(Game::Lasker).sizes(0u32, 9u32).heaps(2u32).misere(true).count();
         assert!(e.unwrap_err().to_string().contains("misère positions are counted for nim only"));
     }

@@ -156,6 +156,12 @@ impl Stage {
         self.table[a as usize * self.order + b as usize]
     }
 
+    /// The work so far: the states of every check and the steps of every marking walk, which
+    /// the budget bounds by [`WORK`] times one check's limit.
+    pub fn work(&self) -> u64 {
+        self.states.saturating_add(self.marking.get())
+    }
+
     /// The heaps joined so far: `0..=n`.
     pub fn heaps(&self) -> u64 {
         self.phi.len() as u64
@@ -228,7 +234,7 @@ impl Stage {
     /// Fails when the work so far passed [`WORK`] times one check's limit.
     fn within(&self, max_states: u64) -> Result<(), Stuck> {
         let limit = max_states.saturating_mul(WORK);
-        if self.states.saturating_add(self.marking.get()) > limit {
+        if self.work() > limit {
             return Err(Stuck::Work(limit));
         }
         Ok(())

@@ -271,39 +271,70 @@ impl Quotient {
 /// The misère quotient of `game`, proven for every heap size, or [`Error::QuotientNotFound`]
 /// naming the limit reached (see the module's documentation).
 pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
+    quotient_reporting(game, budget, &crate::progress::Silent)
+}
+
+/// [`quotient`], reporting to `progress`: one stage, `"misère quotient"`, whose total is the
+/// most work the budget allows (`5 · max_states` states of checks and marking walks, where the
+/// search stops) and whose position is the work done after each heap joined, with a message
+/// naming the heap and the order so far.
+pub fn quotient_reporting(
+    game: &Game,
+    budget: &Budget,
+    progress: &dyn crate::progress::Progress,
+) -> Result<Quotient> {
     let spec = game.spec();
-    let fail = |reason: String| Error::QuotientNotFound { game: spec.clone(), reason };
+    let fail = |reason: String, limit: Option<&'static str>| Error::QuotientNotFound {
+        game: spec.clone(),
+        reason,
+        limit,
+    };
     let Some(theorem) = MisereTheorem::for_game(game) else {
         return Err(fail(
             "misère quotients are computed for octal games and finite subtraction games".into(),
+            None,
         ));
     };
+    // The work a search may take: every heap's checks and marking walks count against
+    // `WORK · max_states` states, shown as the progress of the search.
+    progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
     let mut stage = build::Stage::start();
     let mut tried: Vec<(u64, u64)> = Vec::new();
     let mut last_failure = String::from("no period of the heaps' elements showed");
     while stage.heaps() <= budget.max_heap {
         stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
+            progress.finish();
             let n = stage.heaps();
-            fail(match stuck {
-                build::Stuck::Order(order) => format!(
-                    "joining heap {n} gives an order of {order}, above the limit of {} (it may be \
-                     infinite; `nimcount misere --max-order` searches further)",
-                    budget.max_order
+            match stuck {
+                build::Stuck::Order(order) => fail(
+                    format!(
+                        "joining heap {n} gives an order of {order}, above the limit of {} \
+                         (it may be infinite)",
+                        budget.max_order
+                    ),
+                    Some("max_order"),
                 ),
-                build::Stuck::States(limit) => format!(
-                    "joining heap {n}, a check passed {limit} states (`nimcount misere \
-                     --max-states` checks further)"
+                build::Stuck::States(limit) => fail(
+                    format!("joining heap {n}, a check passed the limit of {limit} states"),
+                    Some("max_states"),
                 ),
-                build::Stuck::Work(limit) => format!(
-                    "joining heap {n}, the construction passed {limit} steps ({} times the limit \
-                     of one check; `nimcount misere --max-states` searches further)",
-                    build::WORK
+                build::Stuck::Work(limit) => fail(
+                    format!(
+                        "joining heap {n}, the construction passed {limit} steps ({} times the limit \
+                         of {} states of one check)",
+                        build::WORK,
+                        budget.max_states
+                    ),
+                    Some("max_states"),
                 ),
-                build::Stuck::Refinement => {
-                    format!("joining heap {n}, no refinement of the quotient judged every position right")
-                }
-            })
+                build::Stuck::Refinement => fail(
+                    format!("joining heap {n}, no refinement of the quotient judged every position right"),
+                    None,
+                ),
+            }
         })?;
+        progress.set_position(stage.work());
+        progress.message(&format!("heap {}, order {}", stage.heaps(), stage.order));
         let Some((n0, p)) = period_of(&stage.phi, theorem) else { continue };
         if tried.contains(&(n0, p)) {
             continue;
@@ -311,6 +342,7 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
         tried.push((n0, p));
         match prove(game, &stage, theorem, n0, p, budget.max_states) {
             Ok(states) => {
+                progress.finish();
                 let mut q = Quotient {
                     game: spec.clone(),
                     rules: game.builtin().expect("a theorem applies to built-in games").clone(),
@@ -327,11 +359,14 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
                 return Ok(q);
             }
             Err(verify::Failed::States(limit)) => {
-                return Err(fail(format!(
-                    "the check of the candidate of order {} passed {limit} states (`nimcount misere \
-                     --max-states` checks further)",
-                    stage.order
-                )));
+                progress.finish();
+                return Err(fail(
+                    format!(
+                        "the check of the candidate of order {} passed the limit of {limit} states",
+                        stage.order
+                    ),
+                    Some("max_states"),
+                ));
             }
             Err(verify::Failed::Wrong(_)) => {
                 last_failure = format!(
@@ -341,18 +376,29 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
             }
         }
     }
-    Err(fail(format!(
-        "heaps up to {} joined, order {}; {last_failure} (`nimcount misere --max-heap` searches further)",
-        budget.max_heap, stage.order
-    )))
+    progress.finish();
+    Err(fail(
+        format!("heaps up to {} joined, order {}; {last_failure}", budget.max_heap, stage.order),
+        Some("max_heap"),
+    ))
 }
 
 /// [`quotient`], computed once per game and budget in a process and shared: play and count
 /// ask for the same quotients many times.
 pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
+    shared_reporting(game, budget, &crate::progress::Silent)
+}
+
+/// [`shared`], reporting the search (when it runs) to `progress` ([`quotient_reporting`]).
+pub fn shared_reporting(
+    game: &Game,
+    budget: &Budget,
+    progress: &dyn crate::progress::Progress,
+) -> Result<std::sync::Arc<Quotient>> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex};
-    type Known = HashMap<(Game, Budget), std::result::Result<Arc<Quotient>, String>>;
+    type Failure = (String, Option<&'static str>);
+    type Known = HashMap<(Game, Budget), std::result::Result<Arc<Quotient>, Failure>>;
     static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
     let key = (game.clone(), *budget);
     let known = |known: &Known| known.get(&key).cloned();
@@ -360,9 +406,9 @@ pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> 
     let found = match remembered {
         Some(found) => found,
         None => {
-            let found = match quotient(game, budget) {
+            let found = match quotient_reporting(game, budget, progress) {
                 Ok(q) => Ok(Arc::new(q)),
-                Err(Error::QuotientNotFound { reason, .. }) => Err(reason),
+                Err(Error::QuotientNotFound { reason, limit, .. }) => Err((reason, limit)),
                 Err(other) => return Err(other),
             };
             if let Ok(mut k) = KNOWN.lock() {
@@ -371,7 +417,7 @@ pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> 
             found
         }
     };
-    found.map_err(|reason| Error::QuotientNotFound { game: game.spec(), reason })
+    found.map_err(|(reason, limit)| Error::QuotientNotFound { game: game.spec(), reason, limit })
 }
 
 /// The smallest period of the images (and its preperiod) that the heaps joined cover up to the
@@ -477,14 +523,23 @@ mod tests {
     fn quotients_not_found_say_why_on_one_line() {
         let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
         let few_heaps = Budget { max_heap: 20, ..small };
-        for (spec, budget, needle) in [
-            ("dawsons-kayles", small, "--max-states"),
-            ("nim", small, "octal games and finite subtraction games"),
-            ("lasker", small, "octal games and finite subtraction games"),
-            ("octal:0.56", small, "--max-states"),
-            ("octal:0.56", few_heaps, "heaps up to 20 joined"),
+        for (spec, budget, needle, limit) in [
+            ("dawsons-kayles", small, "limit of 1000 states", Some("max_states")),
+            ("nim", small, "octal games and finite subtraction games", None),
+            ("lasker", small, "octal games and finite subtraction games", None),
+            ("octal:0.56", small, "1000 states", Some("max_states")),
+            ("octal:0.56", few_heaps, "heaps up to 20 joined", Some("max_heap")),
+            (
+                "dawsons-kayles",
+                Budget { max_order: 20, ..Budget::default() },
+                "limit of 20",
+                Some("max_order"),
+            ),
         ] {
-            let e = quotient(&Game::parse(spec).unwrap(), &budget).unwrap_err().to_string();
+            let e = quotient(&Game::parse(spec).unwrap(), &budget).unwrap_err();
+            let Error::QuotientNotFound { limit: reached, .. } = &e else { panic!("{spec}: {e}") };
+            assert_eq!(*reached, limit, "{spec}: {e}");
+            let e = e.to_string();
             assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
         }
     }

@@ -46,6 +46,17 @@ fn no_quotient_is_an_answer_and_bad_input_is_refused() {
     refused(&["misere", "--game", "kayles", "--max-heap", "0"], "--max-heap 0 is out of range");
     refused(&["misere", "--game", "chess"], "unknown game 'chess'");
     refused(&["misere", "--game", "kayles", "--max-states", "x"], "--max-states");
+    // A count whose quotient is not found names the limit reached and the option that lifts it.
+    let dawson = ["count", "--game", "octal:0.07", "--sizes", "1..=9", "--heaps", "2", "--misere"];
+    refused(&[&dawson[..], &["--max-states", "2000"]].concat(), "(--max-states searches further)");
+    refused(
+        &[&dawson[..], &["--max-order", "10"]].concat(),
+        "above the limit of 10 (it may be infinite) (--max-order searches further)",
+    );
+    refused(
+        &["count", "--game", "kayles", "--sizes", "1..=9", "--heaps", "2", "--max-states", "9"],
+        "--misere",
+    );
 }
 
 /// The `losing` line of a count.
@@ -82,8 +93,22 @@ fn misere_counts_over_huge_ranges_add_up_over_parts() {
         sum += losing(&args);
     }
     assert_eq!(whole, sum % 1_000_000_007);
+}
+
+#[test]
+fn unordered_misere_counts_and_their_limit() {
+    // Pairs: the ordered ones are the sets twice plus the equal pairs, the multisets the sets
+    // plus the equal pairs, so ordered = multisets + sets.
+    let pairs = |kind: &[&'static str]| {
+        let args = ["count", "--game", "octal:0.75", "--sizes", "1..=10^12", "--heaps", "2", "--misere"];
+        let args = [&args[..], &["--modulus", "10^18"], kind];
+        losing(&args.concat())
+    };
+    let (ordered, multisets, sets) = (pairs(&[]), pairs(&["--unordered"]), pairs(&["--distinct"]));
+    assert!(sets > 0 && multisets != sets);
+    assert_eq!(ordered, (multisets + sets) % 10u64.pow(18));
     refused(
-        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "2", "--misere", "--unordered"],
-        "ordered only",
+        &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "10^6", "--misere", "--unordered"],
+        "--max-work raises the limit",
     );
 }

@@ -82,3 +82,53 @@ fn orders_of_the_quotients() {
         assert_eq!(q.order() % 2, 0);
     }
 }
+
+/// Multisets and sets of up to three heap sizes of Kayles and Guiles counted through the
+/// quotient, against every one judged by the plain search; exact and modulo 10^9+7, 2^64 and 12.
+#[test]
+fn unordered_counts_equal_a_plain_search() {
+    use nimcount::count::{Kind, Query};
+    let moduli: [Option<BigUint>; 4] =
+        [None, Some(1_000_000_007u32.into()), Some(BigUint::from(1u8) << 64u32), Some(12u8.into())];
+    for spec in ["kayles", "octal:0.15"] {
+        let game = Game::parse(spec).unwrap();
+        let mut memo = HashMap::new();
+        for (lo, hi) in [(0u64, 9u64), (1, 11), (4, 4)] {
+            for k in 0..=3usize {
+                // [losing, total] of multisets (non-decreasing tuples) and sets (increasing).
+                let mut tally = [[0u64; 2]; 2];
+                fn each(tuple: &mut Vec<u64>, k: usize, from: u64, hi: u64, f: &mut dyn FnMut(&[u64])) {
+                    if tuple.len() == k {
+                        return f(tuple);
+                    }
+                    for h in from..=hi {
+                        tuple.push(h);
+                        each(tuple, k, h, hi, f);
+                        tuple.pop();
+                    }
+                }
+                each(&mut Vec::new(), k, lo, hi, &mut |t| {
+                    let heaps: Vec<u64> = t.iter().copied().filter(|&h| h > 0).collect();
+                    let l = u64::from(lost(&game, &heaps, &mut memo));
+                    tally[0] = [tally[0][0] + l, tally[0][1] + 1];
+                    if t.windows(2).all(|w| w[0] < w[1]) {
+                        tally[1] = [tally[1][0] + l, tally[1][1] + 1];
+                    }
+                });
+                for (kind, [losing, total]) in [Kind::Multiset, Kind::Set].into_iter().zip(tally) {
+                    for m in &moduli {
+                        let mut query =
+                            Query::new(game.clone()).sizes(lo, hi).heaps(k as u32).kind(kind).misere(true);
+                        if let Some(m) = m {
+                            query = query.modulus(m.clone());
+                        }
+                        let counts = query.count().unwrap();
+                        let reduce = |x: u64| m.as_ref().map_or(BigUint::from(x), |m| BigUint::from(x) % m);
+                        let what = format!("{spec} {lo}..={hi} k = {k} {kind} mod {m:?}");
+                        assert_eq!((counts.losing, counts.total), (reduce(losing), reduce(total)), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}

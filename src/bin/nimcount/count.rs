@@ -93,7 +93,7 @@ pub struct Args {
     distinct: bool,
     /// Misère play, counted for nim (its rule: lost when some heap has two stones or more
     /// and the XOR is 0, or when every heap has at most one stone and an odd number have one)
-    /// and, ordered, for octal and finite subtraction games whose misère quotient is found
+    /// and for octal and finite subtraction games whose misère quotient is found
     /// (`nimcount misere` prints it): whoever takes the last stone loses. `play --misere`
     /// judges one position of any game.
     #[arg(long)]
@@ -121,6 +121,14 @@ pub struct Args {
     /// The most work a count may take, in steps of about 25 ns [default: 4*10^8, about 10 s].
     #[arg(long, value_name = "STEPS", allow_hyphen_values = true)]
     max_work: Option<String>,
+    /// With --misere, the search for the game's misère quotient: stop when a proof passes N
+    /// states, the whole construction at 5 N, as `nimcount misere --max-states` [default: 200000].
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "misere")]
+    max_states: Option<String>,
+    /// With --misere: stop the quotient's search when a quotient along the way passes order N,
+    /// as `nimcount misere --max-order` [default: 2000].
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "misere")]
+    max_order: Option<String>,
     /// The most bytes read from a histogram stream (--histogram -, a pipe) [default: 2^29].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     max_input: Option<String>,
@@ -247,7 +255,15 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
     if let Some(steps) = args.max_work.as_deref().map(parse_max_work).transpose()? {
         query = query.max_work(steps);
     }
-    Ok(query)
+    let mut budget = nimcount::misere::Budget::default();
+    if let Some(n) = crate::misere::limit(&args.max_states, "--max-states", nimcount::misere::MAX_STATES)? {
+        budget.max_states = n;
+    }
+    if let Some(n) = crate::misere::limit(&args.max_order, "--max-order", nimcount::misere::MAX_ORDER as u64)?
+    {
+        budget.max_order = n as usize;
+    }
+    Ok(query.misere_budget(budget))
 }
 
 /// `--heaps K` or `--heaps LO..=HI`: the number of heaps, and the top of a range.
@@ -359,6 +375,13 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
         nimcount::Error::TooMuchWork { .. } | nimcount::Error::HalfTooWide { .. } => {
             usage(format!("{err} (--max-work raises the limit)"))
         }
+        nimcount::Error::QuotientNotFound { limit, .. } => match limit {
+            Some("max_heap") => usage(format!("{err} (`nimcount misere --max-heap` joins more heaps)")),
+            limit => match crate::misere::searches_further(limit) {
+                Some(flag) => usage(format!("{err} ({flag} searches further)")),
+                None => err.into(),
+            },
+        },
         other => common::values_failure(other),
     }
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use nimcount::Error;
 use nimcount::misere::{self, Budget, Quotient};
+use nimcount::progress::Progress;
 use nimcount::spec::Spec;
 use serde_json::{Value, json};
 
@@ -50,14 +51,7 @@ pub struct Args {
 
 /// Runs `nimcount misere`.
 pub fn run(args: Args) -> Result<()> {
-    let number = |flag: &Option<String>, name: &str, most: u64| -> Result<Option<u64>> {
-        let Some(text) = flag else { return Ok(None) };
-        let n = nimcount::number::parse_u64(text).map_err(|e| common::usage(format!("{name}: {e}")))?;
-        if n == 0 || n > most {
-            return Err(common::usage(format!("{name} {n} is out of range (1 to {most})")));
-        }
-        Ok(Some(n))
-    };
+    let number = limit;
     let mut budget = Budget::default();
     if let Some(n) = number(&args.max_heap, "--max-heap", misere::MAX_HEAP)? {
         budget.max_heap = n;
@@ -69,11 +63,16 @@ pub fn run(args: Args) -> Result<()> {
         budget.max_states = n;
     }
     let game = Spec::parse(&args.game)?.heap_game()?;
-    let found = match misere::quotient(&game, &budget) {
+    let progress = common::TerminalProgress::new();
+    let found = match misere::quotient_reporting(&game, &budget, &progress) {
         Ok(q) => Ok(q),
-        Err(Error::QuotientNotFound { reason, .. }) => Err(reason),
+        Err(Error::QuotientNotFound { reason, limit, .. }) => Err(match searches_further(limit) {
+            Some(flag) => format!("{reason} ({flag} searches further)"),
+            None => reason,
+        }),
         Err(e) => return Err(e.into()),
     };
+    progress.finish();
     let mut out = common::stdout();
     let text = match &found {
         Ok(q) if args.json => json_of(q, args.table).to_string(),
@@ -83,6 +82,26 @@ pub fn run(args: Args) -> Result<()> {
     };
     writeln!(out, "{text}").map_err(common::stdout_error)?;
     out.flush().map_err(common::stdout_error)
+}
+
+/// A limit of the quotient's search, `--NAME N` with `1 <= N <= most`.
+pub fn limit(flag: &Option<String>, name: &str, most: u64) -> Result<Option<u64>> {
+    let Some(text) = flag else { return Ok(None) };
+    let n = nimcount::number::parse_u64(text).map_err(|e| common::usage(format!("{name}: {e}")))?;
+    if n == 0 || n > most {
+        return Err(common::usage(format!("{name} {n} is out of range (1 to {most})")));
+    }
+    Ok(Some(n))
+}
+
+/// The option of `nimcount misere` that raises the limit a search stopped at.
+pub fn searches_further(limit: Option<&str>) -> Option<&'static str> {
+    match limit? {
+        "max_heap" => Some("--max-heap"),
+        "max_order" => Some("--max-order"),
+        "max_states" => Some("--max-states"),
+        _ => None,
+    }
 }
 
 /// The quotient in words.

@@ -1,0 +1,91 @@
+//! `misere_quotient`: a game's misère quotient, the fields `nimcount misere --json` prints, as a
+//! dict (the package's Python layer builds the `MisereQuotient` from it).
+
+use nimcount::Error;
+use nimcount::misere::{self, Budget, Quotient};
+use nimcount::progress::Progress;
+use nimcount::spec::Spec;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::convert::u64_arg;
+use crate::errors::{quotient_not_found, to_py, value_error};
+use crate::interrupt::interruptible;
+
+/// `misere_quotient(game, max_heap, max_order, max_states, table)`: the quotient as a dict;
+/// `QuotientNotFound` (with `reason` and `keyword`) when it is not found within the limits.
+#[pyfunction]
+#[pyo3(signature = (game, max_heap=None, max_order=None, max_states=None, table=false))]
+pub fn misere_quotient<'py>(
+    py: Python<'py>,
+    game: String,
+    max_heap: Option<Bound<'py, PyAny>>,
+    max_order: Option<Bound<'py, PyAny>>,
+    max_states: Option<Bound<'py, PyAny>>,
+    table: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let limit = |value: Option<Bound<'py, PyAny>>, name: &str, most: u64| -> PyResult<Option<u64>> {
+        let Some(value) = value else { return Ok(None) };
+        let n = u64_arg(&value, name)?;
+        if n == 0 || n > most {
+            return Err(value_error(format!("{name}={n} is out of range (1 to {most})")));
+        }
+        Ok(Some(n))
+    };
+    let mut budget = Budget::default();
+    if let Some(n) = limit(max_heap, "max_heap", misere::MAX_HEAP)? {
+        budget.max_heap = n;
+    }
+    if let Some(n) = limit(max_order, "max_order", misere::MAX_ORDER as u64)? {
+        budget.max_order = n as usize;
+    }
+    if let Some(n) = limit(max_states, "max_states", misere::MAX_STATES)? {
+        budget.max_states = n;
+    }
+    let found = interruptible(py, |signals| find(&game, &budget, signals))?;
+    let q = match found {
+        Ok(q) => q,
+        Err(Error::QuotientNotFound { game, reason, limit }) => {
+            return Err(quotient_not_found(py, &game, &reason, limit));
+        }
+        Err(e) => return Err(to_py(py, e)),
+    };
+    let p = q.presentation();
+    let d = PyDict::new(py);
+    d.set_item("game", q.game())?;
+    d.set_item("order", q.order())?;
+    let generators = PyList::empty(py);
+    for (name, heap) in &p.generators {
+        generators.append((name, *heap))?;
+    }
+    d.set_item("generators", generators)?;
+    let relations = PyList::empty(py);
+    for (lhs, rhs) in &p.relations {
+        relations.append((p.word(lhs), p.word(rhs)))?;
+    }
+    d.set_item("relations", relations)?;
+    d.set_item("elements", (0..q.order()).map(|a| p.element(a)).collect::<Vec<_>>())?;
+    d.set_item("p_portion", q.p_portion())?;
+    d.set_item("heaps", q.images().to_vec())?;
+    d.set_item("preperiod", q.preperiod())?;
+    d.set_item("period", q.period())?;
+    d.set_item("theorem", q.theorem().to_string())?;
+    d.set_item("theorem_id", q.theorem().name())?;
+    d.set_item("states_checked", q.states_checked())?;
+    if table {
+        let rows = PyList::empty(py);
+        for a in 0..q.order() {
+            rows.append(PyTuple::new(py, (0..q.order()).map(|b| q.mul(a, b)))?)?;
+        }
+        d.set_item("table", rows)?;
+    } else {
+        d.set_item("table", py.None())?;
+    }
+    Ok(d)
+}
+
+/// The quotient of a game spec within `budget`, reporting to `progress`.
+fn find(spec: &str, budget: &Budget, progress: &dyn Progress) -> nimcount::Result<Quotient> {
+    let game = Spec::parse(spec)?.heap_game()?;
+    misere::quotient_reporting(&game, budget, progress)
+}
