@@ -107,6 +107,23 @@ fn unordered_misere_counts_and_their_limit() {
     let (ordered, multisets, sets) = (pairs(&[]), pairs(&["--unordered"]), pairs(&["--distinct"]));
     assert!(sets > 0 && multisets != sets);
     assert_eq!(ordered, (multisets + sets) % 10u64.pow(18));
+    // The report names the quotient, not a transform.
+    let out = text(&[
+        "count",
+        "--game",
+        "octal:0.75",
+        "--sizes",
+        "1..=9",
+        "--heaps",
+        "2",
+        "--misere",
+        "--distinct",
+    ]);
+    assert!(
+        out.contains("quotient   misère quotient of order 8, heaps periodic from 8 with period 2"),
+        "{out}"
+    );
+    assert!(!out.contains("transform"), "{out}");
     refused(
         &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "10^6", "--misere", "--unordered"],
         "--max-work raises the limit",

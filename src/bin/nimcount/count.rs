@@ -801,10 +801,20 @@ impl Summary {
         let distinct = report.distinct_values.map_or(String::new(), |n| {
             format!(": {}", plural(n, "distinct transformed value", "distinct transformed values"))
         });
-        lines.push((
-            "transform",
-            format!("2^{} slots, {} spectrum{distinct}", report.log2_len, report.spectrum),
-        ));
+        if let Source::Quotient { order, preperiod, period } = report.source {
+            // Counted in the quotient's monoid algebra: no transform.
+            lines.push((
+                "quotient",
+                format!(
+                    "misère quotient of order {order}, heaps periodic from {preperiod} with period {period}"
+                ),
+            ));
+        } else {
+            lines.push((
+                "transform",
+                format!("2^{} slots, {} spectrum{distinct}", report.log2_len, report.spectrum),
+            ));
+        }
         if let Some(p) = self.processes {
             let each = report.log2_len.saturating_sub(p.trailing_zeros());
             lines.push(("processes", format!("{p}, 2^{each} slots each")));
