@@ -266,21 +266,56 @@ pub(crate) trait Narrow: Copy + Send + Sync {
     /// # Safety
     /// As [`Arith::load`].
     unsafe fn load<W: Wide>(w: W, p: *const Self) -> W::V;
-    /// Rounded to nearest even.
-    ///
-    /// # Safety
-    /// As [`Arith::store`].
-    unsafe fn store<W: Wide>(w: W, p: *mut Self, v: W::V);
+    /// The row at `p`, as a [`Sink`].
+    fn row(p: *mut Self) -> Row;
 }
 
-/// A storage type that the registers of `A` are written to (rounded to it).
-pub(crate) trait Out<A: Arith>: Copy {
+/// Where the registers of `A` are written (rounded to the storage type), element `i` of a row.
+///
+/// For `f32` registers the storage type is a value chosen at run time ([`Row`]: one predictable
+/// branch a store), so that each matrix's straight-line program is compiled once per instruction
+/// set rather than once per storage type.
+pub(crate) trait Sink<A: Arith>: Copy {
     /// # Safety
-    /// As [`Arith::store`].
-    unsafe fn put(a: A, p: *mut Self, v: A::V);
+    /// Elements `i..i + WIDTH` writable (as [`Arith::store`]).
+    unsafe fn put(self, a: A, i: usize, v: A::V);
+}
+
+/// A row of `f32`, `f16` or `bf16` values written from `f32` registers.
+#[derive(Clone, Copy)]
+pub(crate) enum Row {
+    F32(*mut f32),
+    F16(*mut f16),
+    Bf16(*mut bf16),
+}
+
+impl<W: Wide> Sink<W> for Row {
+    #[inline(always)]
+    unsafe fn put(self, w: W, i: usize, v: W::V) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self {
+                Row::F32(p) => w.store(p.add(i), v),
+                Row::F16(p) => w.store_f16(p.add(i), v),
+                Row::Bf16(p) => w.store_bf16(p.add(i), v),
+            }
+        }
+    }
+}
+
+impl<A: Arith<E = f64>> Sink<A> for *mut f64 {
+    #[inline(always)]
+    unsafe fn put(self, a: A, i: usize, v: A::V) {
+        // SAFETY: forwarded from the caller.
+        unsafe { a.store(self.add(i), v) }
+    }
 }
 
 impl Narrow for f32 {
+    #[inline(always)]
+    fn row(p: *mut f32) -> Row {
+        Row::F32(p)
+    }
     #[inline(always)]
     fn widen(self) -> f32 {
         self
@@ -290,14 +325,13 @@ impl Narrow for f32 {
         // SAFETY: forwarded from the caller.
         unsafe { w.load(p) }
     }
-    #[inline(always)]
-    unsafe fn store<W: Wide>(w: W, p: *mut f32, v: W::V) {
-        // SAFETY: forwarded from the caller.
-        unsafe { w.store(p, v) }
-    }
 }
 
 impl Narrow for f16 {
+    #[inline(always)]
+    fn row(p: *mut f16) -> Row {
+        Row::F16(p)
+    }
     #[inline(always)]
     fn widen(self) -> f32 {
         self.to_f32()
@@ -307,14 +341,13 @@ impl Narrow for f16 {
         // SAFETY: forwarded from the caller.
         unsafe { w.load_f16(p) }
     }
-    #[inline(always)]
-    unsafe fn store<W: Wide>(w: W, p: *mut f16, v: W::V) {
-        // SAFETY: forwarded from the caller.
-        unsafe { w.store_f16(p, v) }
-    }
 }
 
 impl Narrow for bf16 {
+    #[inline(always)]
+    fn row(p: *mut bf16) -> Row {
+        Row::Bf16(p)
+    }
     #[inline(always)]
     fn widen(self) -> f32 {
         self.to_f32()
@@ -323,27 +356,6 @@ impl Narrow for bf16 {
     unsafe fn load<W: Wide>(w: W, p: *const bf16) -> W::V {
         // SAFETY: forwarded from the caller.
         unsafe { w.load_bf16(p) }
-    }
-    #[inline(always)]
-    unsafe fn store<W: Wide>(w: W, p: *mut bf16, v: W::V) {
-        // SAFETY: forwarded from the caller.
-        unsafe { w.store_bf16(p, v) }
-    }
-}
-
-impl<W: Wide, S: Narrow> Out<W> for S {
-    #[inline(always)]
-    unsafe fn put(w: W, p: *mut S, v: W::V) {
-        // SAFETY: forwarded from the caller.
-        unsafe { S::store(w, p, v) }
-    }
-}
-
-impl<A: Arith<E = f64>> Out<A> for f64 {
-    #[inline(always)]
-    unsafe fn put(a: A, p: *mut f64, v: A::V) {
-        // SAFETY: forwarded from the caller.
-        unsafe { a.store(p, v) }
     }
 }
 
@@ -472,10 +484,10 @@ unsafe fn widen_body<W: Wide, S: Narrow>(w: W, src: *const S, dst: *mut f32, len
 /// `A`'s instruction set available.
 #[inline(always)]
 #[allow(unused_assignments)] // the last variables written are read by no later copy
-unsafe fn strip<A: Arith, S: Out<A>, O: Matrix>(
+unsafe fn strip<A: Arith, P: Sink<A>, O: Matrix>(
     a: A,
     (src, stride): (*const A::E, usize),
-    out: *mut S,
+    out: P,
     len: usize,
     j: usize,
     factor: [A::V; 2],
@@ -511,7 +523,7 @@ unsafe fn strip<A: Arith, S: Out<A>, O: Matrix>(
                 let x = unsafe { v[p].assume_init() };
                 let y = a.mul(x, factor[const { (O::PROGRAM.kind[K] == STORE_NEGATED) as usize }]);
                 // SAFETY: row `to` < m.
-                unsafe { S::put(a, out.add(to * len + j), y) };
+                unsafe { out.put(a, to * len + j, y) };
             }
         });
     });
@@ -524,11 +536,11 @@ unsafe fn strip<A: Arith, S: Out<A>, O: Matrix>(
 /// # Safety
 /// As [`columns`], for `A::WIDTH == 1`.
 #[inline(never)]
-unsafe fn columns_interpreted<A: Arith, S: Out<A>>(
+unsafe fn columns_interpreted<A: Arith, P: Sink<A>>(
     a: A,
     program: &Program,
     (src, stride): (*const A::E, usize),
-    out: *mut S,
+    out: P,
     len: usize,
     (from, to): (usize, usize),
     factor: [A::V; 2],
@@ -554,12 +566,21 @@ unsafe fn columns_interpreted<A: Arith, S: Out<A>>(
                     // SAFETY: as above.
                     let y = a.mul(unsafe { v[p].assume_init() }, factor[usize::from(kind == STORE_NEGATED)]);
                     // SAFETY: row `to` < m, column j < len: the caller's bounds.
-                    unsafe { S::put(a, out.add(to * len + j), y) };
+                    unsafe { out.put(a, to * len + j, y) };
                 }
                 _ => {}
             }
         }
     }
+}
+
+/// The row after the one written, whose lines the pass asks for in L2 as it goes: its first
+/// byte (null for none) and the bytes of an element.
+type Next = (*const u8, usize);
+
+/// The [`Next`] of `next`.
+fn next_of<S>(next: Option<&[S]>) -> Next {
+    (next.map_or(std::ptr::null(), |n| n.as_ptr().cast()), size_of::<S>())
 }
 
 /// [`strip`] for the columns `from..to` (`to − from` a multiple of `A::WIDTH`) of one row.
@@ -570,10 +591,10 @@ unsafe fn columns_interpreted<A: Arith, S: Out<A>>(
 /// (the row after `out`, whose lines are asked for in L2 strip by strip as the pass goes) may be
 /// null.
 #[inline(always)]
-unsafe fn columns<A: Arith, S: Out<A>, O: Matrix>(
+unsafe fn columns<A: Arith, P: Sink<A>, O: Matrix>(
     a: A,
     src: (*const A::E, usize),
-    (out, next): (*mut S, *const S),
+    (out, next): (P, Next),
     len: usize,
     (from, to): (usize, usize),
     scale: A::E,
@@ -582,13 +603,13 @@ unsafe fn columns<A: Arith, S: Out<A>, O: Matrix>(
     let factor = [a.splat(scale), a.splat(minus_scale)];
     let mut j = from;
     while j < to {
-        if !next.is_null() {
+        if !next.0.is_null() {
             for c in 0..O::PROGRAM.m {
-                prefetch(next.wrapping_add(c * len + j));
+                prefetch(next.0.wrapping_add((c * len + j) * next.1));
             }
         }
         // SAFETY: j + WIDTH <= to <= len.
-        unsafe { strip::<A, S, O>(a, src, out, len, j, factor) };
+        unsafe { strip::<A, P, O>(a, src, out, len, j, factor) };
         j += A::WIDTH;
     }
 }
@@ -644,9 +665,8 @@ pub(crate) fn finish<S: Narrow, O: Matrix>(
     assert!(out.len().is_multiple_of(m));
     let len = out.len() / m;
     assert!(stride >= len && src.len() >= (m - 1) * stride + len);
-    let next = next.map_or(std::ptr::null(), <[S]>::as_ptr);
     // SAFETY: the lengths were checked; distinct slices do not overlap.
-    unsafe { finish_raw::<S, O>((src.as_ptr(), stride), (out.as_mut_ptr(), next), len, scale, backend) }
+    unsafe { finish_raw::<O>((src.as_ptr(), stride), (S::row(out.as_mut_ptr()), next_of(next)), len, scale, backend) }
 }
 
 /// [`finish`] in place, on `f32` values.
@@ -658,17 +678,16 @@ pub(crate) fn finish_in_place<O: Matrix>(
 ) {
     assert!(data.len().is_multiple_of(O::PROGRAM.m));
     let p = data.as_mut_ptr();
-    let next = next.map_or(std::ptr::null(), <[f32]>::as_ptr);
     let len = data.len() / O::PROGRAM.m;
     // SAFETY: the length was checked; the pass reads each column whole before writing it.
-    unsafe { finish_raw::<f32, O>((p, len), (p, next), len, scale, backend) }
+    unsafe { finish_raw::<O>((p, len), (Row::F32(p), next_of(next)), len, scale, backend) }
 }
 
 /// # Safety
 /// As [`columns`].
-unsafe fn finish_raw<S: Narrow, O: Matrix>(
+unsafe fn finish_raw<O: Matrix>(
     src: (*const f32, usize),
-    out: (*mut S, *const S),
+    out: (Row, Next),
     len: usize,
     scale: f32,
     backend: Backend,
@@ -680,14 +699,14 @@ unsafe fn finish_raw<S: Narrow, O: Matrix>(
             if let Some(w) = x86::Avx512::new() {
                 done = len - len % 16;
                 // SAFETY: forwarded; the token proves AVX-512F.
-                unsafe { x86::finish512::<S, O>(w, src, out, len, done, scale) };
+                unsafe { x86::finish512::<O>(w, src, out, len, done, scale) };
             }
         }
         Backend::Avx2 => {
             if let Some(w) = x86::Avx2::new() {
                 done = len - len % 8;
                 // SAFETY: forwarded; the token proves AVX2, FMA and F16C.
-                unsafe { x86::finish256::<S, O>(w, src, out, len, done, scale) };
+                unsafe { x86::finish256::<O>(w, src, out, len, done, scale) };
             }
         }
         _ => {}
@@ -695,7 +714,7 @@ unsafe fn finish_raw<S: Narrow, O: Matrix>(
     let _ = backend;
     // SAFETY: forwarded from the caller.
     unsafe {
-        columns_interpreted::<Scalar, S>(Scalar, &O::PROGRAM, src, out.0, len, (done, len), [scale, -scale])
+        columns_interpreted::<Scalar, Row>(Scalar, &O::PROGRAM, src, out.0, len, (done, len), [scale, -scale])
     }
 }
 
@@ -705,7 +724,7 @@ pub(crate) fn finish_f64<O: Matrix>(data: &mut [f64], next: Option<&[f64]>, scal
     let m = O::PROGRAM.m;
     assert!(data.len().is_multiple_of(m));
     let (p, len) = (data.as_mut_ptr(), data.len() / m);
-    let next = next.map_or(std::ptr::null(), <[f64]>::as_ptr);
+    let next = next_of(next);
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     match backend {
@@ -729,7 +748,7 @@ pub(crate) fn finish_f64<O: Matrix>(data: &mut [f64], next: Option<&[f64]>, scal
     let _ = backend;
     // SAFETY: as above.
     unsafe {
-        columns_interpreted::<Scalar64, f64>(
+        columns_interpreted::<Scalar64, *mut f64>(
             Scalar64,
             &O::PROGRAM,
             (p, len),
@@ -747,7 +766,7 @@ mod x86 {
 
     use half::{bf16, f16};
 
-    use super::{Arith, Matrix, Narrow, Wide, columns, widen_body};
+    use super::{Arith, Matrix, Narrow, Next, Row, Wide, columns, widen_body};
 
     /// `f32` in 16 lanes; exists only where the CPU runs AVX-512F.
     #[derive(Clone, Copy)]
@@ -956,16 +975,16 @@ mod x86 {
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn finish512<S: Narrow, O: Matrix>(
+    pub(super) unsafe fn finish512<O: Matrix>(
         w: Avx512,
         src: (*const f32, usize),
-        out: (*mut S, *const S),
+        out: (Row, Next),
         len: usize,
         to: usize,
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx512, S, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns::<Avx512, Row, O>(w, src, out, len, (0, to), scale, -scale) }
     }
 
     /// [`columns`] `0..to` of one row by `O`.
@@ -973,16 +992,16 @@ mod x86 {
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn finish256<S: Narrow, O: Matrix>(
+    pub(super) unsafe fn finish256<O: Matrix>(
         w: Avx2,
         src: (*const f32, usize),
-        out: (*mut S, *const S),
+        out: (Row, Next),
         len: usize,
         to: usize,
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx2, S, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns::<Avx2, Row, O>(w, src, out, len, (0, to), scale, -scale) }
     }
 
     /// `f64` in 8 lanes; exists only where the CPU runs AVX-512F.
@@ -1085,13 +1104,13 @@ mod x86 {
     pub(super) unsafe fn finish512_f64<O: Matrix>(
         w: Avx512F64,
         src: (*const f64, usize),
-        out: (*mut f64, *const f64),
+        out: (*mut f64, Next),
         len: usize,
         to: usize,
         scale: f64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx512F64, f64, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns::<Avx512F64, *mut f64, O>(w, src, out, len, (0, to), scale, -scale) }
     }
 
     /// [`columns`] `0..to` of one row of `f64` by `O`.
@@ -1102,13 +1121,13 @@ mod x86 {
     pub(super) unsafe fn finish256_f64<O: Matrix>(
         w: Avx2F64,
         src: (*const f64, usize),
-        out: (*mut f64, *const f64),
+        out: (*mut f64, Next),
         len: usize,
         to: usize,
         scale: f64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx2F64, f64, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns::<Avx2F64, *mut f64, O>(w, src, out, len, (0, to), scale, -scale) }
     }
 }
 
