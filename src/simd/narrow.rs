@@ -666,7 +666,15 @@ pub(crate) fn finish<S: Narrow, O: Matrix>(
     let len = out.len() / m;
     assert!(stride >= len && src.len() >= (m - 1) * stride + len);
     // SAFETY: the lengths were checked; distinct slices do not overlap.
-    unsafe { finish_raw::<O>((src.as_ptr(), stride), (S::row(out.as_mut_ptr()), next_of(next)), len, scale, backend) }
+    unsafe {
+        finish_raw::<O>(
+            (src.as_ptr(), stride),
+            (S::row(out.as_mut_ptr()), next_of(next)),
+            len,
+            scale,
+            backend,
+        )
+    }
 }
 
 /// [`finish`] in place, on `f32` values.

@@ -18,10 +18,11 @@ fn all_short_codes() -> Vec<OctalCode> {
     codes
 }
 
-/// Up to 2300 values: past the mask's review at n = 2048, the last before 4096.
+/// Up to 1100 values: past the mask's fifth review, at n = 1024 (the longer runs below go past
+/// the eighth).
 #[test]
 fn sparse_space_equals_plain_on_every_short_code() {
-    const COUNT: usize = 2300;
+    const COUNT: usize = 1100;
     let codes = all_short_codes();
     assert_eq!(codes.len(), 1024);
     let distinct: std::collections::HashSet<String> = codes.iter().map(|c| c.to_string()).collect();
@@ -60,9 +61,9 @@ fn sparse_space_equals_plain_on_longer_runs() {
         ["0.16", "0.6", "0.14", "0.106", "4.07", "0.0007", "0.00000004", "0.4", "4.0", "0.35", "0.1234567"];
     codes.par_iter().for_each(|code| {
         let code: OctalCode = code.parse().unwrap();
-        // Past 16 384, where the mask is reviewed for the ninth time.
-        let fast = values(&Game::Octal(code.clone()), 20_000, &Silent).unwrap();
-        assert_eq!(fast, octal_values_plain(&code, 20_000), "{code}");
+        // Past 8192, where the mask is reviewed for the eighth time.
+        let fast = values(&Game::Octal(code.clone()), 9000, &Silent).unwrap();
+        assert_eq!(fast, octal_values_plain(&code, 9000), "{code}");
     });
 }
 
