@@ -680,9 +680,10 @@ def count(
     distinct : bool, default False
         Sets of distinct heap sizes.
     misere : bool, default False
-        Misère play: whoever takes the last stone loses. Counted for nim, and for octal and
-        finite subtraction games through their misère quotient (see ``misere_quotient``):
-        ordered, ``unordered`` and ``distinct``, sums of parts too; ``unordered`` and
+        Misère play: whoever takes the last stone loses. Counted for nim, for octal and
+        finite subtraction games through their misère quotient (see ``misere_quotient``), and
+        for any game through the quotient of its heaps ``0..=hi`` when ``hi`` is at most 1000
+        (``QuotientNotFound`` beyond, or when that quotient passes a limit): ordered, ``unordered`` and ``distinct``, sums of parts too; ``unordered`` and
         ``distinct`` within ``max_work`` (about ``|Q|·k²`` multiply-adds per element of ``Q``
         the range reaches, ten to a step modulo a word).
     probability : bool, default False
@@ -882,7 +883,9 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
         The heap sizes, of any size.
     misere : bool, default False
         Misère play, any game: nim by its rule, heaps of values 0 and 1 by their closed form,
-        other positions by a search of every position reachable (refused beyond 10^6).
+        the game's misère quotient when it is found, the quotient of its heaps up to the
+        largest (at most 64) when it is small, other positions by a search of every position
+        reachable (refused beyond 10^6).
     max_heap : int, optional
         The most Grundy values computed for a game without a proven period.
     all : bool, default True

@@ -153,6 +153,15 @@ pub enum Source {
         /// Their period.
         period: u64,
     },
+    /// Misère play counted in the monoid algebra of the misère quotient of the game's heaps
+    /// `0..=largest_heap` ([`crate::misere::partial_quotient`]): the game has no quotient of
+    /// every heap size found, and the sizes counted are at most `largest_heap`.
+    PartialQuotient {
+        /// The quotient's order.
+        order: usize,
+        /// The largest heap of the quotient (the largest size counted).
+        largest_heap: u64,
+    },
     /// Moore's Nim-K, counted digit by digit over the binary columns of the largest size.
     Columns {
         /// The binary columns visited (the length of the largest size).

@@ -314,12 +314,14 @@ impl<'p> Query<'p> {
     }
 
     /// Misère play: the player who takes the last stone loses. Counted for [`Game::Nim`] (misère
-    /// Nim's rule), and for octal and finite subtraction games by their misère quotient
-    /// ([`crate::misere`]; ordered tuples, multisets and sets, [`Error::QuotientNotFound`] when
-    /// the quotient is not found, multisets and sets within [`max_work`](Query::max_work)); any
-    /// other game, a histogram or a sum of games is refused
-    /// ([`Error::MisereUnsupported`]), since other games' misère outcomes do not follow from
-    /// their Grundy values. [`crate::play::MiserePosition`] judges single positions of any game.
+    /// Nim's rule), and for every other game by a misère quotient ([`crate::misere`]; ordered
+    /// tuples, multisets and sets, multisets and sets within [`max_work`](Query::max_work)):
+    /// the game's quotient of every heap size when it is found (octal and finite subtraction
+    /// games), else the quotient of its heaps `0..=hi` for the largest size `hi`
+    /// ([`crate::misere::partial_quotient`], within the budget's `max_heap`), else
+    /// [`Error::QuotientNotFound`]. A histogram, or a sum of different games, is refused,
+    /// since misère outcomes do not follow from Grundy values.
+    /// [`crate::play::MiserePosition`] judges single positions of any game.
     pub fn misere(mut self, misere: bool) -> Self {
         self.misere = misere;
         self
@@ -503,11 +505,11 @@ impl<'p> Query<'p> {
             exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
+        let q = self.misere_quotient(game, hi)?;
         let found = start.elapsed();
         let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
         let report = Report {
-            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            source: quotient_source(&q),
             sizes,
             log2_len: 0,
             spectrum: SpectrumPath::Auto,
@@ -515,6 +517,28 @@ impl<'p> Query<'p> {
             stages: vec![("quotient".into(), found), ("power".into(), start.elapsed() - found)],
         };
         Ok((losing, total, report))
+    }
+
+    /// The misère quotient that counts positions of `game` whose sizes are at most `hi`: the
+    /// game's quotient of every heap size when one is found within the budget, else the
+    /// quotient of its heaps `0..=hi` (refused when `hi` passes the budget's `max_heap`, or its
+    /// construction a limit: the error names the limit).
+    fn misere_quotient(&self, game: &Game, hi: &BigUint) -> Result<std::sync::Arc<crate::misere::Quotient>> {
+        let budget = &self.misere_budget;
+        let every = crate::misere::MisereTheorem::for_game(game)
+            .map(|_| crate::misere::shared_reporting(game, budget, self.progress));
+        let not_found = match every {
+            Some(Ok(q)) => return Ok(q),
+            Some(Err(e @ Error::QuotientNotFound { .. })) => Some(e),
+            Some(Err(other)) => return Err(other),
+            None => None,
+        };
+        match (hi.to_u64().filter(|&n| n <= budget.max_heap), not_found) {
+            (None, Some(e)) => Err(e),
+            (n, _) => {
+                crate::misere::shared_partial_reporting(game, n.unwrap_or(u64::MAX), budget, self.progress)
+            }
+        }
     }
 
     /// Misère play of a sum of parts of one game: the product of each part's power in the
@@ -530,14 +554,14 @@ impl<'p> Query<'p> {
             }))?;
         }
         let start = std::time::Instant::now();
-        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
+        let q = self.misere_quotient(game, largest_size(components))?;
         let found = start.elapsed();
         let parts: Vec<(&BigUint, &BigUint, &BigUint)> =
             components.iter().map(|c| (&c.lo, &c.hi, &c.heaps)).collect();
         let (losing, total) = super::quotient::ordered_parts(&q, &parts, self.modulus.as_ref());
         let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
         let report = Report {
-            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            source: quotient_source(&q),
             sizes,
             log2_len: 0,
             spectrum: SpectrumPath::Auto,
@@ -558,7 +582,7 @@ impl<'p> Query<'p> {
         let kind = if self.kind == Kind::Set { Which::Set } else { Which::Multiset };
         let limit = self.options.work_limit;
         let start = std::time::Instant::now();
-        let q = crate::misere::shared_reporting(game, &self.misere_budget, self.progress)?;
+        let q = self.misere_quotient(game, largest_size(components))?;
         let found = start.elapsed();
         let parts: Vec<super::quotient::UnorderedPart<'_>> = components
             .iter()
@@ -566,7 +590,7 @@ impl<'p> Query<'p> {
             .collect();
         let sizes = components.iter().map(|c| &c.hi - &c.lo + 1u32).sum();
         let report = |stages| Report {
-            source: Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+            source: quotient_source(&q),
             sizes,
             log2_len: 0,
             spectrum: SpectrumPath::Auto,
@@ -1054,10 +1078,6 @@ impl<'p> Query<'p> {
                 {
                     return Err(Error::NotTakeAway { game: game.spec(), why: why.into() });
                 }
-                if self.misere && *game != Game::Nim && crate::misere::MisereTheorem::for_game(game).is_none()
-                {
-                    return Err(Error::MisereUnsupported { game: game.spec() });
-                }
             }
             Input::Histogram(_) => {
                 if self.sizes.is_some() {
@@ -1085,13 +1105,10 @@ impl<'p> Query<'p> {
                     return refuse(query(), "a staircase needs one game");
                 }
                 let one_game = components.iter().all(|c| c.game == components[0].game);
-                if self.misere
-                    && (!one_game || crate::misere::MisereTheorem::for_game(&components[0].game).is_none())
-                {
+                if self.misere && !one_game {
                     return refuse(
                         query(),
-                        "misère play of a sum is counted for parts of one octal or finite subtraction game \
-                         (by its misère quotient) only",
+                        "misère play of a sum is counted for parts of one game (by its misère quotient) only",
                     );
                 }
                 if self.options.spectrum == SpectrumPath::Structured {
@@ -1192,6 +1209,20 @@ impl Query<'_> {
     pub(crate) fn asked_progress(&self) -> &dyn Progress {
         self.progress
     }
+}
+
+/// The source of a misère count through `q`: a quotient of every heap size, or of the heaps
+/// `0..=n`.
+fn quotient_source(q: &crate::misere::Quotient) -> Source {
+    match q.largest_heap() {
+        Some(largest_heap) => Source::PartialQuotient { order: q.order(), largest_heap },
+        None => Source::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() },
+    }
+}
+
+/// The largest size of the parts of a sum.
+fn largest_size(components: &[Component]) -> &BigUint {
+    components.iter().map(|c| &c.hi).max().expect("a sum has a component")
 }
 
 /// Refuses an exact answer of about `bits` bits (`None`: beyond any count) above

@@ -44,11 +44,27 @@
 //! (Plambeck, "Daisies, Kayles, and the Sibert–Conway decomposition in misère octal games",
 //! TCS 96, 1992). Guiles (`0.15`): order 42, periodic from heap 66 with period 10. The orders of
 //! Kayles and Guiles are nimcount's own, proven by the check and compared with a plain misère
-//! search in the tests.
+//! search in the tests. Quotients of the heaps `0..=n` ([`partial_quotient`]): Dawson's Kayles
+//! (`0.07`), heaps `0..=30`, order 360 (Siegel, "Some MisereSolver questions answered",
+//! miseregames.wordpress.com, 2007; a test run with `--ignored`, seconds); those of Dawson's
+//! Kayles, `0.137`, Lasker's Nim, Nim, Kayles, `allbut:1,2` and `hex:0.8` up to heaps of 7 to 14
+//! judge every position of up to three heaps as a plain misère search does.
 //!
-//! **Limits of the construction.** Dawson's Kayles (`0.07`) is not found within the default budget (its
-//! trial monoids grow past the order limit at heap 34); games with infinitely many options per
-//! heap (Nim, Lasker's Nim) have no theorem here and are refused.
+//! **Limits of the construction.** Dawson's Kayles (`0.07`) is not found within the default
+//! budget (the construction passes its work limit at heap 27; with more, its trial monoids grow
+//! past the order limit at heap 34); Nim, Lasker's Nim, all-but and hexadecimal games have no
+//! theorem here and are refused by [`quotient`].
+//!
+//! **Quotients of the heaps in range.** Every game's heaps have finitely many options, so the
+//! positions made of the heaps `0..=n` form a closed set with a quotient of its own, computed by
+//! the same construction stopped at heap `n` ([`partial_quotient`]): it judges every position
+//! of those heaps exactly, whether or not the game has a finite quotient, and refuses a larger
+//! heap. Counts whose sizes are at most `n` and play whose heaps are small use it when no
+//! quotient of every heap size is found. Dawson's Kayles' quotient of the heaps `0..=30` has
+//! order 360, as Siegel found with MisereSolver ("Some MisereSolver questions answered",
+//! miseregames.wordpress.com, 2007); its construction checks about 2.2·10^6 states, more than the
+//! default budget's work limit (`max_states: 10^6` reaches it, in about 4.4 s in the test
+//! profile on a loaded 2-core Xeon).
 
 mod build;
 mod moves;
@@ -113,6 +129,13 @@ pub enum MisereTheorem {
         /// `s`.
         largest_move: u64,
     },
+    /// No period: the quotient of the heaps `0..=n` only ([`partial_quotient`]), proven on every
+    /// position made of them by the check of its last stage ([`verify`]). It says nothing of a
+    /// heap above `n`.
+    Heaps {
+        /// `n`.
+        largest_heap: u64,
+    },
 }
 
 impl MisereTheorem {
@@ -125,19 +148,22 @@ impl MisereTheorem {
         }
     }
 
-    /// `W`: the heap from which the types repeat with period `p`, for preperiod `n0`.
+    /// `W`: the heap from which the types repeat with period `p`, for preperiod `n0` (no heap
+    /// for [`MisereTheorem::Heaps`]: `u64::MAX`).
     pub fn window(self, n0: u64, p: u64) -> u64 {
         match self {
             MisereTheorem::Octal { last_digit: t } => 2 * n0.max(1) + p + t,
             MisereTheorem::Subtraction { largest_move: s } => n0 + s,
+            MisereTheorem::Heaps { .. } => u64::MAX,
         }
     }
 
-    /// A short name: `octal` or `subtraction`.
+    /// A short name: `octal`, `subtraction` or `heaps`.
     pub fn name(self) -> &'static str {
         match self {
             MisereTheorem::Octal { .. } => "octal",
             MisereTheorem::Subtraction { .. } => "subtraction",
+            MisereTheorem::Heaps { .. } => "heaps",
         }
     }
 }
@@ -155,11 +181,17 @@ impl fmt::Display for MisereTheorem {
                 "subtraction game, s = {s}: with Φ periodic from n0, the heap types repeat from \
                  n0 + s; every position of heaps below that plus p is checked"
             ),
+            MisereTheorem::Heaps { largest_heap: n } => write!(
+                f,
+                "the heaps 0..={n} only: every position made of them is checked; no heap above {n} \
+                 is known"
+            ),
         }
     }
 }
 
-/// A game's misère quotient, proven for every heap size ([`quotient`]).
+/// A game's misère quotient, proven for every heap size ([`quotient`]), or for the heaps
+/// `0..=n` only ([`partial_quotient`], [`Quotient::largest_heap`]).
 ///
 /// Elements are numbered `0..order`; `0` is the identity (the empty position).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,14 +234,43 @@ impl Quotient {
         (0..self.order).filter(|&a| self.lost[a]).collect()
     }
 
-    /// The preperiod `n0` of `Φ`: `Φ(n + p) = Φ(n)` for every `n >= n0`.
+    /// The preperiod `n0` of `Φ`: `Φ(n + p) = Φ(n)` for every `n >= n0`; `n + 1` for the
+    /// quotient of the heaps `0..=n`.
     pub fn preperiod(&self) -> u64 {
         self.preperiod
     }
 
-    /// The period `p` of `Φ`.
+    /// The period `p` of `Φ`; 0 for the quotient of the heaps `0..=n` (no period).
     pub fn period(&self) -> u64 {
         self.period
+    }
+
+    /// `Some(n)` for the quotient of the heaps `0..=n` ([`partial_quotient`]), `None` for a
+    /// quotient proven for every heap size.
+    pub fn largest_heap(&self) -> Option<u64> {
+        match self.theorem {
+            MisereTheorem::Heaps { largest_heap } => Some(largest_heap),
+            _ => None,
+        }
+    }
+
+    /// Whether the quotient knows a heap of `n` stones (every heap, or `n <= largest_heap`).
+    pub fn covers(&self, n: &BigUint) -> bool {
+        self.largest_heap().is_none_or(|top| *n <= BigUint::from(top))
+    }
+
+    /// Refuses a heap above the heaps the quotient knows ([`Quotient::covers`]) with
+    /// [`Error::QuotientNotFound`] naming `max_heap`: call it before [`Quotient::element`] on
+    /// heaps a user chose.
+    pub fn check_heaps(&self, heaps: &[BigUint]) -> Result<()> {
+        match (self.largest_heap(), heaps.iter().find(|h| !self.covers(h))) {
+            (Some(top), Some(h)) => Err(Error::QuotientNotFound {
+                game: self.game.clone(),
+                reason: format!("a heap of {h} is above the heaps 0..={top} of the quotient computed"),
+                limit: Some("max_heap"),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The theorem that proves it.
@@ -227,12 +288,18 @@ impl Quotient {
         &self.phi
     }
 
-    /// `Φ(n)`, the element of one heap of `n` stones, for any `n`.
+    /// `Φ(n)`, the element of one heap of `n` stones, for any `n` the quotient covers.
+    ///
+    /// # Panics
+    ///
+    /// On a heap above the scope of a quotient of the heaps `0..=n` ([`Quotient::check_heaps`]
+    /// refuses it with an error first): never a wrong element.
     pub fn element(&self, n: &BigUint) -> usize {
         let (n0, p) = (self.preperiod, self.period);
         let index = match n.to_u64() {
             Some(n) if n < n0 => n,
             _ => {
+                assert!(p > 0, "a heap above the heaps 0..{n0} of a partial misère quotient");
                 let offset = (n - BigUint::from(n0)) % BigUint::from(p);
                 n0 + offset.to_u64().expect("below the period")
             }
@@ -245,19 +312,21 @@ impl Quotient {
         self.phi[n as usize] as usize
     }
 
-    /// `Φ(n)` for a heap of 64 bits.
+    /// `Φ(n)` for a heap of 64 bits (panics as [`Quotient::element`] does).
     pub fn element_u64(&self, n: u64) -> usize {
         let (n0, p) = (self.preperiod, self.period);
+        assert!(n < n0 || p > 0, "a heap above the heaps 0..{n0} of a partial misère quotient");
         let index = if n < n0 { n } else { n0 + (n - n0) % p };
         self.phi[index as usize] as usize
     }
 
-    /// The product of the heaps' elements.
+    /// The product of the heaps' elements (panics as [`Quotient::element`] does).
     pub fn product(&self, heaps: &[BigUint]) -> usize {
         heaps.iter().fold(0, |x, h| self.mul(x, self.element(h)))
     }
 
-    /// Whether the position of these heaps is lost for the player to move in misère play.
+    /// Whether the position of these heaps is lost for the player to move in misère play
+    /// (panics as [`Quotient::element`] does).
     pub fn is_lost(&self, heaps: &[BigUint]) -> bool {
         self.in_p(self.product(heaps))
     }
@@ -304,34 +373,7 @@ pub fn quotient_reporting(
     while stage.heaps() <= budget.max_heap {
         stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
             progress.finish();
-            let n = stage.heaps();
-            match stuck {
-                build::Stuck::Order(order) => fail(
-                    format!(
-                        "joining heap {n} gives an order of {order}, above the limit of {} \
-                         (it may be infinite)",
-                        budget.max_order
-                    ),
-                    Some("max_order"),
-                ),
-                build::Stuck::States(limit) => fail(
-                    format!("joining heap {n}, a check passed the limit of {limit} states"),
-                    Some("max_states"),
-                ),
-                build::Stuck::Work(limit) => fail(
-                    format!(
-                        "joining heap {n}, the construction passed {limit} steps ({} times the limit \
-                         of {} states of one check)",
-                        build::WORK,
-                        budget.max_states
-                    ),
-                    Some("max_states"),
-                ),
-                build::Stuck::Refinement => fail(
-                    format!("joining heap {n}, no refinement of the quotient judged every position right"),
-                    None,
-                ),
-            }
+            stuck_error(&spec, stage.heaps(), stuck, budget)
         })?;
         progress.set_position(stage.work());
         progress.message(&format!("heap {}, order {}", stage.heaps(), stage.order));
@@ -381,6 +423,221 @@ pub fn quotient_reporting(
         format!("heaps up to {} joined, order {}; {last_failure}", budget.max_heap, stage.order),
         Some("max_heap"),
     ))
+}
+
+/// The error of a construction stuck while joining heap `n`.
+fn stuck_error(spec: &str, n: u64, stuck: build::Stuck, budget: &Budget) -> Error {
+    let fail = |reason: String, limit: Option<&'static str>| Error::QuotientNotFound {
+        game: spec.to_string(),
+        reason,
+        limit,
+    };
+    match stuck {
+        build::Stuck::Order(order) => fail(
+            format!(
+                "joining heap {n} gives an order of {order}, above the limit of {} \
+                 (it may be infinite)",
+                budget.max_order
+            ),
+            Some("max_order"),
+        ),
+        build::Stuck::States(limit) => {
+            fail(format!("joining heap {n}, a check passed the limit of {limit} states"), Some("max_states"))
+        }
+        build::Stuck::Work(limit) => fail(
+            format!(
+                "joining heap {n}, the construction passed {limit} steps ({} times the limit \
+                 of {} states of one check)",
+                build::WORK,
+                budget.max_states
+            ),
+            Some("max_states"),
+        ),
+        build::Stuck::Refinement => {
+            fail(format!("joining heap {n}, no refinement of the quotient judged every position right"), None)
+        }
+    }
+}
+
+/// The misère quotient of the heaps `0..=largest_heap` of `game`: the quotient of the closed
+/// set of positions made of those heaps, for any game whose heaps have finitely many options
+/// (every [`Game`]: octal, hexadecimal, subtraction and all-but games, Lasker's Nim, Nim,
+/// custom games), with or without a misère quotient of every heap size.
+///
+/// **Why it is exact.** The options of a position of heaps `<= n` are positions of heaps
+/// `<= n`, so these positions form a closed set and their quotient is defined like the
+/// game's (two positions are identified when no position of the set added to both tells them
+/// apart). It is the last stage of the construction of [`quotient`] ([`build`]): the check of
+/// [`verify`] covers every position of the heaps `0..=n` (its theorem: every reachable state
+/// satisfies the misère rule, so every position is lost exactly when its product lies in P), and
+/// the reduction keeps apart only elements that some position tells apart. So
+/// [`Quotient::is_lost`] is right on every position of heaps `<= n`; a heap above `n` is
+/// refused ([`Quotient::check_heaps`]). Its theorem is [`MisereTheorem::Heaps`], its
+/// preperiod `n + 1` and its period 0.
+///
+/// Budgets: `largest_heap` above `budget.max_heap` is refused before any work; the
+/// construction stops, as [`quotient`]'s does, at `budget.max_order` or at `5 · max_states`
+/// states of checks ([`Error::QuotientNotFound`] naming the limit).
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::misere::{Budget, partial_quotient};
+///
+/// // Dawson's Kayles has no known finite quotient; that of its heaps 0..=20 has order 24.
+/// let q = partial_quotient(&Game::parse("octal:0.07")?, 20, &Budget::default())?;
+/// assert_eq!((q.order(), q.largest_heap()), (24, Some(20)));
+/// assert!(q.is_lost(&[4u32.into(), 4u32.into()]));
+/// // Lasker's Nim has no periodicity theorem here, yet its small heaps have a quotient.
+/// let q = partial_quotient(&Game::parse("lasker")?, 6, &Budget::default())?;
+/// assert!(q.is_lost(&[1u32.into()]) && !q.is_lost(&[6u32.into()]));
+/// assert!(q.check_heaps(&[7u32.into()]).is_err());
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn partial_quotient(game: &Game, largest_heap: u64, budget: &Budget) -> Result<Quotient> {
+    partial_quotient_reporting(game, largest_heap, budget, &crate::progress::Silent)
+}
+
+/// [`partial_quotient`], reporting to `progress` as [`quotient_reporting`] does.
+pub fn partial_quotient_reporting(
+    game: &Game,
+    largest_heap: u64,
+    budget: &Budget,
+    progress: &dyn crate::progress::Progress,
+) -> Result<Quotient> {
+    let spec = game.spec();
+    if largest_heap > budget.max_heap {
+        return Err(Error::QuotientNotFound {
+            game: spec,
+            reason: format!(
+                "the quotient of the heaps 0..={largest_heap} is above the limit of heap {}",
+                budget.max_heap
+            ),
+            limit: Some("max_heap"),
+        });
+    }
+    progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
+    let mut stage = build::Stage::start();
+    while stage.heaps() <= largest_heap {
+        stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
+            progress.finish();
+            stuck_error(&spec, stage.heaps(), stuck, budget)
+        })?;
+        progress.set_position(stage.work());
+        progress.message(&format!("heap {}, order {}", stage.heaps() - 1, stage.order));
+    }
+    progress.finish();
+    Ok(snapshot(&stage, &spec, game, largest_heap))
+}
+
+/// [`partial_quotient`], computed once per game, heap and budget in a process and shared (see
+/// [`shared_partial_reporting`]).
+pub fn shared_partial(game: &Game, largest_heap: u64, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
+    shared_partial_reporting(game, largest_heap, budget, &crate::progress::Silent)
+}
+
+/// [`shared_partial`], reporting the construction (when it runs) to `progress`.
+///
+/// The construction of each game and budget is kept and grown as larger heaps are asked for,
+/// with the quotient of every heap joined (up to [`PARTIAL_KEPT_BYTES`] of tables in all): play
+/// asks for the quotients of the heaps up to each position's largest, in any order. A heap
+/// where the construction stopped stops every larger one (the construction of `0..=n` passes
+/// through that of `0..=m` for `m < n`, with the same work so far).
+pub fn shared_partial_reporting(
+    game: &Game,
+    largest_heap: u64,
+    budget: &Budget,
+    progress: &dyn crate::progress::Progress,
+) -> Result<std::sync::Arc<Quotient>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    type Known = HashMap<(Game, Budget), Growth>;
+    static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
+    let spec = game.spec();
+    if largest_heap > budget.max_heap {
+        return partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new);
+    }
+    let key = (game.clone(), *budget);
+    // Taken out of the table while it grows, so that other games are not held up.
+    let taken = KNOWN.lock().ok().and_then(|mut k| k.get_or_insert_with(HashMap::new).remove(&key));
+    let mut growth = taken.unwrap_or_else(|| {
+        // The stage of the empty heap alone, kept at 0.
+        let stage = build::Stage::start();
+        let kept = vec![Some(Arc::new(snapshot(&stage, &spec, game, 0)))];
+        Growth { stage, kept, bytes: 0, stuck: None }
+    });
+    let n = largest_heap as usize;
+    let answer = match (growth.kept.get(n), &growth.stuck) {
+        (Some(Some(q)), _) => Ok(q.clone()),
+        (_, Some((heap, reason, limit))) if largest_heap >= *heap => {
+            Err(Error::QuotientNotFound { game: spec.clone(), reason: reason.clone(), limit: *limit })
+        }
+        (Some(None), _) => partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new),
+        (None, _) => {
+            progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
+            let mut answer = None;
+            while growth.stage.heaps() <= largest_heap {
+                let heap = growth.stage.heaps();
+                if let Err(stuck) = growth.stage.grow(game, budget.max_order, budget.max_states) {
+                    let e = stuck_error(&spec, heap, stuck, budget);
+                    if let Error::QuotientNotFound { reason, limit, .. } = &e {
+                        growth.stuck = Some((heap, reason.clone(), *limit));
+                    }
+                    answer = Some(Err(e));
+                    break;
+                }
+                progress.set_position(growth.stage.work());
+                progress.message(&format!("heap {heap}, order {}", growth.stage.order));
+                let bytes = growth.stage.order * growth.stage.order * 4;
+                let keep = growth.bytes + bytes <= PARTIAL_KEPT_BYTES;
+                let q = (keep || heap == largest_heap)
+                    .then(|| Arc::new(snapshot(&growth.stage, &spec, game, heap)));
+                if keep {
+                    growth.bytes += bytes;
+                }
+                if heap == largest_heap {
+                    answer = q.clone().map(Ok);
+                }
+                growth.kept.push(q.filter(|_| keep));
+            }
+            progress.finish();
+            answer.expect("the heap asked for was joined or the construction stopped")
+        }
+    };
+    if let Ok(mut k) = KNOWN.lock() {
+        k.get_or_insert_with(HashMap::new).insert(key, growth);
+    }
+    answer
+}
+
+/// The most bytes of tables [`shared_partial_reporting`] keeps per game and budget.
+pub const PARTIAL_KEPT_BYTES: usize = 64 << 20;
+
+/// A construction kept by [`shared_partial_reporting`].
+struct Growth {
+    stage: build::Stage,
+    /// The quotient of the heaps `0..=n` at `n`, when kept.
+    kept: Vec<Option<std::sync::Arc<Quotient>>>,
+    bytes: usize,
+    /// The heap where the construction stopped, and why.
+    stuck: Option<(u64, String, Option<&'static str>)>,
+}
+
+/// The quotient of the heaps `0..=n` from the stage that has joined them.
+fn snapshot(stage: &build::Stage, spec: &str, game: &Game, n: u64) -> Quotient {
+    let mut q = Quotient {
+        game: spec.to_string(),
+        rules: game.clone(),
+        order: stage.order,
+        table: stage.table.clone(),
+        lost: stage.lost.clone(),
+        phi: stage.phi.clone(),
+        preperiod: n + 1,
+        period: 0,
+        theorem: MisereTheorem::Heaps { largest_heap: n },
+        states: stage.states,
+    };
+    present::relabel(&mut q, stage.identity);
+    q
 }
 
 /// [`quotient`], computed once per game and budget in a process and shared: play and count

@@ -173,8 +173,11 @@ impl Search<'_, '_> {
             let elem = state[0] as u32;
             next.iter_mut().for_each(|w| *w = 0);
             next[0] = u64::from(m.mul(elem, h.image));
+            // The row of the heap's image, read in order (the table is commutative; its column
+            // is a stride of `order` words a step, a cache miss each for orders in the hundreds).
+            let row = &m.table[h.image as usize * m.order..][..m.order];
             for o in bits(&state[1..]) {
-                set(&mut next[1..], m.mul(o as u32, h.image) as usize);
+                set(&mut next[1..], row[o] as usize);
             }
             for &o in &h.options {
                 set(&mut next[1..], m.mul(elem, o) as usize);

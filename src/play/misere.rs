@@ -1,6 +1,6 @@
 //! Misère play of any heap games: whoever makes the last move loses.
 //!
-//! Misère outcomes do not follow from the Grundy values in general. Three ways are used, the
+//! Misère outcomes do not follow from the Grundy values in general. Four ways are used, the
 //! first that applies:
 //!
 //! - **Nim** (every heap a Nim heap): lost when some heap has two stones or more and the XOR is
@@ -15,6 +15,11 @@
 //!   value), which flips the parity: the opponent faces an even number, a win by induction.
 //!   With an even number and no move, the player to move has won (misère). With an even number
 //!   and a move, every move flips the parity to odd, lost for the opponent.
+//! - **Quotients**: the game's misère quotient of every heap size when it is found
+//!   ([`crate::misere::quotient`]), else the quotient of its heaps `0..=n` for the position's
+//!   largest heap `n` when `n` is small ([`crate::misere::partial_quotient`]): lost when the
+//!   product of the heaps' elements lies in the P-portion; every option of a heap is judged
+//!   the same way.
 //! - **Search**: the outcome of every position reachable, memoised over sorted multisets of
 //!   heaps (a heap is a game and a size; heaps without options are dropped, as they never
 //!   move). Each heap's options are those of its game ([`HeapGame::options`]), splits included.
@@ -67,6 +72,15 @@ pub enum MisereRule {
         /// Their period.
         period: u64,
     },
+    /// The misère quotient of the game's heaps `0..=largest_heap`, the position's largest heap
+    /// ([`crate::misere::partial_quotient`]): lost when the product of the heaps' elements lies
+    /// in its P-portion.
+    PartialQuotient {
+        /// The quotient's order.
+        order: usize,
+        /// The largest heap of the quotient.
+        largest_heap: u64,
+    },
     /// A memoised search that visited this many positions.
     Search {
         /// The positions whose outcome was found.
@@ -82,10 +96,11 @@ pub enum MisereRule {
 /// use nimcount::play::{MisereRule, MiserePosition, Rules, Verdict};
 /// use nimcount::progress::Silent;
 ///
-/// // Dawson's Kayles (octal:0.07) heaps of 4 and 5: a search of every position reachable.
+/// // Dawson's Kayles (octal:0.07) heaps of 4 and 5: no quotient of every heap size is known,
+/// // that of its heaps 0..=5 judges them.
 /// let dawson = Rules::for_game(&Game::parse("octal:0.07")?, &5u32.into(), None, &Silent)?;
 /// let position = MiserePosition::new([(&dawson, 4u32), (&dawson, 5)], 1_000_000)?;
-/// assert!(matches!(position.rule(), MisereRule::Search { .. }));
+/// assert!(matches!(position.rule(), MisereRule::PartialQuotient { largest_heap: 5, .. }));
 /// // Subtract 2 (values 0, 0, 1, 1, 0, 0, …): binary, lost with one value-1 heap.
 /// let two = Rules::for_game(&Game::parse("subtract:2")?, &1000u32.into(), None, &Silent)?;
 /// let position = MiserePosition::new([(&two, 3u32), (&two, 1000)], 1_000_000)?;
@@ -153,7 +168,7 @@ impl MiserePosition {
             let rule = MisereRule::Binary;
             return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count });
         }
-        if let Some(found) = by_quotient(&heaps, &rules) {
+        if let Some(found) = by_quotient(&heaps, &rules).or_else(|| by_partial_quotient(&heaps, &rules)) {
             let (verdict, rule, moves, count) = found;
             return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count: Some(count) });
         }
@@ -239,6 +254,56 @@ fn by_quotient(heaps: &[BigUint], rules: &[&Rules]) -> Option<(Verdict, MisereRu
         moves.extend(listed.into_iter().map(|to| Move::single(i, h.clone(), to)));
     }
     let rule = MisereRule::Quotient { order: q.order(), preperiod: q.preperiod(), period: q.period() };
+    Some((verdict, rule, moves, count))
+}
+
+/// The largest heap of a position judged by the quotient of its game's heaps `0..=n`
+/// ([`by_partial_quotient`]): that quotient is built in a fraction of a second within
+/// [`PLAY_BUDGET`] (Lasker's Nim's heaps `0..=64`: order 130, a quarter of a second) or given up.
+const PARTIAL_MAX_HEAP: u64 = 64;
+
+/// The verdict, rule, winning moves and their count from the misère quotient of the heaps
+/// `0..=n` of the game, `n` the position's largest heap, when every heap is of one game, `n` is
+/// at most [`PARTIAL_MAX_HEAP`] and the quotient is built within [`PLAY_BUDGET`]. Every
+/// option of a heap is a position of heaps below it, so each is judged by the same quotient.
+fn by_partial_quotient(
+    heaps: &[BigUint],
+    rules: &[&Rules],
+) -> Option<(Verdict, MisereRule, Vec<Move>, BigUint)> {
+    let game = rules.first()?.heap_game().builtin()?;
+    if rules.iter().any(|r| r.heap_game().builtin() != Some(game)) {
+        return None;
+    }
+    let sizes: Vec<u64> = heaps.iter().map(|h| h.to_u64()).collect::<Option<_>>()?;
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    if largest > PARTIAL_MAX_HEAP {
+        return None;
+    }
+    let q = crate::misere::shared_partial(game, largest, &PLAY_BUDGET).ok()?;
+    let elements: Vec<usize> = sizes.iter().map(|&h| q.element_u64(h)).collect();
+    let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
+    let verdict = Verdict::lost_if(q.in_p(product));
+    let mut moves = Vec::new();
+    for (i, &h) in sizes.iter().enumerate() {
+        let rest = elements.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |x, (_, &e)| q.mul(x, e));
+        let mut options: Vec<Vec<u64>> = Vec::new();
+        game.options(h, &mut |left| {
+            let mut left = left.to_vec();
+            left.retain(|&g| g > 0);
+            left.sort_unstable();
+            options.push(left);
+        });
+        options.sort_unstable();
+        options.dedup();
+        for left in options {
+            let after = left.iter().fold(rest, |x, &g| q.mul(x, q.element_u64(g)));
+            if q.in_p(after) {
+                moves.push(Move::single(i, h.into(), left.into_iter().map(BigUint::from).collect()));
+            }
+        }
+    }
+    let count = BigUint::from(moves.len());
+    let rule = MisereRule::PartialQuotient { order: q.order(), largest_heap: largest };
     Some((verdict, rule, moves, count))
 }
 
@@ -795,7 +860,7 @@ mod tests {
         for spec in games {
             let rules = vec![if spec == "nim" { Rules::nim() } else { rules_for(spec, 20) }];
             let mut memo = HashMap::new();
-            let mut rules_used = [0usize; 4];
+            let mut rules_used = [0usize; 5];
             for sizes in &positions {
                 let position: Vec<(usize, u64)> = sizes.iter().map(|&n| (0, n)).collect();
                 match check(&position, &[spec], &rules, &mut memo) {
@@ -803,19 +868,22 @@ mod tests {
                     MisereRule::Binary => rules_used[1] += 1,
                     MisereRule::Search { .. } => rules_used[2] += 1,
                     MisereRule::Quotient { .. } => rules_used[3] += 1,
+                    MisereRule::PartialQuotient { .. } => rules_used[4] += 1,
                 }
             }
             // Nim by its rule; subtract:2 (values 0, 0, 1, 1, …) by the binary rule throughout;
-            // the others by the binary rule on their small heaps and by the search elsewhere.
+            // the others by the binary rule on their small heaps and by a quotient elsewhere.
             match spec {
-                "nim" => assert_eq!(rules_used, [2714, 0, 0, 0]),
+                "nim" => assert_eq!(rules_used, [2714, 0, 0, 0, 0]),
                 // (The empty position has no heap that is not Nim's: Nim's rule.)
-                "subtract:2" => assert_eq!(rules_used, [1, 2713, 0, 0]),
+                "subtract:2" => assert_eq!(rules_used, [1, 2713, 0, 0, 0]),
                 // A game whose quotient is found: by the quotient beyond the binary heaps.
                 "subtract:1,2" | "subtract:1-3" | "octal:0.77" => {
                     assert!(rules_used[1] > 0 && rules_used[3] > 1000, "{spec}: {rules_used:?}")
                 }
-                _ => assert!(rules_used[1] > 0 && rules_used[2] > 1000, "{spec}: {rules_used:?}"),
+                // Without a quotient of every heap (within play's budget): the quotient of the
+                // heaps up to the largest.
+                _ => assert!(rules_used[1] > 0 && rules_used[4] > 1000, "{spec}: {rules_used:?}"),
             }
         }
     }

@@ -175,7 +175,10 @@ fn game_queries() {
     // Misère nim, one heap of 1: lost for the player to move (they must take the last stone).
     let v = json(&["--game", "nim", "--sizes", "1..=1", "--heaps", "1", "--misere"]);
     assert_eq!(v["losing"], "1");
-    refused(&["--game", "lasker", "--sizes", "1..=3", "--heaps", "2", "--misere"], "nim only");
+    // Lasker's Nim (no quotient of every heap size), through the quotient of its heaps 0..=3:
+    // of the 9 ordered pairs over 1..=3, (2, 2) and (3, 3) are lost, as a plain search finds.
+    let v = json(&["--game", "lasker", "--sizes", "1..=3", "--heaps", "2", "--misere"]);
+    assert_eq!(v["losing"], "2");
     // subtract:1-3, counted by its misère quotient: of the 9 ordered pairs over 1..=3, (1,2),
     // (2,1), (1,3), (3,1) are won (leave the single 1), (1,1) is won (take one), (2,3), (3,2)
     // are won (make them equal), (2,2) and (3,3) are lost: 2.
@@ -317,8 +320,8 @@ mod parts {
     fn parts_refuse_what_does_not_apply() {
         let refused = |args: &[&str], needle: &str| cli::refused(&[&["count"], args].concat(), needle);
         refused(
-            &["--part", "nim", "1..=3", "2", "--misere"],
-            "misère play of a sum is counted for parts of one octal",
+            &["--part", "nim", "1..=3", "2", "--part", "kayles", "1..=3", "1", "--misere"],
+            "misère play of a sum is counted for parts of one game",
         );
         refused(&["--part", "nim", "1..=3"], "3 values required");
         refused(&["--part", "nim", "1..=3", "2", "--heaps", "2"], "cannot be used with");

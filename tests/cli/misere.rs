@@ -47,7 +47,8 @@ fn no_quotient_is_an_answer_and_bad_input_is_refused() {
     refused(&["misere", "--game", "chess"], "unknown game 'chess'");
     refused(&["misere", "--game", "kayles", "--max-states", "x"], "--max-states");
     // A count whose quotient is not found names the limit reached and the option that lifts it.
-    let dawson = ["count", "--game", "octal:0.07", "--sizes", "1..=9", "--heaps", "2", "--misere"];
+    // (Sizes up to 30: the quotient of the heaps 0..=30 passes these limits too.)
+    let dawson = ["count", "--game", "octal:0.07", "--sizes", "1..=30", "--heaps", "2", "--misere"];
     refused(&[&dawson[..], &["--max-states", "2000"]].concat(), "(--max-states searches further)");
     refused(
         &[&dawson[..], &["--max-order", "10"]].concat(),
@@ -128,4 +129,25 @@ fn unordered_misere_counts_and_their_limit() {
         &["count", "--game", "octal:0.75", "--sizes", "0..=9", "--heaps", "10^6", "--misere", "--unordered"],
         "--max-work raises the limit",
     );
+}
+
+/// Games without a quotient of every heap size are counted through the quotient of the heaps
+/// in range (numbers from a plain misère search), the report says which, and sizes beyond the
+/// budget's largest heap are refused naming the option that lifts it.
+#[test]
+fn counts_through_the_quotient_of_the_heaps_in_range() {
+    // --max-states 20000: the search for a quotient of every heap size gives up at once.
+    let dawson = ["count", "--game", "dawsons-kayles", "--sizes", "0..=12", "--heaps", "3", "--misere"];
+    let out = text(&[&dawson[..], &["--max-states", "20000"]].concat());
+    assert!(out.contains("quotient   misère quotient of heaps 0..=12, order 12"), "{out}");
+    assert_eq!(losing(&[&dawson[..], &["--max-states", "20000"]].concat()), 608);
+    let lasker = ["count", "--game", "lasker", "--sizes", "1..=9", "--heaps", "3", "--misere", "--distinct"];
+    assert_eq!(losing(&lasker), 8);
+    refused(
+        &["count", "--game", "lasker", "--sizes", "1..=5000", "--heaps", "2", "--misere"],
+        "above the limit of heap 1000 (--max-heap joins more heaps)",
+    );
+    // Play judges small positions by it too.
+    let out = text(&["play", "--game", "lasker", "--misere", "--all", "5", "6", "7"]);
+    assert!(out.contains("the misère quotient of the game's heaps 0..=7"), "{out}");
 }

@@ -132,3 +132,158 @@ fn unordered_counts_equal_a_plain_search() {
         }
     }
 }
+
+/// A budget whose search for a quotient of every heap size gives up in a few milliseconds
+/// (Dawson's Kayles and 0.137 have none known): the counts below go to the quotient of the
+/// heaps `0..=hi`, which these small ranges need little of.
+const QUICK: Budget = Budget { max_heap: 1000, max_order: 2000, max_states: 20_000 };
+
+/// Ordered tuples, multisets and sets of up to three heap sizes of games without a quotient of
+/// every heap size counted through the quotient of the heaps `0..=hi`, against every tuple
+/// judged by the plain search; ranges from 0 and from 1; exact and modulo 10^9+7, 2^64 and 12.
+#[test]
+fn counts_through_the_quotient_of_the_heaps_in_range_equal_a_plain_search() {
+    use nimcount::count::{Kind, Query, Source};
+    let moduli: [Option<BigUint>; 4] =
+        [None, Some(1_000_000_007u32.into()), Some(BigUint::from(1u8) << 64u32), Some(12u8.into())];
+    for (spec, ranges) in [
+        ("dawsons-kayles", [(0u64, 12u64), (1, 12), (3, 3)]),
+        ("octal:0.137", [(0, 11), (1, 11), (2, 2)]),
+        ("lasker", [(0, 9), (1, 9), (5, 5)]),
+    ] {
+        let game = Game::parse(spec).unwrap();
+        let mut memo = HashMap::new();
+        for (lo, hi) in ranges {
+            for k in 0..=3usize {
+                // [losing, total] of ordered tuples, multisets and sets.
+                let mut tally = [[0u64; 2]; 3];
+                fn each(tuple: &mut Vec<u64>, k: usize, lo: u64, hi: u64, f: &mut dyn FnMut(&[u64])) {
+                    if tuple.len() == k {
+                        return f(tuple);
+                    }
+                    for h in lo..=hi {
+                        tuple.push(h);
+                        each(tuple, k, lo, hi, f);
+                        tuple.pop();
+                    }
+                }
+                each(&mut Vec::new(), k, lo, hi, &mut |t| {
+                    let mut heaps: Vec<u64> = t.iter().copied().filter(|&h| h > 0).collect();
+                    heaps.sort_unstable();
+                    let l = u64::from(lost(&game, &heaps, &mut memo));
+                    tally[0] = [tally[0][0] + l, tally[0][1] + 1];
+                    if t.windows(2).all(|w| w[0] <= w[1]) {
+                        tally[1] = [tally[1][0] + l, tally[1][1] + 1];
+                    }
+                    if t.windows(2).all(|w| w[0] < w[1]) {
+                        tally[2] = [tally[2][0] + l, tally[2][1] + 1];
+                    }
+                });
+                for (kind, [losing, total]) in
+                    [Kind::Ordered, Kind::Multiset, Kind::Set].into_iter().zip(tally)
+                {
+                    for m in &moduli {
+                        let mut query = Query::new(game.clone())
+                            .sizes(lo, hi)
+                            .heaps(k as u32)
+                            .kind(kind)
+                            .misere(true)
+                            .misere_budget(QUICK);
+                        if let Some(m) = m {
+                            query = query.modulus(m.clone());
+                        }
+                        let what = format!("{spec} {lo}..={hi} k = {k} {kind} mod {m:?}");
+                        let counts = query.count().unwrap_or_else(|e| panic!("{what}: {e}"));
+                        let reduce = |x: u64| m.as_ref().map_or(BigUint::from(x), |m| BigUint::from(x) % m);
+                        assert_eq!((counts.losing, counts.total), (reduce(losing), reduce(total)), "{what}");
+                        if k > 0 && !(kind == Kind::Set && k as u64 > hi - lo + 1) {
+                            let source = counts.report.source;
+                            assert_eq!(
+                                source,
+                                Source::PartialQuotient { order: source_order(&source), largest_heap: hi },
+                                "{what}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The order a partial quotient's source names.
+fn source_order(source: &nimcount::count::Source) -> usize {
+    match source {
+        nimcount::count::Source::PartialQuotient { order, .. } => *order,
+        other => panic!("not a partial quotient: {other:?}"),
+    }
+}
+
+/// The quotient of the heaps `0..=n` judges every position of those heaps as the plain search
+/// does, for games with and without a quotient of every heap size, and refuses a heap above
+/// `n` (never a wrong answer); a count whose sizes pass the budget's largest heap is refused,
+/// naming the limit.
+#[test]
+fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
+    use nimcount::misere::{MisereTheorem, partial_quotient};
+    for (spec, heaps, largest) in [
+        ("dawsons-kayles", 3, 14),
+        ("octal:0.137", 3, 12),
+        ("lasker", 3, 9),
+        ("nim", 3, 7),
+        ("kayles", 3, 10),
+        ("allbut:1,2", 3, 9),
+        ("hex:0.8", 2, 14),
+    ] {
+        let game = Game::parse(spec).unwrap();
+        let q = partial_quotient(&game, largest, &QUICK).unwrap();
+        assert_eq!(q.largest_heap(), Some(largest), "{spec}");
+        assert_eq!(q.theorem(), MisereTheorem::Heaps { largest_heap: largest });
+        assert_eq!(q.images().len() as u64, largest + 1);
+        // Misère quotients of impartial games have even order.
+        assert_eq!(q.order() % 2, 0, "{spec}");
+        let mut memo = HashMap::new();
+        fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
+            f(position);
+            if position.len() == heaps {
+                return;
+            }
+            for h in from..=largest {
+                position.push(h);
+                each(position, heaps, h, largest, f);
+                position.pop();
+            }
+        }
+        each(&mut Vec::new(), heaps, 1, largest, &mut |p| {
+            let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
+            assert!(q.check_heaps(&big).is_ok());
+            assert_eq!(q.is_lost(&big), lost(&game, p, &mut memo), "{spec} {p:?}");
+        });
+        let above = [BigUint::from(3u8), BigUint::from(largest + 1)];
+        let e = q.check_heaps(&above).unwrap_err();
+        assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_heap"), .. }), "{e}");
+        assert!(e.to_string().contains(&format!("0..={largest}")), "{e}");
+    }
+    // Heaps above the budget's largest, before any work.
+    let game = Game::parse("lasker").unwrap();
+    let few = Budget { max_heap: 20, ..QUICK };
+    let e = partial_quotient(&game, 21, &few).unwrap_err();
+    assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_heap"), .. }), "{e}");
+    let query = nimcount::count::Query::new(game).sizes(0u32, 21u32).heaps(2u32).misere(true);
+    let e = query.misere_budget(few).count().unwrap_err();
+    assert!(e.to_string().contains("above the limit of heap 20") && !e.to_string().contains('\n'), "{e}");
+    // A construction that passes a limit says which.
+    let e = partial_quotient(&Game::parse("dawsons-kayles").unwrap(), 30, &QUICK).unwrap_err();
+    assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_states"), .. }), "{e}");
+}
+
+/// Q_30(0.07), the quotient of Dawson's Kayles' heaps 0..=30, has order 360 (Siegel, "Some
+/// MisereSolver questions answered", miseregames.wordpress.com, 2007). Its construction checks
+/// about 2.2·10^6 states (seconds): run with `cargo test -- --ignored`.
+#[test]
+#[ignore]
+fn dawsons_kayles_heaps_up_to_thirty_have_the_published_order() {
+    let budget = Budget { max_states: 1_000_000, ..Budget::default() };
+    let q = nimcount::misere::partial_quotient(&Game::parse("octal:0.07").unwrap(), 30, &budget).unwrap();
+    assert_eq!(q.order(), 360);
+}

@@ -94,8 +94,9 @@ pub struct Args {
     /// Misère play, counted for nim (its rule: lost when some heap has two stones or more
     /// and the XOR is 0, or when every heap has at most one stone and an odd number have one)
     /// and for octal and finite subtraction games whose misère quotient is found
-    /// (`nimcount misere` prints it): whoever takes the last stone loses. `play --misere`
-    /// judges one position of any game.
+    /// (`nimcount misere` prints it), else for any game through the quotient of its heaps
+    /// 0..=HI (sizes up to --max-heap, 1000 by default): whoever takes the last stone loses.
+    /// `play --misere` judges one position of any game.
     #[arg(long)]
     misere: bool,
     /// Also print the count for every XOR value of the Grundy values.
@@ -256,6 +257,12 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
         query = query.max_work(steps);
     }
     let mut budget = nimcount::misere::Budget::default();
+    if args.misere
+        && let Some(n) = args.max_heap.as_deref().map(number::parse_u64).transpose()?
+    {
+        // The largest heap joined to the misère quotient, as for the Grundy values.
+        budget.max_heap = n.min(nimcount::misere::MAX_HEAP);
+    }
     if let Some(n) = crate::misere::limit(&args.max_states, "--max-states", nimcount::misere::MAX_STATES)? {
         budget.max_states = n;
     }
@@ -376,7 +383,7 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
             usage(format!("{err} (--max-work raises the limit)"))
         }
         nimcount::Error::QuotientNotFound { limit, .. } => match limit {
-            Some("max_heap") => usage(format!("{err} (`nimcount misere --max-heap` joins more heaps)")),
+            Some("max_heap") => usage(format!("{err} (--max-heap joins more heaps)")),
             limit => match crate::misere::searches_further(limit) {
                 Some(flag) => usage(format!("{err} ({flag} searches further)")),
                 None => err.into(),
@@ -809,6 +816,8 @@ impl Summary {
                     "misère quotient of order {order}, heaps periodic from {preperiod} with period {period}"
                 ),
             ));
+        } else if let Source::PartialQuotient { order, largest_heap } = report.source {
+            lines.push(("quotient", format!("misère quotient of heaps 0..={largest_heap}, order {order}")));
         } else {
             lines.push((
                 "transform",

@@ -362,6 +362,10 @@ fn misere<'r>(
              {period}; `nimcount misere` prints it): lost when the product of the heaps' elements lies \
              in its P-portion"
         ),
+        MisereRule::PartialQuotient { order, largest_heap } => format!(
+            "the misère quotient of the game's heaps 0..={largest_heap} (order {order}): lost when the \
+             product of the heaps' elements lies in its P-portion"
+        ),
         MisereRule::Search { positions } => format!(
             "no closed form applies: a search of the {positions} positions reachable (sorted multisets of heaps)"
         ),
