@@ -279,7 +279,7 @@ fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
 
 /// Q_30(0.07), the quotient of Dawson's Kayles' heaps 0..=30, has order 360 (Siegel, "Some
 /// MisereSolver questions answered", miseregames.wordpress.com, 2007). Its construction checks
-/// about 2.2·10^6 states (seconds): run with `cargo test -- --ignored`.
+/// about 2.2·10^6 states (seconds): ignored by `cargo test`, run by `.ci/run`.
 #[test]
 #[ignore]
 fn dawsons_kayles_heaps_up_to_thirty_have_the_published_order() {

@@ -4,6 +4,7 @@
 //! last). Never uses Grundy values: the independent reference of the tests that check them.
 
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use nimcount::game::HeapGame;
 
@@ -12,7 +13,7 @@ pub struct GameTree<'a> {
     game: &'a dyn HeapGame,
     misere: bool,
     /// Heap size → its distinct options, each the sorted non-empty heaps the move leaves.
-    options: HashMap<u64, Vec<Vec<u64>>>,
+    options: HashMap<u64, Rc<[Vec<u64>]>>,
     /// Sorted heap sizes (no empty heaps) → won for the player to move.
     won: HashMap<Vec<u64>, bool>,
 }
@@ -29,7 +30,7 @@ impl<'a> GameTree<'a> {
     }
 
     /// The distinct options of one heap of `n`, each the sorted non-empty heaps it leaves.
-    pub fn options(&mut self, n: u64) -> Vec<Vec<u64>> {
+    pub fn options(&mut self, n: u64) -> Rc<[Vec<u64>]> {
         let game = self.game;
         self.options
             .entry(n)
@@ -56,7 +57,7 @@ impl<'a> GameTree<'a> {
         let mut won = false;
         let mut can_move = false;
         'moves: for heap in heaps {
-            for left in self.options(heap) {
+            for left in self.options(heap).iter() {
                 can_move = true;
                 let mut next = key.clone();
                 let i = next.iter().position(|&h| h == heap).unwrap();
