@@ -167,7 +167,7 @@ def test_errors():
     raises("choose one", lambda: nimcount.count("nim", (1, 3), 3, unordered=True, distinct=True))
     raises("modulus=0", lambda: nimcount.count("nim", (1, 3), 3, modulus=0))
     raises("drop modulus=", lambda: nimcount.count("nim", (1, 3), 3, modulus=5, probability=True))
-    raises("above the limit of heap 1000", lambda: nimcount.count("lasker", (1, 5000), 3, misere=True))
+    raises("heaps 0..=5000 is above the limit of heap 1000", lambda: nimcount.count("lasker", (1, 5000), 3, misere=True))
     raises("at least 0", lambda: nimcount.count("nim", (-1, 3), 3))
     raises("must be an int", lambda: nimcount.count("nim", (1.5, 3), 3), TypeError)
     raises("moore:2: only ordered positions are counted", lambda: nimcount.count("moore:2", (1, 3), 3, unordered=True))

@@ -533,11 +533,19 @@ impl<'p> Query<'p> {
             Some(Err(other)) => return Err(other),
             None => None,
         };
-        match (hi.to_u64().filter(|&n| n <= budget.max_heap), not_found) {
-            (None, Some(e)) => Err(e),
-            (n, _) => {
-                crate::misere::shared_partial_reporting(game, n.unwrap_or(u64::MAX), budget, self.progress)
+        match (hi.to_u64(), not_found) {
+            (Some(n), _) if n <= budget.max_heap => {
+                crate::misere::shared_partial_reporting(game, n, budget, self.progress)
             }
+            (_, Some(e)) => Err(e),
+            (_, None) => Err(Error::QuotientNotFound {
+                game: game.spec(),
+                reason: format!(
+                    "the quotient of the heaps 0..={hi} is above the limit of heap {}",
+                    budget.max_heap
+                ),
+                limit: Some("max_heap"),
+            }),
         }
     }
 

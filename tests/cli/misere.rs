@@ -145,7 +145,7 @@ fn counts_through_the_quotient_of_the_heaps_in_range() {
     assert_eq!(losing(&lasker), 8);
     refused(
         &["count", "--game", "lasker", "--sizes", "1..=5000", "--heaps", "2", "--misere"],
-        "above the limit of heap 1000 (--max-heap joins more heaps)",
+        "the quotient of the heaps 0..=5000 is above the limit of heap 1000 (--max-heap joins more heaps)",
     );
     // Play judges small positions by it too.
     let out = text(&["play", "--game", "lasker", "--misere", "--all", "5", "6", "7"]);
