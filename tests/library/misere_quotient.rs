@@ -36,17 +36,6 @@ fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
     let q = shared(&game, &Budget::default()).unwrap();
     let mut memo = HashMap::new();
     let mut position: Vec<u64> = Vec::new();
-    fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
-        f(position);
-        if position.len() == heaps {
-            return;
-        }
-        for h in from..=largest {
-            position.push(h);
-            each(position, heaps, h, largest, f);
-            position.pop();
-        }
-    }
     let mut checked = 0;
     each(&mut position, heaps, 1, largest, &mut |p| {
         let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
@@ -54,6 +43,20 @@ fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
         checked += 1;
     });
     assert!(checked > 100);
+}
+
+/// `f` on `position` and on every sorted extension of it by heaps of `from..=largest`, up to
+/// `heaps` heaps.
+fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
+    f(position);
+    if position.len() == heaps {
+        return;
+    }
+    for h in from..=largest {
+        position.push(h);
+        each(position, heaps, h, largest, f);
+        position.pop();
+    }
 }
 
 #[test]
@@ -204,17 +207,6 @@ fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
         // Misère quotients of impartial games have even order.
         assert_eq!(q.order() % 2, 0, "{spec}");
         let mut memo = HashMap::new();
-        fn each(position: &mut Vec<u64>, heaps: usize, from: u64, largest: u64, f: &mut dyn FnMut(&[u64])) {
-            f(position);
-            if position.len() == heaps {
-                return;
-            }
-            for h in from..=largest {
-                position.push(h);
-                each(position, heaps, h, largest, f);
-                position.pop();
-            }
-        }
         each(&mut Vec::new(), heaps, 1, largest, &mut |p| {
             let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
             assert!(q.check_heaps(&big).is_ok());
