@@ -40,8 +40,6 @@ use super::Plan;
 use crate::error::{Error, Result};
 use crate::ring::Internal;
 use crate::ring::Ring;
-use crate::simd::portable::{self, Butterfly};
-use crate::simd::sets::{SUBSET_MOBIUS, SUBSET_ZETA, SUPERSET_MOBIUS, SUPERSET_ZETA};
 
 /// Which sets a zeta transform sums over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,37 +48,6 @@ pub enum Sets {
     Subset,
     /// `ẑ[s] = Σ_{t ⊇ s} x[t]`: the transform of the AND convolution.
     Superset,
-}
-
-/// A ring's zeta or Möbius butterfly `K`, for the shared kernel driver.
-struct Kinded<'a, R, const K: u8>(&'a R);
-
-impl<R, const K: u8> Clone for Kinded<'_, R, K> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R, const K: u8> Copy for Kinded<'_, R, K> {}
-
-impl<R: Ring, const K: u8> Butterfly for Kinded<'_, R, K>
-where
-    R::Elem: Copy,
-{
-    type E = R::Elem;
-    #[inline(always)]
-    fn butterfly(self, a: R::Elem, b: R::Elem) -> (R::Elem, R::Elem) {
-        let r = self.0;
-        match K {
-            SUBSET_ZETA => (a, r.add(a, b)),
-            SUPERSET_ZETA => (r.add(a, b), b),
-            SUBSET_MOBIUS => (a, r.sub(b, a)),
-            _ => (r.sub(a, b), b),
-        }
-    }
-    fn valid(self, x: R::Elem) -> bool {
-        self.0.is_valid(&x)
-    }
 }
 
 impl<R: Ring> Plan<R>
@@ -132,20 +99,8 @@ where
     pub(crate) fn run_sets(&self, data: &mut [R::Elem], sets: Sets, inverse: bool) {
         let (ring, log2, parallel, backend) = (self.ring(), self.log2(), self.parallel(), self.backend());
         let superset = sets == Sets::Superset;
-        let run = |chunk: &mut [R::Elem]| match (sets, inverse) {
-            _ if ring.transform_sets(chunk, log2, superset, inverse, backend, parallel, Internal(())) => {}
-            (Sets::Subset, false) => {
-                portable::transform(Kinded::<R, SUBSET_ZETA>(ring), chunk, log2, parallel)
-            }
-            (Sets::Superset, false) => {
-                portable::transform(Kinded::<R, SUPERSET_ZETA>(ring), chunk, log2, parallel)
-            }
-            (Sets::Subset, true) => {
-                portable::transform(Kinded::<R, SUBSET_MOBIUS>(ring), chunk, log2, parallel)
-            }
-            (Sets::Superset, true) => {
-                portable::transform(Kinded::<R, SUPERSET_MOBIUS>(ring), chunk, log2, parallel)
-            }
+        let run = |chunk: &mut [R::Elem]| {
+            ring.transform_sets(chunk, log2, superset, inverse, backend, parallel, Internal(()));
         };
         data.chunks_exact_mut(self.len()).for_each(run);
     }

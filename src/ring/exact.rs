@@ -99,7 +99,11 @@ macro_rules! exact_ring {
                 parallel: bool,
                 _: Internal,
             ) -> bool {
-                $sets(data, log2, simd::sets::kind(superset, inverse), backend, parallel)
+                let ran = $sets(data, log2, simd::sets::kind(superset, inverse), backend, parallel);
+                if !ran {
+                    super::portable_sets(self, data, log2, superset, inverse, parallel);
+                }
+                ran
             }
         }
     };

@@ -88,7 +88,11 @@ macro_rules! float_ring {
                 _: Internal,
             ) -> bool {
                 let kind = simd::sets::kind(superset, inverse);
-                simd::sets::$dispatch(kind, data, log2, backend, parallel)
+                let ran = simd::sets::$dispatch(kind, data, log2, backend, parallel);
+                if !ran {
+                    super::portable_sets(self, data, log2, superset, inverse, parallel);
+                }
+                ran
             }
             fn transform_rows(
                 &self,

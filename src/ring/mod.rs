@@ -56,6 +56,7 @@ pub use wrapping::{Wrap32, Wrap64};
 
 use crate::arith::square_and_multiply;
 use crate::error::{Error, Result};
+use crate::simd::sets::{SUBSET_MOBIUS, SUBSET_ZETA, SUPERSET_MOBIUS, SUPERSET_ZETA};
 use crate::simd::{Backend, portable};
 
 /// A commutative ring with one: the arithmetic of the transform, XOR powers and counts.
@@ -280,9 +281,9 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     }
 
     /// The zeta transform over subsets (or, `superset`, supersets) of `data` (`2^log2`
-    /// elements), the Möbius transform when `inverse` (see [`crate::fwht::zeta`]), on the SIMD
-    /// kernel where this ring has one; false, with `data` untouched, when the caller must run the
-    /// portable kernel. Only nimcount can call it (it needs an [`Internal`] token): use
+    /// elements), the Möbius transform when `inverse` (see [`crate::fwht::zeta`]): on the SIMD
+    /// kernel where this ring has one for `backend` (true), on the portable kernel otherwise
+    /// (false). Only nimcount can call it (it needs an [`Internal`] token): use
     /// [`crate::fwht::Plan::zeta`].
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
@@ -295,8 +296,12 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         backend: Backend,
         parallel: bool,
         _: Internal,
-    ) -> bool {
-        let _ = (data, log2, superset, inverse, backend, parallel);
+    ) -> bool
+    where
+        Self::Elem: Copy,
+    {
+        let _ = backend;
+        portable_sets(self, data, log2, superset, inverse, parallel);
         false
     }
 
@@ -363,6 +368,59 @@ where
     }
     fn valid(self, x: R::Elem) -> bool {
         self.0.is_valid(&x)
+    }
+}
+
+/// A ring's zeta or Möbius butterfly `K` (see [`crate::simd::sets`]), for the portable kernel:
+/// `(a + b, a − b)` with one half kept and the arguments in the kind's order.
+struct Kinded<'a, R, const K: u8>(&'a R);
+
+impl<R, const K: u8> Clone for Kinded<'_, R, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R, const K: u8> Copy for Kinded<'_, R, K> {}
+
+impl<R: Ring, const K: u8> portable::Butterfly for Kinded<'_, R, K>
+where
+    R::Elem: Copy,
+{
+    type E = R::Elem;
+    #[inline(always)]
+    fn butterfly(self, a: R::Elem, b: R::Elem) -> (R::Elem, R::Elem) {
+        let r = self.0;
+        match K {
+            SUBSET_ZETA => (a, r.add(a, b)),
+            SUPERSET_ZETA => (r.add(a, b), b),
+            SUBSET_MOBIUS => (a, r.sub(b, a)),
+            _ => (r.sub(a, b), b),
+        }
+    }
+    fn valid(self, x: R::Elem) -> bool {
+        self.0.is_valid(&x)
+    }
+}
+
+/// The portable zeta (or, `inverse`, Möbius) transform over subsets (or, `superset`,
+/// supersets) of `data` (`2^log2` elements) with the ring's own addition and subtraction: the
+/// default of [`Ring::transform_sets`], and the fallback of the built-in rings' SIMD kernels.
+pub(crate) fn portable_sets<R: Ring>(
+    ring: &R,
+    data: &mut [R::Elem],
+    log2: u32,
+    superset: bool,
+    inverse: bool,
+    parallel: bool,
+) where
+    R::Elem: Copy,
+{
+    match (superset, inverse) {
+        (false, false) => portable::transform(Kinded::<R, SUBSET_ZETA>(ring), data, log2, parallel),
+        (true, false) => portable::transform(Kinded::<R, SUPERSET_ZETA>(ring), data, log2, parallel),
+        (false, true) => portable::transform(Kinded::<R, SUBSET_MOBIUS>(ring), data, log2, parallel),
+        (true, true) => portable::transform(Kinded::<R, SUPERSET_MOBIUS>(ring), data, log2, parallel),
     }
 }
 

@@ -192,7 +192,11 @@ impl Ring for Mod32 {
         _: Internal,
     ) -> bool {
         let kind = simd::sets::kind(superset, inverse);
-        simd::sets::mod32(self.modulus(), kind, data, log2, backend, parallel)
+        let ran = simd::sets::mod32(self.modulus(), kind, data, log2, backend, parallel);
+        if !ran {
+            super::portable_sets(self, data, log2, superset, inverse, parallel);
+        }
+        ran
     }
     fn transform_rows(
         &self,
@@ -347,7 +351,11 @@ impl Ring for Mod64 {
         _: Internal,
     ) -> bool {
         let kind = simd::sets::kind(superset, inverse);
-        simd::sets::mod64(self.modulus(), kind, data, log2, backend, parallel)
+        let ran = simd::sets::mod64(self.modulus(), kind, data, log2, backend, parallel);
+        if !ran {
+            super::portable_sets(self, data, log2, superset, inverse, parallel);
+        }
+        ran
     }
     fn transform_rows(
         &self,
