@@ -179,19 +179,31 @@ fn octal(game: &dyn HeapGame, t: u64) -> Result<Game> {
     let code = OctalCode::from_digits(&digits)
         .map_err(|reason| broken(game, format!("its moves are no octal code: {reason}")))?;
     let builtin = Game::Octal(code);
-    // Every heap of the first ones has exactly the options of the code.
+    // Every heap of the first ones has exactly the options of the code. An option is kept as
+    // its number of heaps and its heaps in order, without an allocation: an octal option has at
+    // most two heaps, and one of more is an extra option at once.
     let (mut n, mut checked) = (0u64, 0u64);
+    let (mut have, mut want) = (Vec::new(), Vec::new());
     while checked < CHECK_OPTIONS && n < 1 << 16 {
-        let (mut have, mut want) = (Vec::new(), Vec::new());
-        game.options(n, &mut |heaps| have.push(sorted(heaps)));
-        builtin.options(n, &mut |heaps| want.push(sorted(heaps)));
+        let mut longer = None;
+        have.clear();
+        want.clear();
+        game.options(n, &mut |heaps| match option_key(heaps) {
+            Some(key) => have.push(key),
+            None => {
+                let mut heaps = heaps.to_vec();
+                heaps.sort_unstable();
+                longer = longer.take().or(Some(heaps));
+            }
+        });
+        builtin.options(n, &mut |heaps| want.extend(option_key(heaps)));
         for list in [&mut have, &mut want] {
             list.sort_unstable();
             list.dedup();
         }
-        if have != want {
-            let extra = have.iter().find(|o| !want.contains(o));
-            let missing = want.iter().find(|o| !have.contains(o));
+        if longer.is_some() || have != want {
+            let extra = longer.or_else(|| have.iter().find(|o| !want.contains(o)).map(option_heaps));
+            let missing = want.iter().find(|o| !have.contains(o)).map(option_heaps);
             return Err(broken(
                 game,
                 format!(
@@ -208,8 +220,18 @@ fn octal(game: &dyn HeapGame, t: u64) -> Result<Game> {
     Ok(builtin)
 }
 
-fn sorted(heaps: &[u64]) -> Vec<u64> {
-    let mut heaps = heaps.to_vec();
-    heaps.sort_unstable();
-    heaps
+/// An option of at most two heaps as its number of heaps and its heaps in increasing order
+/// (unused places 0); `None` for an option of more heaps.
+fn option_key(heaps: &[u64]) -> Option<(u8, u64, u64)> {
+    match *heaps {
+        [] => Some((0, 0, 0)),
+        [a] => Some((1, a, 0)),
+        [a, b] => Some((2, a.min(b), a.max(b))),
+        _ => None,
+    }
+}
+
+/// The heaps of an [`option_key`], in increasing order.
+fn option_heaps(&(len, a, b): &(u8, u64, u64)) -> Vec<u64> {
+    [a, b][..usize::from(len)].to_vec()
 }

@@ -116,11 +116,11 @@ fn a_declared_octal_game_is_proven_like_its_code() {
     assert_eq!((c.preperiod, c.period, c.theorem.id()), (71, 12, "octal-splitting"));
     assert_eq!(search.game, "kayles by rule");
     assert_eq!(
-        values(&Kayles, 5000, &Silent).unwrap(),
-        values(&Game::parse("octal:0.77").unwrap(), 5000, &Silent).unwrap()
+        values(&Kayles, 1000, &Silent).unwrap(),
+        values(&Game::parse("octal:0.77").unwrap(), 1000, &Silent).unwrap()
     );
     // Far beyond the window (2 · 71 + 12 + 2 + 12 values): the plain O(n²) mex over the rule.
-    let direct = values_of(&Kayles, 6000, &Silent).unwrap();
+    let direct = values_of(&Kayles, 1500, &Silent).unwrap();
     for (n, &v) in direct.iter().enumerate() {
         assert_eq!(search.value(n as u128), Some(u128::from(v)), "G({n})");
     }
@@ -133,7 +133,48 @@ fn a_declared_octal_game_is_proven_like_its_code() {
     );
 }
 
-/// Take one stone, or two from an even heap: not the same moves from every heap.
+/// Kayles by rule with one flaw at heap 40 (past the heaps the code is read from): an extra
+/// option of three heaps, or the split 1 + 38 missing.
+struct FlawedKayles {
+    extra: bool,
+}
+
+impl HeapGame for FlawedKayles {
+    fn options(&self, n: u64, option: &mut dyn FnMut(&[u64])) {
+        Kayles.options(n, &mut |heaps| {
+            if self.extra || n != 40 || heaps != [1, 38] {
+                option(heaps)
+            }
+        });
+        if self.extra && n == 40 {
+            option(&[20, 9, 9]);
+        }
+    }
+
+    fn name(&self) -> String {
+        "flawed kayles".into()
+    }
+
+    fn structure(&self) -> Structure {
+        Structure::Octal { last_digit: 2 }
+    }
+}
+
+#[test]
+fn a_declared_octal_game_is_refused_at_its_first_flaw() {
+    for (extra, shown) in
+        [(true, "(extra Some([9, 9, 20]), missing None)"), (false, "(extra None, missing Some([1, 38]))")]
+    {
+        let err = values(&FlawedKayles { extra }, 100, &Silent).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::InvalidGame { .. }), "{text}");
+        assert!(
+            text.contains("options at heap 40 differ from those of the code 0.77") && text.ends_with(shown),
+            "{text}"
+        );
+    }
+}
+
 struct Parity(Structure);
 
 impl HeapGame for Parity {
