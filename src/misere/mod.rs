@@ -378,9 +378,14 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
 }
 
 /// [`quotient`], reporting to `progress`: one stage, `"misère quotient"`, whose total is the
-/// most work the budget allows (`5 · max_states` states of checks and marking walks, where the
-/// search stops) and whose position is the work done after each heap joined, with a message
-/// naming the heap and the order so far.
+/// budget's `max_seconds` of estimated time in milliseconds and whose position, after each
+/// heap joined, is the larger part spent of the two limits of a search's work (the estimated
+/// time, the `5 · max_states` states of checks and marking walks), with a message naming the
+/// heap, the order, the states and the estimated time so far.
+///
+/// A budget estimated beyond its `max_seconds` ([`estimate`]) is refused before any work
+/// ([`admit`]); the search stops where its meter passes `max_seconds`
+/// ([`Error::QuotientNotFound`] naming `max_seconds`).
 pub fn quotient_reporting(
     game: &Game,
     budget: &Budget,
@@ -520,9 +525,10 @@ fn stuck_error(spec: &str, n: u64, stuck: build::Stuck, budget: &Budget) -> Erro
 /// refused ([`Quotient::check_heaps`]). Its theorem is [`MisereTheorem::Heaps`], its
 /// preperiod `n + 1` and its period 0.
 ///
-/// Budgets: `largest_heap` above `budget.max_heap` is refused before any work; the
-/// construction stops, as [`quotient`]'s does, at `budget.max_order` or at `5 · max_states`
-/// states of checks ([`Error::QuotientNotFound`] naming the limit).
+/// Budgets: `largest_heap` above `budget.max_heap`, or a budget estimated beyond its limits
+/// ([`admit`]), is refused before any work; the construction stops, as [`quotient`]'s does, at
+/// `budget.max_order`, at `5 · max_states` states of checks or at `max_seconds` of estimated
+/// time ([`Error::QuotientNotFound`] naming the limit).
 ///
 /// ```
 /// use nimcount::game::Game;
