@@ -249,9 +249,28 @@ pub enum Error {
         /// Why: the limit reached, or the class of games without a periodicity theorem.
         reason: String,
         /// The field of [`crate::misere::Budget`] whose limit stopped the search (`"max_heap"`,
-        /// `"max_order"` or `"max_states"`): raising it searches further. `None` when no limit
+        /// `"max_order"`, `"max_states"` or `"max_seconds"`): raising it searches further. `None` when no limit
         /// did (a game without a theorem here, or no refinement judged every position right).
         limit: Option<&'static str>,
+    },
+
+    /// A search for a misère quotient whose budget is estimated beyond its limit of time
+    /// ([`crate::misere::estimate`]), refused before any work.
+    #[error(
+        "the search for the misère quotient of {} may take {} ({states} states of checks at most), \
+         beyond the limit of {limit} s",
+        quote(game),
+        Seconds(*seconds)
+    )]
+    QuotientTooCostly {
+        /// The game.
+        game: String,
+        /// Estimated seconds of a search that spends its budget.
+        seconds: f64,
+        /// The states the budget allows in all (`max_states` times the checks of a search).
+        states: u64,
+        /// The limit, seconds of estimated time ([`crate::misere::Budget::max_seconds`]).
+        limit: u64,
     },
 
     /// Misère play asked for a histogram (misère Nim needs the heap sizes themselves).

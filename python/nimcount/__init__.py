@@ -963,7 +963,7 @@ class MisereQuotient:
         return dataclasses.asdict(self)
 
 
-def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, table=False):
+def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, table=False, max_seconds=None):
     """The misère quotient of an octal or finite subtraction game, proven for every heap size.
 
     The quotient is computed heap by heap (Plambeck and Siegel's construction) until the map
@@ -981,6 +981,9 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
     max_states : int, optional
         Stop when a proof passes this many states (default 200000, at most 10^8); the whole
         construction stops at five times that.
+    max_seconds : int, optional
+        Stop when the search passes this many seconds of estimated time (default 60, at most
+        10^6; the model of ``nimcount misere --max-seconds``, the same heap on every machine).
     table : bool, default False
         Include the multiplication table (``order²`` ints).
 
@@ -995,6 +998,9 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
         searches further (``None`` for games outside the two classes, such as nim or lasker,
         or when no larger limit would help). ``nimcount misere`` answers the same with exit
         code 0 ("no misère quotient found").
+    TooCostly
+        When the limits are estimated beyond ``max_seconds`` before any work (``estimate``:
+        seconds; ``keyword``: ``"max_seconds"``).
     ValueError
         For an unknown game or a limit out of range.
 
@@ -1007,7 +1013,7 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
     >>> q.elements[q.element(10**18)]
     'b'
     """
-    d = _native.misere_quotient(game, max_heap, max_order, max_states, bool(table))
+    d = _native.misere_quotient(game, max_heap, max_order, max_states, bool(table), max_seconds)
     rows = d["table"]
     return MisereQuotient(
         game=d["game"],

@@ -177,4 +177,5 @@ def misere_quotient(
     max_order: Optional[int] = ...,
     max_states: Optional[int] = ...,
     table: bool = ...,
+    max_seconds: Optional[int] = ...,
 ) -> MisereQuotient: ...

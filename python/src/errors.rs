@@ -11,7 +11,8 @@ pyo3::create_exception!(
     TooCostly,
     PyValueError,
     "A computation refused before it starts because of its estimated cost.\n\n\
-     Attributes: ``estimate`` (steps of about 25 ns for ``max_work``, seconds for ``max_heap``, or\n\
+     Attributes: ``estimate`` (steps of about 25 ns for ``max_work``, seconds for ``max_heap`` and\n\
+     ``max_seconds``, or\n\
      ``None``) and ``keyword`` (the keyword argument that lifts the limit, or ``None`` when none does)."
 );
 
@@ -22,7 +23,8 @@ pyo3::create_exception!(
     "No misère quotient of the game was found: its class has none here (nim, Lasker's Nim), or\n\
      the search reached a limit (the quotient may be infinite, or larger than the limits).\n\n\
      Attributes: ``reason`` (why, in words) and ``keyword`` (the keyword argument of\n\
-     :func:`misere_quotient` that searches further: ``max_heap``, ``max_order`` or ``max_states``;\n\
+     :func:`misere_quotient` that searches further: ``max_heap``, ``max_order``, ``max_states``\n\
+     or ``max_seconds``;\n\
      ``None`` when none does)."
 );
 
@@ -97,6 +99,15 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
         Error::AnswerTooLarge { bits, .. } => {
             let estimate = bits.0.filter(|&b| b < u128::MAX).map(|b| int_object(py, b));
             too_costly(py, message, estimate, Some("modulus"))
+        }
+        Error::QuotientTooCostly { seconds, .. } => {
+            let estimate = seconds.into_pyobject(py).ok().map(|s| s.into_any().unbind());
+            too_costly(
+                py,
+                format!("{message} (max_seconds= raises the limit)"),
+                estimate,
+                Some("max_seconds"),
+            )
         }
         // The quotient of a count or a play, within the default limits: no keyword lifts it there.
         Error::QuotientNotFound { game, reason, .. } => quotient_not_found(py, &game, &reason, None),

@@ -12,10 +12,11 @@ use crate::convert::u64_arg;
 use crate::errors::{quotient_not_found, to_py, value_error};
 use crate::interrupt::interruptible;
 
-/// `misere_quotient(game, max_heap, max_order, max_states, table)`: the quotient as a dict;
-/// `QuotientNotFound` (with `reason` and `keyword`) when it is not found within the limits.
+/// `misere_quotient(game, max_heap, max_order, max_states, table, max_seconds)`: the quotient
+/// as a dict; `QuotientNotFound` (with `reason` and `keyword`) when it is not found within the
+/// limits, `TooCostly` when the limits are estimated beyond `max_seconds`.
 #[pyfunction]
-#[pyo3(signature = (game, max_heap=None, max_order=None, max_states=None, table=false))]
+#[pyo3(signature = (game, max_heap=None, max_order=None, max_states=None, table=false, max_seconds=None))]
 pub fn misere_quotient<'py>(
     py: Python<'py>,
     game: String,
@@ -23,6 +24,7 @@ pub fn misere_quotient<'py>(
     max_order: Option<Bound<'py, PyAny>>,
     max_states: Option<Bound<'py, PyAny>>,
     table: bool,
+    max_seconds: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = |value: Option<Bound<'py, PyAny>>, name: &str, most: u64| -> PyResult<Option<u64>> {
         let Some(value) = value else { return Ok(None) };
@@ -41,6 +43,9 @@ pub fn misere_quotient<'py>(
     }
     if let Some(n) = limit(max_states, "max_states", misere::MAX_STATES)? {
         budget.max_states = n;
+    }
+    if let Some(n) = limit(max_seconds, "max_seconds", misere::MAX_SECONDS)? {
+        budget.max_seconds = n;
     }
     let found = interruptible(py, |signals| find(&game, &budget, signals))?;
     let q = match found {

@@ -69,7 +69,10 @@ def test_a_quotient_not_found_raises_with_the_keyword_that_searches_further():
     with pytest.raises(nimcount.QuotientNotFound) as e:
         nimcount.misere_quotient("nim")
     assert e.value.keyword is None and "octal games and finite subtraction games" in e.value.reason
-    for bad in [{"max_heap": 0}, {"max_order": 10**9}, {"max_states": -1}]:
+    with pytest.raises(nimcount.TooCostly) as e:
+        nimcount.misere_quotient("kayles", max_states=10**8, max_order=16384)
+    assert e.value.keyword == "max_seconds" and "max_seconds= raises the limit" in str(e.value)
+    for bad in [{"max_heap": 0}, {"max_order": 10**9}, {"max_states": -1}, {"max_seconds": 0}]:
         with pytest.raises(ValueError):
             nimcount.misere_quotient("kayles", **bad)
     with pytest.raises(ValueError, match="unknown game"):

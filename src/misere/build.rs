@@ -23,6 +23,8 @@
 
 use std::collections::HashMap;
 
+use super::Budget;
+use super::cost::{self, Meter, WORK};
 use super::verify::{self, Failed, HeapType, Table};
 use crate::game::HeapGame;
 
@@ -45,6 +47,10 @@ pub(super) struct Stage {
     pub states: u64,
     /// Steps of the marking walks so far (for the budget).
     marking: std::cell::Cell<u64>,
+    /// The heaps of every option of the heaps joined (the work of their types).
+    parts: u64,
+    /// The estimated time so far ([`cost`]).
+    pub meter: Meter,
 }
 
 /// Why a stage could not be built.
@@ -58,10 +64,9 @@ pub(super) enum Stuck {
     Refinement,
     /// The checks of the whole construction met more states than the limit.
     Work(u64),
+    /// The estimated time passed the limit of the budget, in seconds ([`cost`]).
+    Time(u64),
 }
-
-/// The states all the checks of a construction may meet, in units of one check's limit.
-pub(super) const WORK: u64 = 5;
 
 /// The most refinements at one heap.
 const MAX_REFINEMENTS: usize = 200;
@@ -148,6 +153,8 @@ impl Stage {
             options: vec![Vec::new()],
             states: 0,
             marking: std::cell::Cell::new(0),
+            parts: 0,
+            meter: Meter::new(),
         }
     }
 
@@ -169,6 +176,7 @@ impl Stage {
 
     /// The types of the heaps `1..=n` under `phi` and `mul`, the least of each type.
     fn types(&self, phi: &[u32], mul: &dyn Fn(u32, u32) -> u32, identity: u32) -> Vec<HeapType> {
+        self.meter.charge(cost::parts(self.parts));
         let heaps = (1..phi.len())
             .map(|h| {
                 let mut options: Vec<u32> = self.options[h]
@@ -183,17 +191,21 @@ impl Stage {
         verify::least_of_each_type(heaps)
     }
 
-    /// Joins the next heap.
-    pub fn grow(&mut self, game: &dyn HeapGame, max_order: usize, max_states: u64) -> Result<(), Stuck> {
+    /// Joins the next heap, within the budget's order and states, and the limit of the meter.
+    pub fn grow(&mut self, game: &dyn HeapGame, budget: &Budget) -> Result<(), Stuck> {
+        let (max_order, max_states) = (budget.max_order, budget.max_states);
         let n = self.heaps() as usize;
         let mut options: Vec<Vec<u64>> = Vec::new();
         game.options(n as u64, &mut |left| options.push(left.to_vec()));
+        self.parts += options.iter().map(|left| left.len() as u64 + 1).sum::<u64>();
+        self.meter.charge(cost::parts(self.parts));
         self.options.push(options);
         if self.options[n].is_empty() {
             // A heap without options is the zero game.
             self.phi.push(self.identity);
             return Ok(());
         }
+        self.meter.charge(cost::products(2 * (self.order * self.order) as u64));
         let current = Candidate {
             order: self.order,
             table: self.table.clone(),
@@ -212,7 +224,14 @@ impl Stage {
         let mut trial = self.mark_and_reduce(&product, &phi, max_order)?;
         for _ in 0..MAX_REFINEMENTS {
             let heaps = self.types(&trial.phi, &|a, b| trial.mul(a, b), trial.identity);
-            match verify::check_counting(&trial.as_table(), &heaps, false, max_states, &mut self.states) {
+            match verify::check_counting(
+                &trial.as_table(),
+                &heaps,
+                false,
+                max_states,
+                &mut self.states,
+                &self.meter,
+            ) {
                 Ok(_) => {
                     self.order = trial.order;
                     self.table = trial.table;
@@ -222,6 +241,7 @@ impl Stage {
                     return Ok(());
                 }
                 Err(Failed::States(limit)) => return Err(Stuck::States(limit)),
+                Err(Failed::Time) => return Err(self.out_of_time()),
                 Err(Failed::Wrong(word)) => {
                     self.within(max_states)?;
                     trial = self.refine(&trial, &word, max_order, max_states)?;
@@ -231,13 +251,22 @@ impl Stage {
         Err(Stuck::Refinement)
     }
 
-    /// Fails when the work so far passed [`WORK`] times one check's limit.
+    /// Fails when the work so far passed [`WORK`] times one check's limit, or the estimated
+    /// time its limit.
     fn within(&self, max_states: u64) -> Result<(), Stuck> {
         let limit = max_states.saturating_mul(WORK);
         if self.work() > limit {
             return Err(Stuck::Work(limit));
         }
+        if self.meter.over() {
+            return Err(self.out_of_time());
+        }
         Ok(())
+    }
+
+    /// [`Stuck::Time`] at the meter's limit.
+    fn out_of_time(&self) -> Stuck {
+        Stuck::Time(self.meter.limit_seconds())
     }
 
     /// An element of the current quotient that heap `n` can map to, when one passes the check.
@@ -260,10 +289,19 @@ impl Stage {
             self.within(max_states)?;
             phi[n] = x;
             let mut heaps = earlier.clone();
+            self.meter.charge(cost::parts(self.parts));
             heaps.push(HeapType { heap: n as u64, image: x, options: opts.clone() });
-            match verify::check_counting(&q.as_table(), &heaps, true, max_states, &mut self.states) {
+            match verify::check_counting(
+                &q.as_table(),
+                &heaps,
+                true,
+                max_states,
+                &mut self.states,
+                &self.meter,
+            ) {
                 Ok(_) => return Ok(Some(x)),
                 Err(Failed::States(limit)) => return Err(Stuck::States(limit)),
+                Err(Failed::Time) => return Err(self.out_of_time()),
                 Err(Failed::Wrong(_)) => {}
             }
         }
@@ -298,6 +336,11 @@ impl Stage {
                     .map(|h| trial.phi[h])
                     .collect();
                 let members = closure(trial.order, trial.identity, &gens, &|a, b| trial.mul(a, b));
+                // The closure, and the base table to come.
+                let k = members.len() as u64;
+                if self.meter.charge(cost::products(k * (gens.len() as u64 + k))) {
+                    return Err(self.out_of_time());
+                }
                 let mut index = vec![u32::MAX; trial.order];
                 for (i, &a) in members.iter().enumerate() {
                     index[a as usize] = i as u32;
@@ -355,13 +398,18 @@ impl Stage {
                 o
             })
             .collect();
+        self.meter.charge(cost::parts(self.parts * (1 + m.cycles.len() as u64)) + m.size as u64);
         // 0: not yet, 1: won, 2: lost.
         let mut marks = vec![0u8; m.size];
-        let mut marker = Marker { m, phi, opts: &opts, heaps: &heaps, marks: &mut marks, steps: 0 };
+        let meter = &self.meter;
+        let mut marker = Marker { m, phi, opts: &opts, heaps: &heaps, marks: &mut marks, steps: 0, meter };
         marker.walk(heaps.len(), m.identity(), &[]);
         self.marking.set(self.marking.get() + marker.steps);
+        if self.meter.over() {
+            return Err(self.out_of_time());
+        }
         let gens: Vec<usize> = heaps.iter().map(|&h| phi[h]).collect();
-        reduce(m, &marks, &gens, phi, max_order)
+        reduce(m, &marks, &gens, phi, max_order, &self.meter).ok_or_else(|| self.out_of_time())?
     }
 }
 
@@ -373,6 +421,9 @@ struct Marker<'a> {
     heaps: &'a [usize],
     marks: &'a mut Vec<u8>,
     steps: u64,
+    /// Charged each step; the walk stops at once when it passes its limit (and the caller
+    /// fails).
+    meter: &'a Meter,
 }
 
 impl Marker<'_> {
@@ -389,6 +440,9 @@ impl Marker<'_> {
         let mut options = options.to_vec();
         loop {
             self.steps += 1;
+            if self.meter.charge(cost::walk_step(options.len() + self.opts[h].len())) {
+                return;
+            }
             self.walk(left - 1, elem, &options);
             let next = self.m.mul(elem, self.phi[h]);
             if self.marks[next] != 0 {
@@ -440,18 +494,24 @@ fn index_of(q: &Candidate, g: u32) -> usize {
 }
 
 /// The classes of the elements of `m` reached by the generators that no position tells apart:
-/// the coarsest partition inside lost/won that the generators respect.
+/// the coarsest partition inside lost/won that the generators respect; `None` when `meter`
+/// passes its limit (each round is charged before it is made).
 fn reduce(
     m: &Product,
     marks: &[u8],
     gens: &[usize],
     phi: &[usize],
     max_order: usize,
-) -> Result<Candidate, Stuck> {
+    meter: &Meter,
+) -> Option<Result<Candidate, Stuck>> {
     let mut gens = gens.to_vec();
     gens.sort_unstable();
     gens.dedup();
-    // The submonoid reached, numbered.
+    // The submonoid reached, numbered, at most the whole trial: charged up front.
+    let round = cost::hashed((m.size as u64).saturating_mul(gens.len() as u64 + 1));
+    if meter.charge(round) {
+        return None;
+    }
     let mut number: HashMap<usize, u32> = HashMap::from([(m.identity(), 0)]);
     let mut members = vec![m.identity()];
     let mut i = 0;
@@ -467,11 +527,15 @@ fn reduce(
         i += 1;
     }
     let k = members.len();
+    let round = cost::hashed((k as u64).saturating_mul(gens.len() as u64 + 1));
     let step: Vec<Vec<u32>> =
         members.iter().map(|&a| gens.iter().map(|&g| number[&m.mul(a, g)]).collect()).collect();
     let mut class: Vec<u32> = members.iter().map(|&a| u32::from(marks[a] == 2)).collect();
     let mut classes = 0;
     loop {
+        if meter.charge(round) {
+            return None;
+        }
         let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let next: Vec<u32> = (0..k)
             .map(|x| {
@@ -490,7 +554,10 @@ fn reduce(
         }
     }
     if classes > max_order {
-        return Err(Stuck::Order(classes));
+        return Some(Err(Stuck::Order(classes)));
+    }
+    if meter.charge(cost::hashed((classes * classes) as u64)) {
+        return None;
     }
     let mut best: Vec<usize> = vec![usize::MAX; classes];
     for (x, &c) in class.iter().enumerate() {
@@ -506,7 +573,7 @@ fn reduce(
     }
     let lost = best.iter().map(|&x| marks[members[x]] == 2).collect();
     let phi = phi.iter().map(|g| number.get(g).map_or(class[0], |&x| class[x as usize])).collect();
-    Ok(Candidate { order: classes, table, lost, identity: class[0], phi })
+    Some(Ok(Candidate { order: classes, table, lost, identity: class[0], phi }))
 }
 
 /// Every subset of `values` of `size` elements, in order.

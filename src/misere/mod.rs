@@ -67,6 +67,7 @@
 //! profile on a loaded 2-core Xeon).
 
 mod build;
+mod cost;
 mod moves;
 mod present;
 mod verify;
@@ -79,6 +80,7 @@ use num_traits::ToPrimitive;
 use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
 
+pub use cost::estimate;
 pub use moves::{SplitClass, split_classes, winning_options};
 pub use present::Presentation;
 
@@ -88,6 +90,8 @@ pub const MAX_HEAP: u64 = 100_000;
 pub const MAX_ORDER: usize = 16_384;
 /// The most states a proof may check (each a few dozen bytes: about 4 GiB at 10^8).
 pub const MAX_STATES: u64 = 100_000_000;
+/// The largest `--max-seconds` of a search (about 11 days).
+pub const MAX_SECONDS: u64 = 1_000_000;
 
 /// The limits of a quotient's search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,14 +102,44 @@ pub struct Budget {
     pub max_order: usize,
     /// The most states of a check ([`verify`]).
     pub max_states: u64,
+    /// The most estimated time of the whole search, in seconds of the model of [`estimate`]:
+    /// a budget estimated beyond it is refused before any work, and the search stops where its
+    /// meter passes it (the same heap on every machine).
+    pub max_seconds: u64,
 }
 
 impl Default for Budget {
-    /// Heaps up to 1000, orders up to 2000, checks of up to 2·10^5 states: seconds for a game
-    /// whose quotient is not found.
+    /// Heaps up to 1000, orders up to 2000, checks of up to 2·10^5 states, a minute of estimated
+    /// time: seconds for a game whose quotient is not found.
     fn default() -> Self {
-        Budget { max_heap: 1000, max_order: 2000, max_states: 200_000 }
+        Budget { max_heap: 1000, max_order: 2000, max_states: 200_000, max_seconds: 60 }
     }
+}
+
+/// Refuses, before any work, a budget whose search ([`estimate`]) takes more estimated time
+/// than its `max_seconds` ([`Error::QuotientTooCostly`]) or more bytes than the process can
+/// obtain ([`Error::OutOfMemory`]).
+pub fn admit(game: &Game, budget: &Budget) -> Result<()> {
+    let estimate = estimate(budget);
+    if estimate.seconds > budget.max_seconds as f64 {
+        return Err(Error::QuotientTooCostly {
+            game: game.spec(),
+            seconds: estimate.seconds,
+            states: budget.max_states.saturating_mul(cost::WORK),
+            limit: budget.max_seconds,
+        });
+    }
+    crate::memory::ensure_fits(
+        || {
+            format!(
+                "the search for the misère quotient of {} (checks of up to {} states, orders up to {})",
+                game.spec(),
+                budget.max_states,
+                budget.max_order
+            )
+        },
+        estimate.bytes,
+    )
 }
 
 /// The theorem that proves a quotient for every heap size: the types of heaps (image and the
@@ -344,9 +378,14 @@ pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
 }
 
 /// [`quotient`], reporting to `progress`: one stage, `"misère quotient"`, whose total is the
-/// most work the budget allows (`5 · max_states` states of checks and marking walks, where the
-/// search stops) and whose position is the work done after each heap joined, with a message
-/// naming the heap and the order so far.
+/// budget's `max_seconds` of estimated time in milliseconds and whose position, after each
+/// heap joined, is the larger part spent of the two limits of a search's work (the estimated
+/// time, the `5 · max_states` states of checks and marking walks), with a message naming the
+/// heap, the order, the states and the estimated time so far.
+///
+/// A budget estimated beyond its `max_seconds` ([`estimate`]) is refused before any work
+/// ([`admit`]); the search stops where its meter passes `max_seconds`
+/// ([`Error::QuotientNotFound`] naming `max_seconds`).
 pub fn quotient_reporting(
     game: &Game,
     budget: &Budget,
@@ -364,19 +403,18 @@ pub fn quotient_reporting(
             None,
         ));
     };
-    // The work a search may take: every heap's checks and marking walks count against
-    // `WORK · max_states` states, shown as the progress of the search.
-    progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
+    admit(game, budget)?;
+    start(progress, budget);
     let mut stage = build::Stage::start();
+    stage.meter.limit_to(budget.max_seconds);
     let mut tried: Vec<(u64, u64)> = Vec::new();
     let mut last_failure = String::from("no period of the heaps' elements showed");
     while stage.heaps() <= budget.max_heap {
-        stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
+        stage.grow(game, budget).map_err(|stuck| {
             progress.finish();
             stuck_error(&spec, stage.heaps(), stuck, budget)
         })?;
-        progress.set_position(stage.work());
-        progress.message(&format!("heap {}, order {}", stage.heaps(), stage.order));
+        report(progress, &stage, budget, stage.heaps() - 1);
         let Some((n0, p)) = period_of(&stage.phi, theorem) else { continue };
         if tried.contains(&(n0, p)) {
             continue;
@@ -409,6 +447,11 @@ pub fn quotient_reporting(
                     ),
                     Some("max_states"),
                 ));
+            }
+            Err(verify::Failed::Time) => {
+                progress.finish();
+                let n = stage.heaps() - 1;
+                return Err(stuck_error(&spec, n, build::Stuck::Time(budget.max_seconds), budget));
             }
             Err(verify::Failed::Wrong(_)) => {
                 last_failure = format!(
@@ -448,10 +491,17 @@ fn stuck_error(spec: &str, n: u64, stuck: build::Stuck, budget: &Budget) -> Erro
             format!(
                 "joining heap {n}, the construction passed {limit} steps ({} times the limit \
                  of {} states of one check)",
-                build::WORK,
+                cost::WORK,
                 budget.max_states
             ),
             Some("max_states"),
+        ),
+        build::Stuck::Time(limit) => fail(
+            format!(
+                "joining heap {n}, the construction passed the limit of {limit} s of estimated time \
+                 (the model of misere::estimate)"
+            ),
+            Some("max_seconds"),
         ),
         build::Stuck::Refinement => {
             fail(format!("joining heap {n}, no refinement of the quotient judged every position right"), None)
@@ -475,9 +525,10 @@ fn stuck_error(spec: &str, n: u64, stuck: build::Stuck, budget: &Budget) -> Erro
 /// refused ([`Quotient::check_heaps`]). Its theorem is [`MisereTheorem::Heaps`], its
 /// preperiod `n + 1` and its period 0.
 ///
-/// Budgets: `largest_heap` above `budget.max_heap` is refused before any work; the
-/// construction stops, as [`quotient`]'s does, at `budget.max_order` or at `5 · max_states`
-/// states of checks ([`Error::QuotientNotFound`] naming the limit).
+/// Budgets: `largest_heap` above `budget.max_heap`, or a budget estimated beyond its limits
+/// ([`admit`]), is refused before any work; the construction stops, as [`quotient`]'s does, at
+/// `budget.max_order`, at `5 · max_states` states of checks or at `max_seconds` of estimated
+/// time ([`Error::QuotientNotFound`] naming the limit).
 ///
 /// ```
 /// use nimcount::game::Game;
@@ -505,6 +556,24 @@ pub fn partial_quotient_reporting(
     progress: &dyn crate::progress::Progress,
 ) -> Result<Quotient> {
     let spec = game.spec();
+    let mut stage = build::Stage::start();
+    grow_to(&mut stage, game, largest_heap, budget, progress, &mut |_| {})?;
+    Ok(snapshot(&stage, &spec, game, largest_heap))
+}
+
+/// Grows `stage` until it has joined the heaps `0..=largest_heap`, within the budget (refused
+/// at once when `largest_heap` is above its `max_heap`, or its estimate beyond its limits:
+/// [`admit`]), reporting each heap joined to `progress` and passing it to `joined`. On a stop,
+/// the stage has joined the heaps below the one it stopped at.
+fn grow_to(
+    stage: &mut build::Stage,
+    game: &Game,
+    largest_heap: u64,
+    budget: &Budget,
+    progress: &dyn crate::progress::Progress,
+    joined: &mut dyn FnMut(&build::Stage),
+) -> Result<()> {
+    let spec = game.spec();
     if largest_heap > budget.max_heap {
         return Err(Error::QuotientNotFound {
             game: spec,
@@ -515,18 +584,43 @@ pub fn partial_quotient_reporting(
             limit: Some("max_heap"),
         });
     }
-    progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
-    let mut stage = build::Stage::start();
+    admit(game, budget)?;
+    stage.meter.limit_to(budget.max_seconds);
+    start(progress, budget);
     while stage.heaps() <= largest_heap {
-        stage.grow(game, budget.max_order, budget.max_states).map_err(|stuck| {
+        let heap = stage.heaps();
+        if let Err(stuck) = stage.grow(game, budget) {
             progress.finish();
-            stuck_error(&spec, stage.heaps(), stuck, budget)
-        })?;
-        progress.set_position(stage.work());
-        progress.message(&format!("heap {}, order {}", stage.heaps() - 1, stage.order));
+            return Err(stuck_error(&spec, heap, stuck, budget));
+        }
+        report(progress, stage, budget, heap);
+        joined(stage);
     }
     progress.finish();
-    Ok(snapshot(&stage, &spec, game, largest_heap))
+    Ok(())
+}
+
+/// Starts the progress of a search: its total is the budget's limit of estimated time, in
+/// milliseconds.
+fn start(progress: &dyn crate::progress::Progress, budget: &Budget) {
+    progress.start("misère quotient", budget.max_seconds.saturating_mul(1000));
+}
+
+/// Reports the stage that has joined `heap`: the larger of the parts of its two limits spent
+/// (the estimated time, the work of `WORK · max_states` states), the heap, the order and the
+/// states so far.
+fn report(progress: &dyn crate::progress::Progress, stage: &build::Stage, budget: &Budget, heap: u64) {
+    let total = budget.max_seconds.saturating_mul(1000);
+    let by_time = stage.meter.spent() / 1_000_000;
+    let by_work =
+        (stage.work() as f64 / budget.max_states.saturating_mul(cost::WORK) as f64 * total as f64) as u64;
+    progress.set_position(by_time.max(by_work).min(total));
+    progress.message(&format!(
+        "heap {heap}, order {}, {} states, {} of estimated time",
+        stage.order,
+        stage.states,
+        crate::error::Seconds(stage.meter.spent() as f64 / 1e9)
+    ));
 }
 
 /// [`partial_quotient`], computed once per game, heap and budget in a process and shared (see
@@ -556,6 +650,7 @@ pub fn shared_partial_reporting(
     if largest_heap > budget.max_heap {
         return partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new);
     }
+    admit(game, budget)?;
     let key = (game.clone(), *budget);
     // Taken out of the table while it grows, so that other games are not held up.
     let taken = KNOWN.lock().ok().and_then(|mut k| k.get_or_insert_with(HashMap::new).remove(&key));
@@ -573,34 +668,30 @@ pub fn shared_partial_reporting(
         }
         (Some(None), _) => partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new),
         (None, _) => {
-            progress.start("misère quotient", budget.max_states.saturating_mul(build::WORK));
+            let Growth { stage, kept, bytes, stuck } = &mut growth;
             let mut answer = None;
-            while growth.stage.heaps() <= largest_heap {
-                let heap = growth.stage.heaps();
-                if let Err(stuck) = growth.stage.grow(game, budget.max_order, budget.max_states) {
-                    let e = stuck_error(&spec, heap, stuck, budget);
-                    if let Error::QuotientNotFound { reason, limit, .. } = &e {
-                        growth.stuck = Some((heap, reason.clone(), *limit));
-                    }
-                    answer = Some(Err(e));
-                    break;
-                }
-                progress.set_position(growth.stage.work());
-                progress.message(&format!("heap {heap}, order {}", growth.stage.order));
-                let bytes = growth.stage.order * growth.stage.order * 4;
-                let keep = growth.bytes + bytes <= PARTIAL_KEPT_BYTES;
-                let q = (keep || heap == largest_heap)
-                    .then(|| Arc::new(snapshot(&growth.stage, &spec, game, heap)));
+            let grown = grow_to(stage, game, largest_heap, budget, progress, &mut |stage| {
+                let heap = stage.heaps() - 1;
+                let table = stage.order * stage.order * 4;
+                let keep = *bytes + table <= PARTIAL_KEPT_BYTES;
+                let q = (keep || heap == largest_heap).then(|| Arc::new(snapshot(stage, &spec, game, heap)));
                 if keep {
-                    growth.bytes += bytes;
+                    *bytes += table;
                 }
                 if heap == largest_heap {
-                    answer = q.clone().map(Ok);
+                    answer = q.clone();
                 }
-                growth.kept.push(q.filter(|_| keep));
+                kept.push(q.filter(|_| keep));
+            });
+            match grown {
+                Ok(()) => Ok(answer.expect("the heap asked for was joined")),
+                Err(e) => {
+                    if let Error::QuotientNotFound { reason, limit, .. } = &e {
+                        *stuck = Some((stage.heaps(), reason.clone(), *limit));
+                    }
+                    Err(e)
+                }
             }
-            progress.finish();
-            answer.expect("the heap asked for was joined or the construction stopped")
         }
     };
     if let Ok(mut k) = KNOWN.lock() {
@@ -705,6 +796,7 @@ fn prove(
     max_states: u64,
 ) -> std::result::Result<u64, verify::Failed> {
     let end = theorem.window(n0, p) + p;
+    stage.meter.charge(cost::parts(end.saturating_mul(end)));
     let phi = |h: u64| stage.phi[if h < n0 { h } else { n0 + (h - n0) % p } as usize];
     let heaps: Vec<verify::HeapType> = (1..end)
         .map(|h| {
@@ -723,7 +815,7 @@ fn prove(
         lost: &stage.lost,
         identity: stage.identity,
     };
-    verify::check(&table, &verify::least_of_each_type(heaps), false, max_states)
+    verify::check(&table, &verify::least_of_each_type(heaps), false, max_states, &stage.meter)
 }
 
 #[cfg(test)]
@@ -778,7 +870,7 @@ mod tests {
 
     #[test]
     fn quotients_not_found_say_why_on_one_line() {
-        let small = Budget { max_heap: 40, max_order: 100, max_states: 1000 };
+        let small = Budget { max_heap: 40, max_order: 100, max_states: 1000, max_seconds: 60 };
         let few_heaps = Budget { max_heap: 20, ..small };
         for (spec, budget, needle, limit) in [
             ("dawsons-kayles", small, "limit of 1000 states", Some("max_states")),
@@ -799,5 +891,66 @@ mod tests {
             let e = e.to_string();
             assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
         }
+    }
+
+    /// Limits whose search is estimated beyond its time are refused before any work, by every
+    /// entry; the defaults, and the budgets of the tests and of play, are not.
+    #[test]
+    fn budgets_estimated_beyond_their_time_are_refused_at_once() {
+        let raised = Budget { max_states: MAX_STATES, max_order: MAX_ORDER, ..Budget::default() };
+        let started = std::time::Instant::now();
+        for spec in ["lasker", "kayles", "octal:0.07"] {
+            let game = Game::parse(spec).unwrap();
+            // (Lasker's Nim has no theorem here: quotient refuses it before any estimate.)
+            let every = MisereTheorem::for_game(&game).map(|_| quotient(&game, &raised).unwrap_err());
+            for e in every.into_iter().chain([
+                partial_quotient(&game, 1000, &raised).unwrap_err(),
+                shared_partial(&game, 10, &raised).unwrap_err(),
+            ]) {
+                let Error::QuotientTooCostly { seconds, states, limit, .. } = e else {
+                    panic!("{spec}: {e}")
+                };
+                assert!(seconds > 60.0 && states == 5 * MAX_STATES && limit == 60, "{spec}: {e}");
+                assert!(!e.to_string().contains('\n'), "{e}");
+            }
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+        // The estimate grows with the limits and is lifted by max_seconds (the bytes are then
+        // the memory check's to judge).
+        let e = estimate(&raised);
+        assert!(e.seconds <= MAX_SECONDS as f64 && e.bytes > estimate(&Budget::default()).bytes);
+        for budget in [
+            Budget::default(),
+            Budget { max_states: 1_000_000, ..Budget::default() },
+            Budget { max_heap: 200, max_order: 500, max_states: 50_000, max_seconds: 60 },
+        ] {
+            let e = estimate(&budget);
+            assert!(e.seconds < budget.max_seconds as f64 / 2.0 && e.bytes < 1 << 30, "{budget:?}: {e:?}");
+        }
+    }
+
+    /// The meter stops a construction where its estimated time passes the limit: at the same
+    /// heap and the same charge on every run, whatever the machine's load.
+    #[test]
+    fn the_meter_stops_a_construction_at_the_same_step_every_time() {
+        let game = Game::parse("lasker").unwrap();
+        let run = || {
+            let mut stage = build::Stage::start();
+            stage.meter.limit_ns(20_000_000);
+            loop {
+                match stage.grow(&game, &Budget::default()) {
+                    Ok(()) => {}
+                    Err(build::Stuck::Time(_)) => return (stage.heaps(), stage.work(), stage.meter.spent()),
+                    Err(other) => panic!("{other:?}"),
+                }
+            }
+        };
+        let first = run();
+        assert!(first.0 > 10 && first.2 > 20_000_000, "{first:?}");
+        assert_eq!(run(), first);
+        // Its error names the limit that searches further.
+        let e = stuck_error("lasker", first.0, build::Stuck::Time(60), &Budget::default());
+        let Error::QuotientNotFound { limit: Some("max_seconds"), .. } = &e else { panic!("{e}") };
+        assert!(e.to_string().contains("the limit of 60 s of estimated time"), "{e}");
     }
 }

@@ -29,6 +29,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::cost::{self, Meter};
+
 /// A heap as the check sees it: its size, image and options' images (sorted, distinct).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct HeapType {
@@ -47,6 +49,8 @@ pub(super) enum Failed {
     Wrong(Vec<u64>),
     /// More states than the limit (or more than [`STEPS_PER_STATE`] steps per state of it).
     States(u64),
+    /// The meter of estimated time passed its limit ([`super::cost`]).
+    Time,
 }
 
 /// A monoid given by its table, with its P-portion and identity.
@@ -89,17 +93,20 @@ pub(super) fn check(
     heaps: &[HeapType],
     only_with_last: bool,
     max_states: u64,
+    meter: &Meter,
 ) -> Result<u64, Failed> {
-    check_counting(m, heaps, only_with_last, max_states, &mut 0)
+    check_counting(m, heaps, only_with_last, max_states, &mut 0, meter)
 }
 
-/// [`check`], adding the states met to `spent` whatever the answer.
+/// [`check`], adding the states met to `spent` whatever the answer, and its estimated time to
+/// `meter` ([`Failed::Time`] once the meter passes its limit).
 pub(super) fn check_counting(
     m: &Table<'_>,
     heaps: &[HeapType],
     only_with_last: bool,
     max_states: u64,
     spent: &mut u64,
+    meter: &Meter,
 ) -> Result<u64, Failed> {
     let words = m.order.div_ceil(64);
     let mut search = Search {
@@ -110,6 +117,7 @@ pub(super) fn check_counting(
         word: Vec::new(),
         max_states,
         steps: 0,
+        meter,
         buffers: vec![Default::default(); heaps.len() + 1],
     };
     // A state: its element, then the bits of its options' elements.
@@ -132,6 +140,7 @@ struct Search<'a, 'b> {
     /// States made, new or met again (a state met again with more heaps left is followed
     /// again): at most [`STEPS_PER_STATE`] times `max_states`.
     steps: u64,
+    meter: &'a Meter,
     buffers: Vec<(Vec<u64>, Vec<u64>)>,
 }
 
@@ -176,8 +185,10 @@ impl Search<'_, '_> {
             // The row of the heap's image, read in order (the table is commutative; its column
             // is a stride of `order` words a step, a cache miss each for orders in the hundreds).
             let row = &m.table[h.image as usize * m.order..][..m.order];
+            let mut members = 0u64;
             for o in bits(&state[1..]) {
                 set(&mut next[1..], row[o] as usize);
+                members += 1;
             }
             for &o in &h.options {
                 set(&mut next[1..], m.mul(elem, o) as usize);
@@ -187,6 +198,9 @@ impl Search<'_, '_> {
             self.steps += 1;
             if self.steps > self.max_states.saturating_mul(STEPS_PER_STATE) {
                 break Err(Failed::States(self.max_states));
+            }
+            if self.meter.charge(cost::check_step(self.words, members, h.options.len())) {
+                break Err(Failed::Time);
             }
             let full = self.seen.len() as u64 >= self.max_states;
             match self.seen.get_mut(next.as_slice()) {

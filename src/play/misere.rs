@@ -231,7 +231,7 @@ impl MiserePosition {
 /// fraction of a second for a game whose quotient is not found (the construction stops at heap
 /// 200 or order 500, a proof at 50 000 states).
 const PLAY_BUDGET: crate::misere::Budget =
-    crate::misere::Budget { max_heap: 200, max_order: 500, max_states: 50_000 };
+    crate::misere::Budget { max_heap: 200, max_order: 500, max_states: 50_000, max_seconds: 60 };
 
 /// The verdict, rule, winning moves and their count from the game's misère quotient, when every
 /// heap is of one built-in game whose quotient is found within [`PLAY_BUDGET`].

@@ -151,3 +151,23 @@ fn counts_through_the_quotient_of_the_heaps_in_range() {
     let out = text(&["play", "--game", "lasker", "--misere", "--all", "5", "6", "7"]);
     assert!(out.contains("the misère quotient of the game's heaps 0..=7"), "{out}");
 }
+
+/// A quotient search whose limits are estimated beyond its time is refused at once, on one line
+/// naming the estimate, the limit and the options that change them; the option lifts it.
+#[test]
+fn searches_estimated_beyond_their_time_are_refused_at_once() {
+    let started = std::time::Instant::now();
+    let raised = ["--max-states", "10^8", "--max-order", "16384"];
+    let lasker = ["count", "--game", "lasker", "--sizes", "0..=1000", "--heaps", "3", "--misere"];
+    for args in
+        [&[&lasker[..], &raised[..]].concat(), &[&["misere", "--game", "kayles"][..], &raised[..]].concat()]
+    {
+        refused(args, "beyond the limit of 60 s (--max-seconds raises the limit");
+    }
+    refused(
+        &[&lasker[..], &["--max-states", "10^8", "--max-seconds", "100"]].concat(),
+        "beyond the limit of 100 s",
+    );
+    refused(&[&lasker[..], &["--max-seconds", "0"]].concat(), "--max-seconds 0 is out of range");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+}

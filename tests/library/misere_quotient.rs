@@ -89,7 +89,7 @@ fn orders_of_the_quotients() {
 /// A budget whose search for a quotient of every heap size gives up in a few milliseconds
 /// (Dawson's Kayles and 0.137 have none known): the counts below go to the quotient of the
 /// heaps `0..=hi`, which these small ranges need little of.
-const QUICK: Budget = Budget { max_heap: 1000, max_order: 2000, max_states: 20_000 };
+const QUICK: Budget = Budget { max_heap: 1000, max_order: 2000, max_states: 20_000, max_seconds: 60 };
 
 /// Ordered tuples, multisets and sets of up to three heap sizes counted through a misère
 /// quotient, against every tuple judged by the plain search; ranges from 0 and from 1; exact and

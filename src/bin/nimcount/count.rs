@@ -130,6 +130,12 @@ pub struct Args {
     /// as `nimcount misere --max-order` [default: 2000].
     #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "misere")]
     max_order: Option<String>,
+    /// With --misere: the most estimated time of the search for the game's misère quotient, in
+    /// seconds of its model (one core of a 2-core Xeon): limits estimated beyond it are refused
+    /// at once, and a search that passes it stops, as `nimcount misere --max-seconds`
+    /// [default: 60].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, requires = "misere")]
+    max_seconds: Option<String>,
     /// The most bytes read from a histogram stream (--histogram -, a pipe) [default: 2^29].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     max_input: Option<String>,
@@ -270,6 +276,10 @@ fn configure<'p>(query: Query<'static>, args: &Args, progress: &'p TerminalProgr
     {
         budget.max_order = n as usize;
     }
+    if let Some(n) = crate::misere::limit(&args.max_seconds, "--max-seconds", nimcount::misere::MAX_SECONDS)?
+    {
+        budget.max_seconds = n;
+    }
     Ok(query.misere_budget(budget))
 }
 
@@ -389,6 +399,7 @@ pub fn work_failure(err: nimcount::Error) -> common::Failure {
                 None => err.into(),
             },
         },
+        err @ nimcount::Error::QuotientTooCostly { .. } => crate::misere::too_costly(err),
         other => common::values_failure(other),
     }
 }

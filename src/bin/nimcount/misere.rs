@@ -40,6 +40,12 @@ pub struct Args {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_states: Option<String>,
 
+    /// Stop when the search passes SECONDS of estimated time (its model: one core of a 2-core
+    /// Xeon, the same heap on every machine); limits whose search is estimated beyond it are
+    /// refused at once [default: 60].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    max_seconds: Option<String>,
+
     /// Print the multiplication table too.
     #[arg(long)]
     table: bool,
@@ -62,6 +68,9 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(n) = number(&args.max_states, "--max-states", misere::MAX_STATES)? {
         budget.max_states = n;
     }
+    if let Some(n) = number(&args.max_seconds, "--max-seconds", misere::MAX_SECONDS)? {
+        budget.max_seconds = n;
+    }
     let game = Spec::parse(&args.game)?.heap_game()?;
     let progress = common::TerminalProgress::new();
     let found = match misere::quotient_reporting(&game, &budget, &progress) {
@@ -70,6 +79,7 @@ pub fn run(args: Args) -> Result<()> {
             Some(flag) => format!("{reason} ({flag} searches further)"),
             None => reason,
         }),
+        Err(e @ Error::QuotientTooCostly { .. }) => return Err(too_costly(e)),
         Err(e) => return Err(e.into()),
     };
     progress.finish();
@@ -100,8 +110,16 @@ pub fn searches_further(limit: Option<&str>) -> Option<&'static str> {
         "max_heap" => Some("--max-heap"),
         "max_order" => Some("--max-order"),
         "max_states" => Some("--max-states"),
+        "max_seconds" => Some("--max-seconds"),
         _ => None,
     }
+}
+
+/// The refusal of a search estimated beyond its time, with the options that change it.
+pub fn too_costly(err: Error) -> common::Failure {
+    common::usage(format!(
+        "{err} (--max-seconds raises the limit; a smaller --max-states lowers the estimate)"
+    ))
 }
 
 /// The quotient in words.
