@@ -9,8 +9,8 @@
 //!   blocks is multiplied by `H_m`. Element `(a·2^k + b, c·2^k + d)` of the matrix is
 //!   `H_m[a][c] · (-1)^popcount(b & d)`. For `m = 1` this is the transform of [`crate::fwht`].
 //! - `forward(x, s)` is `s · H x`; `inverse(x, s)` is `s · H⁻¹ x = (s / n) · Hᵀ x` (the
-//!   matrices of order 12 to 40 are not symmetric), so `inverse(forward(x, s), 1 / s) == x` up to
-//!   rounding.
+//!   matrices of order 20 to 40 are not symmetric; that of order 12 is), so
+//!   `inverse(forward(x, s), 1 / s) == x` up to rounding.
 //! - Arithmetic: `f32` in registers for `f16`, `bf16` and `f32` storage, accumulated across every
 //!   level and rounded to the storage type once, at the end (to nearest even); `f64` for `f64`.
 //!   The scale is rounded to the arithmetic type first. Every backend gives the same bits.
@@ -209,6 +209,36 @@ impl<const M: usize, const T: bool> narrow::Matrix for Order<M, T> {
     const PROGRAM: narrow::Program = narrow::Program::parse(text(M), M, T);
 }
 
+/// Whether the matrix of order `m` written in `text` (as [`narrow::Program::parse`] reads it)
+/// is symmetric.
+const fn is_symmetric(text: &str, m: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut signs = [[0u8; narrow::MAX_ORDER]; narrow::MAX_ORDER];
+    let (mut i, mut count) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'+' || bytes[i] == b'-' {
+            signs[count / m][count % m] = bytes[i];
+            count += 1;
+        }
+        i += 1;
+    }
+    let mut r = 0;
+    while r < m {
+        let mut c = 0;
+        while c < r {
+            if signs[r][c] != signs[c][r] {
+                return false;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    true
+}
+
+// `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `with_order`).
+const _: () = assert!(is_symmetric(HAD_12, 12), "had_12_paley is symmetric");
+
 /// `$body` with the type `$o` standing for the plan's matrix (its transpose where `$t`).
 macro_rules! with_order {
     ($m:expr, $t:expr, $o:ident => $body:expr) => {
@@ -217,12 +247,10 @@ macro_rules! with_order {
                 type $o = Order<1, false>;
                 $body
             }
-            (12, false) => {
+            // `H_12` is its own transpose (checked at compile time above): one dense pass for
+            // both directions.
+            (12, _) => {
                 type $o = Order<12, false>;
-                $body
-            }
-            (12, true) => {
-                type $o = Order<12, true>;
                 $body
             }
             (20, false) => {

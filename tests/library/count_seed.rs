@@ -79,22 +79,33 @@ fn primes() -> [u64; 3] {
     [found[0], found[1], found[2]]
 }
 
+/// `v mod p` for a prime `p` just below 2^62, without a division (the reductions of every entry
+/// of every convolution below would cost more than the convolutions): `v < 2^64 < 8p`, so three
+/// conditional subtractions, of `4p`, `2p` and `p`, each kept only where it does not wrap.
+fn reduce(v: u64, p: u64) -> u64 {
+    debug_assert!(p > 1 << 61 && p < 1 << 62);
+    let v = v.min(v.wrapping_sub(4 * p));
+    let v = v.min(v.wrapping_sub(2 * p));
+    v.min(v.wrapping_sub(p))
+}
+
 /// `a *ₓ b` exactly modulo 2^64 for `a, b` below 2^64: every exact entry is below
 /// F · 2^128 = 2^148 < p1·p2·p3, so three prime convolutions and Garner's mixed-radix
-/// reconstruction give it, reduced modulo 2^64 with wrapping arithmetic.
+/// reconstruction give it, reduced modulo 2^64 with wrapping arithmetic. The products modulo
+/// each prime are the rings' own (checked against `mul_mod` on the constants below).
 fn convolve_mod_2_64(a: &[u64], b: &[u64], primes: &[u64; 3]) -> Vec<u64> {
     let residues: Vec<Vec<u64>> = primes
         .iter()
         .map(|&p| {
             let ring = Mod64::new(p).unwrap();
             let plan = Plan::new(ring, a.len()).unwrap();
-            let mut x: Vec<u64> = a.iter().map(|&v| v % p).collect();
+            let mut x: Vec<u64> = a.iter().map(|&v| reduce(v, p)).collect();
             plan.forward(&mut x).unwrap();
             // A square transforms its one factor once.
             let y = if std::ptr::eq(a, b) {
                 x.clone()
             } else {
-                let mut y: Vec<u64> = b.iter().map(|&v| v % p).collect();
+                let mut y: Vec<u64> = b.iter().map(|&v| reduce(v, p)).collect();
                 plan.forward(&mut y).unwrap();
                 y
             };
@@ -106,15 +117,23 @@ fn convolve_mod_2_64(a: &[u64], b: &[u64], primes: &[u64; 3]) -> Vec<u64> {
         })
         .collect();
     let [p1, p2, p3] = *primes;
+    let (ring2, ring3) = (Mod64::new(p2).unwrap(), Mod64::new(p3).unwrap());
     let inv_p1_mod_p2 = inv_mod(p1 % p2, p2).unwrap();
     let inv_p1p2_mod_p3 = inv_mod(mul_mod(p1 % p3, p2 % p3, p3), p3).unwrap();
+    let p1_mod_p3 = p1 % p3;
+    for (x, y, m, ring) in [(p2 - 1, inv_p1_mod_p2, p2, ring2), (p3 - 2, p1_mod_p3, p3, ring3)] {
+        assert_eq!(ring.mul(x, y), mul_mod(x, y, m));
+    }
+    for v in [0, p3 - 1, p3, 2 * p3 - 1, 3 * p3, 4 * p3 - 1, 4 * p3, u64::MAX, a[a.len() / 3]] {
+        assert_eq!(reduce(v, p3), v % p3, "{v}");
+    }
     (0..a.len())
         .map(|i| {
             let (r1, r2, r3) = (residues[0][i], residues[1][i], residues[2][i]);
             // x = t1 + t2·p1 + t3·p1·p2 with t1 = r1, t2 < p2, t3 < p3.
-            let t2 = mul_mod((r2 + p2 - r1 % p2) % p2, inv_p1_mod_p2, p2);
-            let partial = (r1 % p3 + mul_mod(t2 % p3, p1 % p3, p3)) % p3;
-            let t3 = mul_mod((r3 + p3 - partial) % p3, inv_p1p2_mod_p3, p3);
+            let t2 = ring2.mul(ring2.sub(r2, reduce(r1, p2)), inv_p1_mod_p2);
+            let partial = ring3.add(reduce(r1, p3), ring3.mul(reduce(t2, p3), p1_mod_p3));
+            let t3 = ring3.mul(ring3.sub(r3, partial), inv_p1p2_mod_p3);
             r1.wrapping_add(t2.wrapping_mul(p1)).wrapping_add(t3.wrapping_mul(p1.wrapping_mul(p2)))
         })
         .collect()
