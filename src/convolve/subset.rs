@@ -5,37 +5,25 @@
 //! Möbius transform of `ĉ_r` read at the sets of rank `r` is `c` (the union of two disjoint sets is
 //! the only way for the ranks to add up). O(n² 2^n) operations.
 //!
-//! # Layout and blocking: three passes over memory
-//! The sets are cut into blocks of `2^β` (the low `β` bits of a set `s = B·2^β + j`; the high
-//! bits `B` name its block, with `c = |B|` ones), and the columns `j` of the blocks into tiles of
-//! `T` columns. Zeta and Möbius levels commute, and a block holds ranks `c ..= c + β` only until
-//! the levels above the blocks mix the blocks, and again once they have been undone: so the
-//! ranked inputs are stored with `β + 1` rows a block (not `n + 1`), and each step below keeps
-//! what it works on in cache.
-//!
-//! 1. Each block: its sets split by rank into `β + 1` rows of `2^β`, the zeta levels inside the
-//!    block (each row on the SIMD kernel), stored tile by tile: tile `t` holds, block after
-//!    block, the block's `β + 1` rows at the tile's columns.
-//! 2. Each tile, every block at once (both inputs in cache): the block's rows moved to their
-//!    ranks among `n + 1` (padded to whole rows of the kernel's column passes, zeros outside
-//!    `c ..= c + β`), the zeta levels above the blocks (column passes of the SIMD kernel across
-//!    the blocks, up to four levels a pass), the rank products, the Möbius levels above the
-//!    blocks, and the ranks `c ..= c + β` of the result back into the first input's tile.
-//! 3. Each block: its rows from the tiles, the Möbius levels inside the block, read at rank `|s|`.
-//!
-//! So the ranked arrays cross memory three times (written, read and written, read), where a
-//! column pass over whole blocks for each four levels above them crossed it some eight times.
+//! # Layout and blocking
+//! The sets are cut into blocks of `2^β` (the low `β` bits of a set; the high bits name its
+//! block), and a block stores its `n + 1` ranks one after the other, each a row of `2^β`
+//! elements: set `s = B·2^β + j` at rank `r` is `f[(B·(n+1) + r)·2^β + j]`. Zeta and Möbius
+//! levels commute, so the levels above the blocks run first, as column passes of the SIMD kernel
+//! over whole blocks (up to four levels a pass over memory); then each block takes its own levels
+//! (the zeta transform of each rank row, on the SIMD kernel), its rank products and its inverse
+//! levels while it stays in cache; the inverse levels above the blocks come last.
 //!
 //! Rows known to be zero, or never read, are skipped. After the zeta levels a set `p` holds ranks
 //! `<= |p|` only, and the Möbius result at `s` is read at rank `|s|` (the Möbius levels only
 //! subtract the values of subsets, of no larger rank), so a set `p` needs the products of ranks
 //! `>= |p|` only: summed over `i, r − i <= |p| <= r`, about a third of the `(n + 1)²` rank
-//! products per set of the textbook. Across the blocks, a group of blocks whose first has `c`
-//! high ones runs its zeta levels over ranks `<= c + g + β` only (`g` levels) and its Möbius
-//! levels over ranks `>= c`. The products run across 16 neighbouring sets at once (their ranks
-//! within 4 of each other), each rank row's `u32` lanes multiplied into `u64` sums, with the
-//! bounds of those 16 sets: about twice the products per set of the exact count, at the full
-//! width of the registers.
+//! products per set of the textbook. A block whose high bits have `c` ones holds ranks `<= c + β`
+//! only (the zeta levels above the blocks run over those rows, and the ones a column pass's other
+//! blocks can reach), and needs its products and Möbius levels at ranks `>= c` only. The products
+//! run across 16 neighbouring sets at once (their ranks within 4 of each other), each rank row's
+//! `u32` lanes multiplied into `u64` sums, with the bounds of those 16 sets: about twice the
+//! products per set of the exact count, at the full width of the registers.
 
 use std::any::Any;
 
@@ -44,12 +32,8 @@ use crate::ring::{Exact64, Exact128, Mod32, Ring, Wrap64};
 use crate::simd::Backend;
 use crate::simd::sets::{Vectorised, run_widest};
 
-/// Bytes of one block's rows (one input's `β + 1` ranks of `2^β` sets), transformed in cache.
+/// Bytes of one block of sets whose ranks are convolved in cache (both inputs' rows).
 const BLOCK_BYTES: usize = 1 << 20;
-
-/// Bytes of one tile's rows (both inputs, every block, every rank), transformed across the
-/// blocks, multiplied and transformed back in cache.
-const TILE_BYTES: usize = 1 << 20;
 
 /// Sets whose rank products run together (lanes of one pass over the rank rows).
 const LANES: usize = 16;
@@ -65,9 +49,8 @@ const LANES: usize = 16;
 ///
 /// Works in every ring (no `1/2` is needed). Exact `i64` is computed modulo `2^64` and is refused
 /// unless `Σ|a| · Σ|b| <= i64::MAX`, which bounds every result; exact `i128` refuses when an
-/// intermediate sum could leave `i128` (`2^n (n + 1) Σ|a| Σ|b|`). Memory: about `2 (β + 1) 2^n`
-/// elements for blocks of `2^β` sets (β = 14 for 2^20 residues), refused up front when they
-/// cannot fit. Errors otherwise as
+/// intermediate sum could leave `i128` (`2^n (n + 1) Σ|a| Σ|b|`). Memory: `2 (n + 1) 2^n`
+/// elements, refused up front when they cannot fit. Errors otherwise as
 /// [`and_convolve`](super::and_convolve)'s. Runs on the widest backend of this CPU, one thread:
 /// see [`subset_convolve_with_backend`] to choose it.
 pub fn subset_convolve<R: Ring>(ring: R, a: &[R::Elem], b: &[R::Elem]) -> Result<Vec<R::Elem>>
@@ -106,7 +89,7 @@ where
     ring.validate(a)?;
     ring.validate(b)?;
     let n = len.trailing_zeros() as usize;
-    let words = Shape::new(n, std::mem::size_of::<R::Elem>()).words();
+    let words = 2 * (n as u128 + 1) * len as u128;
     let bytes = crate::memory::bytes_for::<R::Elem>(|| "the ranked transforms".into(), words)?;
     crate::memory::ensure_fits(|| format!("the ranked transforms of 2^{n} sets"), bytes)?;
     let any = &ring as &dyn Any;
@@ -358,60 +341,9 @@ impl Ranks for Mod32Ranks {
     }
 }
 
-/// The shape of the ranked computation: blocks of `2^block_log2` sets, tiles of `tile` columns,
-/// and `ranks` rows a set in a tile (the `n + 1` ranks, padded so that a block's rows in a tile
-/// are whole rows of the column kernels).
-#[derive(Clone, Copy, Debug)]
-struct Shape {
-    n: usize,
-    block_log2: usize,
-    tile: usize,
-    ranks: usize,
-}
-
-impl Shape {
-    /// The largest blocks whose `β + 1` rows of `size`-byte elements fit in [`BLOCK_BYTES`], and
-    /// the widest tiles whose rows of both inputs fit in [`TILE_BYTES`] (16 columns at least).
-    fn new(n: usize, size: usize) -> Self {
-        let block_log2 = (0..=n).rev().find(|&l| ((l + 1) << l) * size <= BLOCK_BYTES).unwrap_or(0);
-        let fits = |tile: usize| {
-            let s = Shape::with(n, block_log2, tile);
-            2 * (s.blocks() * s.ranks * s.tile) * size <= TILE_BYTES
-        };
-        let widest = 1usize << block_log2;
-        let mut tile = widest.min(LANES);
-        while tile < widest && fits(2 * tile) {
-            tile *= 2;
-        }
-        Shape::with(n, block_log2, tile)
-    }
-
-    /// Blocks of `2^block_log2 <= 2^n` sets, tiles of `tile` columns (a power of two, at most a
-    /// block).
-    fn with(n: usize, block_log2: usize, tile: usize) -> Self {
-        debug_assert!(block_log2 <= n && tile.is_power_of_two() && tile <= 1 << block_log2);
-        // Rows of 256 elements or a multiple, from 16 columns a tile: the kernels' column passes.
-        let quantum = if tile >= LANES { (256 / tile).max(1) } else { 1 };
-        Shape { n, block_log2, tile, ranks: (n + 1).next_multiple_of(quantum) }
-    }
-
-    fn blocks(&self) -> usize {
-        1 << (self.n - self.block_log2)
-    }
-
-    /// Elements of the whole computation: the ranks of both inputs that their blocks hold
-    /// (`β + 1` a set), both inputs' rows of one tile, one block's rows and the result.
-    fn words(&self) -> u128 {
-        let len = 1u128 << self.n;
-        let tile = 2 * (self.blocks() * self.ranks * self.tile) as u128;
-        let block = ((self.block_log2 + 1) << self.block_log2) as u128;
-        2 * (self.block_log2 as u128 + 1) * len + tile + block + len
-    }
-}
-
 /// [`ranked`] compiled for the widest instruction set of `backend` (the additions of the levels
-/// and the rank products are loops over words that the compiler vectorises), in the shape
-/// [`Shape::new`] chooses.
+/// and the rank products are loops over words that the compiler vectorises), with blocks of
+/// [`BLOCK_BYTES`].
 fn ranked_widest<A: Ranks, X: Copy + Sync>(
     ar: &A,
     a: &[X],
@@ -420,140 +352,86 @@ fn ranked_widest<A: Ranks, X: Copy + Sync>(
     n: usize,
     backend: Backend,
 ) -> Vec<A::E> {
-    ranked_shaped(ar, a, b, value, Shape::new(n, std::mem::size_of::<A::E>()), backend)
+    // Sets per block: a power of two whose two ranked blocks fit in BLOCK_BYTES.
+    let set_bytes = 2 * (n + 1) * std::mem::size_of::<A::E>();
+    let block_log2 = ((BLOCK_BYTES / set_bytes).max(1).ilog2() as usize).min(n);
+    ranked_blocks(ar, a, b, value, n, block_log2, backend)
 }
 
-/// [`ranked_widest`] in the shape `shape`.
-fn ranked_shaped<A: Ranks, X: Copy + Sync, V: Fn(X) -> A::E>(
+/// [`ranked_widest`] with blocks of `2^block_log2` sets.
+fn ranked_blocks<A: Ranks, X: Copy + Sync, V: Fn(X) -> A::E>(
     ar: &A,
     a: &[X],
     b: &[X],
     value: V,
-    shape: Shape,
+    n: usize,
+    block_log2: usize,
     backend: Backend,
 ) -> Vec<A::E> {
-    struct Ranked<'a, A: Ranks, X, V>(&'a A, &'a [X], &'a [X], V, Shape, Backend);
+    struct Ranked<'a, A: Ranks, X, V>(&'a A, &'a [X], &'a [X], V, usize, usize, Backend);
     impl<A: Ranks, X: Copy, V: Fn(X) -> A::E> Vectorised for Ranked<'_, A, X, V> {
         type Out = Vec<A::E>;
         #[inline(always)]
         fn run(self) -> Vec<A::E> {
-            ranked(self.0, self.1, self.2, self.3, self.4, self.5)
+            ranked(self.0, self.1, self.2, self.3, self.4, self.5, self.6)
         }
     }
-    run_widest(Ranked(ar, a, b, value, shape, backend), backend)
+    run_widest(Ranked(ar, a, b, value, n, block_log2, backend), backend)
 }
 
-/// The ranked computation of the module documentation, in the shape `shape`.
+/// The ranked computation of the module documentation, with blocks of `2^block_log2 <= 2^n`
+/// sets.
 #[inline(always)]
 fn ranked<A: Ranks, X: Copy>(
     ar: &A,
     a: &[X],
     b: &[X],
     value: impl Fn(X) -> A::E,
-    shape: Shape,
+    n: usize,
+    block_log2: usize,
     backend: Backend,
 ) -> Vec<A::E> {
-    let Shape { n, block_log2, tile, ranks } = shape;
-    let (len, row_len, slots, blocks) = (a.len(), 1usize << block_log2, block_log2 + 1, shape.blocks());
-    // A block's rows in a tile, and a tile of all blocks, in the stores of both inputs.
-    let (segment, tile_len) = (slots * tile, blocks * slots * tile);
-    let at = |t: usize, block: usize, slot: usize| (t * blocks + block) * segment + slot * tile;
-    let mut store_a = ar.zeroed(len * slots);
-    let mut store_b = ar.zeroed(len * slots);
-    let mut rows = vec![ar.zero(); slots << block_log2];
-    // (i) Each block: its sets by rank, the levels inside the block, into the tiles.
-    for (x, store, is_b) in [(a, &mut store_a, false), (b, &mut store_b, true)] {
-        for (block, sets) in x.chunks_exact(row_len).enumerate() {
-            rows.fill(ar.zero());
-            for (j, &v) in sets.iter().enumerate() {
-                let v = if is_b { ar.enter_b(value(v)) } else { value(v) };
-                rows[(j.count_ones() as usize) << block_log2 | j] = v;
-            }
-            for row in rows.chunks_exact_mut(row_len) {
-                row_levels(ar, row, block_log2, false, backend);
-            }
-            for t in 0..row_len / tile {
-                for slot in 0..slots {
-                    copy(
-                        &mut store[at(t, block, slot)..][..tile],
-                        &rows[slot * row_len + t * tile..][..tile],
-                    );
-                }
-            }
-        }
+    let (len, w, row_len) = (a.len(), n + 1, 1usize << block_log2);
+    let block = w * row_len;
+    let index = |s: usize| ((s >> block_log2) * w + s.count_ones() as usize) * row_len + (s & (row_len - 1));
+    let mut store_a = ar.zeroed(len * w);
+    let mut store_b = ar.zeroed(len * w);
+    let (fa, fb): (&mut [A::E], &mut [A::E]) = (&mut store_a, &mut store_b);
+    for (s, (&x, &y)) in a.iter().zip(b).enumerate() {
+        fa[index(s)] = value(x);
+        fb[index(s)] = ar.enter_b(value(y));
     }
-    // (ii) Each tile: the levels above the blocks, the rank products, the inverse levels above
-    // the blocks, back into the tiles of `a`.
-    let block_len = ranks * tile;
-    let mut fa = vec![ar.zero(); blocks * block_len];
-    let mut fb = vec![ar.zero(); blocks * block_len];
-    for t in 0..row_len / tile {
-        let (ta, tb) = (&mut store_a[t * tile_len..][..tile_len], &store_b[t * tile_len..][..tile_len]);
-        for (f, x) in [(&mut fa, &*ta), (&mut fb, tb)] {
-            for (block, (f, x)) in f.chunks_exact_mut(block_len).zip(x.chunks_exact(segment)).enumerate() {
-                let c = block.count_ones() as usize;
-                let (below, rest) = f.split_at_mut(c * tile);
-                let (window, above) = rest.split_at_mut(segment);
-                below.fill(ar.zero());
-                copy(window, x);
-                above.fill(ar.zero());
+    upper_levels(ar, fa, n, block_log2, false, backend);
+    upper_levels(ar, fb, n, block_log2, false, backend);
+    for (high, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
+        let c = high.count_ones() as usize;
+        let top = (c + block_log2).min(n);
+        for row in ba[..(top + 1) * row_len].chunks_exact_mut(row_len) {
+            row_levels(ar, row, block_log2, false, backend);
+        }
+        for row in bb[..(top + 1) * row_len].chunks_exact_mut(row_len) {
+            row_levels(ar, row, block_log2, false, backend);
+        }
+        if row_len >= LANES {
+            // The 16 sets at `at` have ranks c + |at| … c + |at| + 4.
+            for at in (0..row_len).step_by(LANES) {
+                let from = c + at.count_ones() as usize;
+                let top = (from + LANES.ilog2() as usize).min(n);
+                ar.products::<LANES>(Products { fa: ba, fb: bb, row_len, at, top, from, n });
+            }
+        } else {
+            for at in 0..row_len {
+                let from = c + at.count_ones() as usize;
+                ar.products::<1>(Products { fa: ba, fb: bb, row_len, at, top: from, from, n });
             }
         }
-        across(ar, &mut fa, shape, false, backend);
-        across(ar, &mut fb, shape, false, backend);
-        for (block, (fa, fb)) in fa.chunks_exact_mut(block_len).zip(fb.chunks_exact(block_len)).enumerate() {
-            let c = block.count_ones() as usize;
-            if tile >= LANES {
-                // The 16 sets at `at` have ranks c + |t·tile + at| … that + 4.
-                for at in (0..tile).step_by(LANES) {
-                    let from = c + (t * tile + at).count_ones() as usize;
-                    let top = (from + LANES.ilog2() as usize).min(n);
-                    ar.products::<LANES>(Products { fa, fb, row_len: tile, at, top, from, n });
-                }
-            } else {
-                for at in 0..tile {
-                    let from = c + (t * tile + at).count_ones() as usize;
-                    ar.products::<1>(Products { fa, fb, row_len: tile, at, top: from, from, n });
-                }
-            }
-        }
-        across(ar, &mut fa, shape, true, backend);
-        for (block, (f, x)) in fa.chunks_exact(block_len).zip(ta.chunks_exact_mut(segment)).enumerate() {
-            let c = block.count_ones() as usize;
-            copy(x, &f[c * tile..][..segment]);
-        }
-    }
-    drop((store_b, fa, fb));
-    // (iii) Each block: from the tiles, the inverse levels inside the block, read at rank |s|.
-    let mut out = vec![ar.zero(); len];
-    for (block, out) in out.chunks_exact_mut(row_len).enumerate() {
-        for t in 0..row_len / tile {
-            for slot in 0..slots {
-                copy(&mut rows[slot * row_len + t * tile..][..tile], &store_a[at(t, block, slot)..][..tile]);
-            }
-        }
-        for row in rows.chunks_exact_mut(row_len) {
+        for row in ba[c * row_len..].chunks_exact_mut(row_len) {
             row_levels(ar, row, block_log2, true, backend);
         }
-        for (j, x) in out.iter_mut().enumerate() {
-            *x = rows[(j.count_ones() as usize) << block_log2 | j];
-        }
     }
-    out
-}
-
-/// `to.copy_from_slice(from)`, inline in whole registers where the length is a multiple of 16
-/// (the segments of the tiles: a call of `memcpy` each costs more than the copy).
-#[inline(always)]
-fn copy<E: Copy>(to: &mut [E], from: &[E]) {
-    if to.len().is_multiple_of(LANES) && to.len() == from.len() {
-        for (to, from) in to.chunks_exact_mut(LANES).zip(from.chunks_exact(LANES)) {
-            let to: &mut [E; LANES] = to.try_into().expect("16 elements");
-            *to = *<&[E; LANES]>::try_from(from).expect("16 elements");
-        }
-    } else {
-        to.copy_from_slice(from);
-    }
+    drop(store_b);
+    upper_levels(ar, fa, n, block_log2, true, backend);
+    (0..len).map(|s| fa[index(s)]).collect()
 }
 
 /// The zeta (`inverse`: Möbius) transform of one rank row (`2^log2` sets of a block): on the SIMD
@@ -565,41 +443,43 @@ fn row_levels<A: Ranks>(ar: &A, row: &mut [A::E], log2: usize, inverse: bool, ba
     }
 }
 
-/// Zeta (`inverse`: Möbius) levels `β..n` over the blocks of one tile (`f`: each block's
-/// `shape.ranks` rows of `shape.tile` columns), up to four levels a pass: the blocks that differ
-/// in those levels' bits only, as a column pass on the SIMD kernel where [`Ranks::columns`] has
+/// Zeta (`inverse`: Möbius) levels `block_log2..n` over the blocks of ranked sets (`n + 1` rows
+/// of `2^block_log2` sets each), up to four levels a pass over memory: the blocks that differ in
+/// those levels' bits only, as a column pass on the SIMD kernel where [`Ranks::columns`] has
 /// one, else by [`column_levels`]. Over the rows that matter only (module documentation): a
 /// group whose first block has `c` high ones and whose `g` levels reach `c + g` ones runs over
-/// ranks `..=c + g + β` (zeta) or `c..` (Möbius), widened to whole rows of the column kernels.
+/// ranks `..=c + g + β` (zeta) or `c..` (Möbius).
 #[inline(always)]
-fn across<A: Ranks>(ar: &A, f: &mut [A::E], shape: Shape, inverse: bool, backend: Backend) {
-    let Shape { n, block_log2, tile, ranks } = shape;
+fn upper_levels<A: Ranks>(
+    ar: &A,
+    f: &mut [A::E],
+    n: usize,
+    block_log2: usize,
+    inverse: bool,
+    backend: Backend,
+) {
     let total = n - block_log2;
     if total == 0 {
         return;
     }
-    let quantum = if tile >= LANES { (256 / tile).max(1) } else { 1 };
-    let mut blocks: Vec<&mut [A::E]> = f.chunks_exact_mut(ranks * tile).collect();
+    let row_len = 1usize << block_log2;
+    let mut blocks: Vec<&mut [A::E]> = f.chunks_exact_mut((n + 1) * row_len).collect();
     // Passes of at most four levels, as even as they come (10 levels: 4, 3, 3).
     let passes = total.div_ceil(4);
     let mut lo = 0;
-    let mut group: Vec<&mut [A::E]> = Vec::with_capacity(16);
     for p in 0..passes {
         let g = (total - lo) / (passes - p);
         let (count, stride) = (1usize << g, 1usize << lo);
+        let mut group: Vec<&mut [A::E]> = Vec::with_capacity(count);
         for base in (0..blocks.len()).filter(|i| (i >> lo) & (count - 1) == 0) {
             let c = base.count_ones() as usize;
-            let (first, end) = if inverse { (c, n + 1) } else { (0, (c + g + block_log2).min(n) + 1) };
-            let (first, end) = (first / quantum * quantum, end.next_multiple_of(quantum).min(ranks));
+            let ranks = if inverse { c..n + 1 } else { 0..(c + g + block_log2).min(n) + 1 };
             group.extend((0..count).map(|j| std::mem::take(&mut blocks[base + j * stride])));
             {
-                let mut rows: [&mut [A::E]; 16] = Default::default();
-                for (row, x) in rows.iter_mut().zip(group.iter_mut()) {
-                    *row = &mut x[first * tile..end * tile];
-                }
-                let rows = &mut rows[..count];
-                if !ar.columns(rows, inverse, backend) {
-                    column_levels(ar, rows, inverse);
+                let mut rows: Vec<&mut [A::E]> =
+                    group.iter_mut().map(|x| &mut x[ranks.start * row_len..ranks.end * row_len]).collect();
+                if !ar.columns(&mut rows, inverse, backend) {
+                    column_levels(ar, &mut rows, inverse);
                 }
             }
             for (j, x) in group.drain(..).enumerate() {
@@ -698,11 +578,8 @@ mod tests {
                         continue;
                     }
                     for block_log2 in [0, 1, 5, 8, 9, n].into_iter().filter(|&l| l <= n) {
-                        for tile in [LANES.min(1 << block_log2), 1 << block_log2] {
-                            let shape = Shape::with(n, block_log2, tile);
-                            let got = ranked_shaped(&ranks, &a, &b, |x| x, shape, backend);
-                            assert!(got == want, "m {m}, {shape:?}, {backend}");
-                        }
+                        let got = ranked_blocks(&ranks, &a, &b, |x| x, n, block_log2, backend);
+                        assert!(got == want, "m {m}, 2^{n}, blocks of 2^{block_log2}, {backend}");
                     }
                 }
             }
@@ -717,59 +594,9 @@ mod tests {
                     .fold(0u64, |x, t| x.wrapping_add(a[t].wrapping_mul(b[s ^ t])))
             })
             .collect();
-        for (block_log2, tile) in [(0, 1), (3, 2), (3, 8), (10, 16)] {
-            let shape = Shape::with(10, block_log2, tile);
-            let got = ranked_shaped(&ring, &a, &b, |x| x, shape, Backend::best());
-            assert!(got == want, "wrapping u64, {shape:?}");
-        }
-    }
-
-    /// Inputs nonzero on the sets of one rank each (the first and last rows a block holds, and
-    /// the rows the rank products start and end at), all `m − 1` or all ones, with blocks of every
-    /// size from one set to the whole vector (more levels above the blocks than in them, as many,
-    /// one fewer) and tiles from one set to a whole block, on every backend, against the sum over
-    /// subsets: an off-by-one in the rows a block holds, a tile expands or the products run over
-    /// changes some sum.
-    #[test]
-    fn inputs_of_one_rank_in_every_shape_equal_the_sum_over_subsets() {
-        let m = 998_244_353u32;
-        let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
-        let n = 10;
-        let of_rank = |r: usize, v: u32| -> Vec<u32> {
-            (0..1usize << n).map(|s| if s.count_ones() as usize == r { v } else { 0 }).collect()
-        };
-        for (ra, rb) in [(0, 0), (0, n), (n, 0), (1, 3), (5, 5), (4, 6), (9, 1)] {
-            for v in [m - 1, 1] {
-                let (a, b) = (of_rank(ra, v), of_rank(rb, m - v));
-                let want = sum_over_subsets(&a, &b, m);
-                assert!(want.iter().any(|&x| x != 0) == (ra + rb <= n), "ranks {ra} and {rb}");
-                for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-                    for (block_log2, tile) in
-                        [(0, 1), (2, 4), (4, 16), (5, 16), (5, 32), (9, 16), (9, 512), (10, 64)]
-                    {
-                        let shape = Shape::with(n, block_log2, tile);
-                        let got = ranked_shaped(&ranks, &a, &b, |x| x, shape, backend);
-                        assert!(got == want, "ranks {ra} and {rb}, {v}, {shape:?}, {backend}");
-                    }
-                }
-            }
-        }
-        // The shapes chosen: one block up to the size of a block, padded ranks, tiles in budget.
-        for (n, size) in [(0, 4), (3, 4), (12, 4), (13, 4), (20, 4), (24, 4), (20, 8), (20, 16)] {
-            let shape = Shape::new(n, size);
-            let (block, tile) = (1usize << shape.block_log2, shape.tile);
-            assert!(
-                ((shape.block_log2 + 1) << shape.block_log2) * size <= BLOCK_BYTES || shape.block_log2 == 0
-            );
-            assert!(
-                shape.block_log2 == n
-                    || ((shape.block_log2 + 2) << (shape.block_log2 + 1)) * size > BLOCK_BYTES
-            );
-            assert!(tile.is_power_of_two() && tile <= block && (tile >= LANES || tile == block));
-            assert!(
-                shape.ranks > n && (tile < LANES || (shape.ranks * tile).is_multiple_of(256)),
-                "{shape:?}"
-            );
+        for block_log2 in [0, 3, 10] {
+            let got = ranked_blocks(&ring, &a, &b, |x| x, 10, block_log2, Backend::best());
+            assert!(got == want, "wrapping u64, blocks of 2^{block_log2}");
         }
     }
 }
