@@ -10,7 +10,7 @@
 //! block), and a block stores its `n + 1` ranks one after the other, each a row of `2^β`
 //! elements: set `s = B·2^β + j` at rank `r` is `f[(B·(n+1) + r)·2^β + j]`. Zeta and Möbius
 //! levels commute, so the levels above the blocks run first, as column passes of the SIMD kernel
-//! over whole blocks (up to four levels a pass over memory); then each block takes its own levels
+//! across blocks (up to eight levels a pass over memory, in tiles that stay in cache); then each block takes its own levels
 //! (the zeta transform of each rank row, on the SIMD kernel), its rank products and its inverse
 //! levels while it stays in cache; the inverse levels above the blocks come last.
 //!
@@ -23,7 +23,8 @@
 //! blocks can reach), and needs its products and Möbius levels at ranks `>= c` only. The products
 //! run across 16 neighbouring sets at once (their ranks within 4 of each other), each rank row's
 //! `u32` lanes multiplied into `u64` sums, with the bounds of those 16 sets: about twice the
-//! products per set of the exact count, at the full width of the registers.
+//! products per set of the exact count, at the full width of the registers, and no widening of
+//! the rows (the even and the odd sets' residues are the low and the high halves of `u64` words).
 
 use std::any::Any;
 
@@ -34,6 +35,18 @@ use crate::simd::sets::{Vectorised, run_widest};
 
 /// Bytes of one block of sets whose ranks are convolved in cache (both inputs' rows).
 const BLOCK_BYTES: usize = 1 << 20;
+
+/// The most levels one column pass above the blocks takes: three (8 rows). Rows that far apart
+/// in memory share a set of the L1 cache, and 16 of them evict each other: at 2^20 on AVX2, the
+/// zeta levels above the blocks took 1.6 times as long in passes of four.
+const PASS_LEVELS: usize = 3;
+
+/// The most levels above the blocks that one pass over memory takes, in tiles of [`TILE_BYTES`].
+const SWEEP_LEVELS: usize = 8;
+
+/// Bytes of one tile of the levels above the blocks: the same columns of `2^h` blocks, kept in
+/// cache across the passes of a sweep.
+const TILE_BYTES: usize = 512 << 10;
 
 /// Sets whose rank products run together (lanes of one pass over the rank rows).
 const LANES: usize = 16;
@@ -172,7 +185,7 @@ trait Ranks: Sync {
     /// The rank products of the `J` sets at `at..at + J` in each row (`row_len` elements a row,
     /// `fa` and `fb` the rows of one block): row `r` of `fa` becomes `Σ_i fa_i · fb_(r−i)` for
     /// `r` in `from..=n`, where `fa` and `fb` are zero beyond rank `top` (rows above `top` are
-    /// not read).
+    /// not read, and rows above `2 top`, whose products are zero, may be left as they are).
     fn products<const J: usize>(&self, f: Products<'_, Self::E>);
 }
 
@@ -185,6 +198,8 @@ struct Products<'a, E> {
     top: usize,
     from: usize,
     n: usize,
+    /// Room for `2 (n + 1)` rows of the group's sets as words (used by [`Mod32Ranks`]).
+    scratch: &'a mut [[u64; LANES]],
 }
 
 impl<E> Products<'_, E> {
@@ -233,18 +248,19 @@ where
     }
 }
 
-/// Residues below an odd `m < 2^31`: products summed in `u64` lanes kept below `C = m · 2^32`
-/// (one conditional subtraction of `C` every `terms` products, each at most `(m − 1)²`), and one
-/// Montgomery reduction per rank, which divides by `2^32` (so `b` enters multiplied by `2^32`).
+/// Residues below an odd `m < 2^31`: products summed in `u64` lanes, folded back below
+/// `m · 2^32` every `terms` products (`t ↦ ⌊t / 2^32⌋ · (2^32 mod m) + (t mod 2^32)`, which keeps
+/// `t mod m`), and one Montgomery reduction per rank, which divides by `2^32` (so `b` enters
+/// multiplied by `2^32`).
 struct Mod32Ranks {
     m: u32,
-    /// `m · 2^32`.
-    cap: u64,
-    /// Products a sum below `cap` takes before it is brought back below `cap`:
-    /// `terms · (m − 1)² <= cap`, so the sum stays below `2 cap <= 2^64`.
+    /// `2^32 mod m`.
+    two32: u32,
+    /// Products a folded sum takes before it is folded again: a fold leaves at most
+    /// `(2^32 − 1)(2^32 mod m + 1)`, and that plus `terms · (m − 1)²` stays below `2^64`.
     terms: usize,
     /// `−m⁻¹ mod 2^32`.
-    minus_inverse: u64,
+    minus_inverse: u32,
     /// `2^64 mod m`: `montgomery(x · 2^64 mod m) = x · 2^32 mod m`.
     r2: u64,
 }
@@ -252,16 +268,23 @@ struct Mod32Ranks {
 impl Mod32Ranks {
     fn new(ring: Mod32) -> Self {
         let m = ring.modulus();
-        let cap = u64::from(m) << 32;
+        let two32 = ((1u64 << 32) % u64::from(m)) as u32;
+        let folded = 0xffff_ffff * (u64::from(two32) + 1);
         let square = u64::from(m - 1) * u64::from(m - 1);
-        let terms = cap.checked_div(square).map_or(64, |t| t.min(64)) as usize;
+        let terms = (u64::MAX - folded).checked_div(square).map_or(64, |t| t.min(64)) as usize;
         // Newton's iteration doubles the correct low bits of the inverse of an odd m (3 to 96).
         let mut inverse = m;
         for _ in 0..5 {
             inverse = inverse.wrapping_mul(2u32.wrapping_sub(m.wrapping_mul(inverse)));
         }
         let r2 = (u128::from(u64::MAX) % u128::from(m) + 1) as u64 % u64::from(m);
-        Mod32Ranks { m, cap, terms, minus_inverse: u64::from(inverse.wrapping_neg()), r2 }
+        Mod32Ranks { m, two32, terms, minus_inverse: inverse.wrapping_neg(), r2 }
+    }
+
+    /// A number `< m · 2^32` congruent to `t` modulo `m`: at most `(2^32 − 1)(2^32 mod m + 1)`.
+    #[inline(always)]
+    fn fold(&self, t: u64) -> u64 {
+        (t >> 32) * u64::from(self.two32) + (t & 0xffff_ffff)
     }
 
     /// `t · 2^−32 mod m` for `t < m · 2^32` (Montgomery's reduction, on `u64` lanes only: the
@@ -269,10 +292,60 @@ impl Mod32Ranks {
     #[inline(always)]
     fn montgomery(&self, t: u64) -> u32 {
         let m = u64::from(self.m);
-        let q = ((t & 0xffff_ffff) * self.minus_inverse) & 0xffff_ffff;
+        let q = ((t & 0xffff_ffff) * u64::from(self.minus_inverse)) & 0xffff_ffff;
         // t + q·m < 2 m 2^32 <= 2^64, and a multiple of 2^32.
         let r = (t + q * m) >> 32;
-        r.min(r.wrapping_sub(m)) as u32
+        // r < 2m < 2^32: r − m is negative as an i64 exactly when r < m (a select on the sign,
+        // which AVX2 has, unlike an unsigned 64-bit minimum).
+        let d = r.wrapping_sub(m);
+        (if (d as i64) < 0 { r } else { d }) as u32
+    }
+
+    /// [`Ranks::products`] of 16 sets, their residues read as 8 `u64` words of two: each rank
+    /// row of the group is copied once into the scratch as its words (the even sets' residues in
+    /// the low halves) and the words shifted right by 32 (the odd sets'), so that each term is
+    /// 16 products of low halves (`vpmuludq`, no widening or shifting of the rows) and 16 sums.
+    #[inline(always)]
+    fn products_in_pairs(&self, f: Products<'_, u32>) {
+        const HALF: usize = LANES / 2;
+        const LOW: u64 = 0xffff_ffff;
+        let Products { fa, fb, row_len, at, top, from, n, scratch } = f;
+        let (xs, ys) = scratch.split_at_mut(n + 1);
+        for (row, to) in [(&*fa, &mut xs[..=top]), (fb, &mut ys[..=top])] {
+            for (i, to) in to.iter_mut().enumerate() {
+                let words: [u64; HALF] = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(
+                    &row[i * row_len + at..][..LANES],
+                ));
+                for l in 0..HALF {
+                    to[l] = words[l];
+                    to[HALF + l] = words[l] >> 32;
+                }
+            }
+        }
+        for r in from..=n.min(2 * top) {
+            // Word l's even product sums at l, its odd one at HALF + l.
+            let mut acc = [0u64; LANES];
+            let mut left = self.terms;
+            for i in r.saturating_sub(top)..r.min(top) + 1 {
+                let (x, y) = (&xs[i], &ys[r - i]);
+                for l in 0..LANES {
+                    acc[l] += (x[l] & LOW) * (y[l] & LOW);
+                }
+                left -= 1;
+                if left == 0 {
+                    left = self.terms;
+                    for t in &mut acc {
+                        *t = self.fold(*t);
+                    }
+                }
+            }
+            let mut out = [0u64; HALF];
+            for l in 0..HALF {
+                let (e, o) = (self.montgomery(self.fold(acc[l])), self.montgomery(self.fold(acc[HALF + l])));
+                out[l] = u64::from(e) | u64::from(o) << 32;
+            }
+            fa[r * row_len + at..][..LANES].copy_from_slice(bytemuck::cast_slice(&out));
+        }
     }
 }
 
@@ -312,16 +385,19 @@ impl Ranks for Mod32Ranks {
         let kind = crate::simd::sets::kind(false, inverse);
         crate::simd::sets::mod32(self.m, kind, row, log2 as u32, backend, false)
     }
-    /// `J` lanes of `u64` sums, each term one product of zero-extended `u32` rows (two
-    /// `vpmuludq` per register of rows) and one addition, vectorised whole.
+    /// `J` lanes of `u64` sums, 16 sets in pairs ([`Mod32Ranks::products_in_pairs`]), one set
+    /// alone.
     #[inline(always)]
     fn products<const J: usize>(&self, f: Products<'_, u32>) {
+        if J == LANES {
+            return self.products_in_pairs(f);
+        }
         for r in (f.from..=f.n).rev() {
             let mut acc = [0u64; J];
             let mut left = self.terms;
             for i in f.terms(r) {
-                let x: &[u32; J] = f.fa[i * f.row_len + f.at..][..J].try_into().expect("J lanes");
-                let y: &[u32; J] = f.fb[(r - i) * f.row_len + f.at..][..J].try_into().expect("J lanes");
+                let x = &f.fa[i * f.row_len + f.at..][..J];
+                let y = &f.fb[(r - i) * f.row_len + f.at..][..J];
                 for l in 0..J {
                     acc[l] += u64::from(x[l]) * u64::from(y[l]);
                 }
@@ -329,13 +405,12 @@ impl Ranks for Mod32Ranks {
                 if left == 0 {
                     left = self.terms;
                     for t in &mut acc {
-                        *t = (*t).min(t.wrapping_sub(self.cap));
+                        *t = self.fold(*t);
                     }
                 }
             }
-            let out: &mut [u32; J] = (&mut f.fa[r * f.row_len + f.at..][..J]).try_into().expect("J lanes");
-            for l in 0..J {
-                out[l] = self.montgomery(acc[l].min(acc[l].wrapping_sub(self.cap)));
+            for (out, &t) in f.fa[r * f.row_len + f.at..][..J].iter_mut().zip(&acc) {
+                *out = self.montgomery(self.fold(t));
             }
         }
     }
@@ -403,6 +478,7 @@ fn ranked<A: Ranks, X: Copy>(
     }
     upper_levels(ar, fa, n, block_log2, false, backend);
     upper_levels(ar, fb, n, block_log2, false, backend);
+    let mut scratch = vec![[0u64; LANES]; 2 * w];
     for (high, (ba, bb)) in fa.chunks_exact_mut(block).zip(fb.chunks_exact_mut(block)).enumerate() {
         let c = high.count_ones() as usize;
         let top = (c + block_log2).min(n);
@@ -417,12 +493,22 @@ fn ranked<A: Ranks, X: Copy>(
             for at in (0..row_len).step_by(LANES) {
                 let from = c + at.count_ones() as usize;
                 let top = (from + LANES.ilog2() as usize).min(n);
-                ar.products::<LANES>(Products { fa: ba, fb: bb, row_len, at, top, from, n });
+                ar.products::<LANES>(Products {
+                    fa: ba,
+                    fb: bb,
+                    row_len,
+                    at,
+                    top,
+                    from,
+                    n,
+                    scratch: &mut scratch,
+                });
             }
         } else {
             for at in 0..row_len {
                 let from = c + at.count_ones() as usize;
-                ar.products::<1>(Products { fa: ba, fb: bb, row_len, at, top: from, from, n });
+                let f = Products { fa: ba, fb: bb, row_len, at, top: from, from, n, scratch: &mut scratch };
+                ar.products::<1>(f);
             }
         }
         for row in ba[c * row_len..].chunks_exact_mut(row_len) {
@@ -444,11 +530,14 @@ fn row_levels<A: Ranks>(ar: &A, row: &mut [A::E], log2: usize, inverse: bool, ba
 }
 
 /// Zeta (`inverse`: Möbius) levels `block_log2..n` over the blocks of ranked sets (`n + 1` rows
-/// of `2^block_log2` sets each), up to four levels a pass over memory: the blocks that differ in
-/// those levels' bits only, as a column pass on the SIMD kernel where [`Ranks::columns`] has
-/// one, else by [`column_levels`]. Over the rows that matter only (module documentation): a
-/// group whose first block has `c` high ones and whose `g` levels reach `c + g` ones runs over
-/// ranks `..=c + g + β` (zeta) or `c..` (Möbius).
+/// of `2^block_log2` sets each), as column passes across blocks (see [`column_passes`]).
+///
+/// The levels are cut into sweeps of at most [`SWEEP_LEVELS`], each one pass over memory: a
+/// sweep's `2^h` blocks that differ in its bits only (a family) take all its passes one tile at a
+/// time, the same rank row and columns of every block of the family, [`TILE_BYTES`] in all, so
+/// that the tile stays in cache from one pass to the next. Over the rows that matter only
+/// (module documentation): a pass's group of blocks whose first block has `c` high ones and
+/// whose `g` levels reach `c + g` ones runs over ranks `..=c + g + β` (zeta) or `c..` (Möbius).
 #[inline(always)]
 fn upper_levels<A: Ranks>(
     ar: &A,
@@ -462,31 +551,71 @@ fn upper_levels<A: Ranks>(
     if total == 0 {
         return;
     }
-    let row_len = 1usize << block_log2;
-    let mut blocks: Vec<&mut [A::E]> = f.chunks_exact_mut((n + 1) * row_len).collect();
-    // Passes of at most four levels, as even as they come (10 levels: 4, 3, 3).
-    let passes = total.div_ceil(4);
+    let (w, row_len) = (n + 1, 1usize << block_log2);
     let mut lo = 0;
-    for p in 0..passes {
-        let g = (total - lo) / (passes - p);
-        let (count, stride) = (1usize << g, 1usize << lo);
-        let mut group: Vec<&mut [A::E]> = Vec::with_capacity(count);
-        for base in (0..blocks.len()).filter(|i| (i >> lo) & (count - 1) == 0) {
-            let c = base.count_ones() as usize;
-            let ranks = if inverse { c..n + 1 } else { 0..(c + g + block_log2).min(n) + 1 };
-            group.extend((0..count).map(|j| std::mem::take(&mut blocks[base + j * stride])));
-            {
-                let mut rows: Vec<&mut [A::E]> =
-                    group.iter_mut().map(|x| &mut x[ranks.start * row_len..ranks.end * row_len]).collect();
-                if !ar.columns(&mut rows, inverse, backend) {
-                    column_levels(ar, &mut rows, inverse);
+    for h in even(total, SWEEP_LEVELS) {
+        let width =
+            (TILE_BYTES / (std::mem::size_of::<A::E>() << h)).next_power_of_two().max(256).min(row_len);
+        // Every tile of every block, in order: block, rank, columns.
+        let mut tiles: Vec<&mut [A::E]> = f.chunks_exact_mut(width).collect();
+        let per_row = row_len / width;
+        let blocks = tiles.len() / (w * per_row);
+        for family in (0..blocks).filter(|b| b & (((1 << h) - 1) << lo) == 0) {
+            let c = family.count_ones() as usize;
+            let ranks = if inverse { c..w } else { 0..(c + h + block_log2).min(n) + 1 };
+            for r in ranks {
+                for column in 0..per_row {
+                    let slot = |k: usize| ((family | k << lo) * w + r) * per_row + column;
+                    let skip = |k: usize, g: usize| {
+                        let c = (family | k << lo).count_ones() as usize;
+                        if inverse { r < c } else { r > c + g + block_log2 }
+                    };
+                    column_passes(ar, &mut tiles, h, slot, skip, inverse, backend);
                 }
             }
+        }
+        lo += h;
+    }
+}
+
+/// `levels` cut into parts of at most `most` levels, as even as they come (8 by 3: 2, 3 and 3).
+fn even(levels: usize, most: usize) -> impl Iterator<Item = usize> {
+    let parts = levels.div_ceil(most);
+    (0..parts).map(move |p| levels * (p + 1) / parts - levels * p / parts)
+}
+
+/// The zeta (`inverse`: Möbius) transform of length `2^h` of every column of the rows
+/// `rows[slot(k)]`, `k < 2^h` (one length), as column passes of at most [`PASS_LEVELS`] levels:
+/// the `2^g` rows that differ in one pass's bits of `k` only, on the SIMD kernel where
+/// [`Ranks::columns`] has one, else by [`column_levels`]. A group whose first `k` is `k0` is left
+/// out where `skip(k0, g)` (the caller knows its rows to be zero, or never read).
+#[inline(always)]
+fn column_passes<A: Ranks>(
+    ar: &A,
+    rows: &mut [&mut [A::E]],
+    h: usize,
+    slot: impl Fn(usize) -> usize,
+    skip: impl Fn(usize, usize) -> bool,
+    inverse: bool,
+    backend: Backend,
+) {
+    let mut group: Vec<&mut [A::E]> = Vec::with_capacity(1 << PASS_LEVELS);
+    let mut at = 0;
+    for g in even(h, PASS_LEVELS) {
+        let (count, stride) = (1usize << g, 1usize << at);
+        for k0 in (0..1usize << h).filter(|k| (k >> at) & (count - 1) == 0) {
+            if skip(k0, g) {
+                continue;
+            }
+            group.extend((0..count).map(|j| std::mem::take(&mut rows[slot(k0 + j * stride)])));
+            if !ar.columns(&mut group, inverse, backend) {
+                column_levels(ar, &mut group, inverse);
+            }
             for (j, x) in group.drain(..).enumerate() {
-                blocks[base + j * stride] = x;
+                rows[slot(k0 + j * stride)] = x;
             }
         }
-        lo += g;
+        at += g;
     }
 }
 
@@ -552,6 +681,79 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The rank products of [`Mod32Ranks`], 16 sets in pairs and one set alone, against sums of
+    /// products in `u128` times `2^−32`, over 41 rank rows (up to 21 terms a rank: past the fold
+    /// every `terms` products, for each modulus) of residues up to `m − 1`, with the rows above
+    /// `top` zero as the contract says; and the fold on the extremes of `u64`.
+    #[test]
+    fn rank_products_equal_sums_of_products_in_u128() {
+        let mut seed = 0x9e37u64;
+        let (n, row_len, at) = (40usize, 32usize, 16usize);
+        for m in [998_244_353u32, Mod32::MAX_MODULUS, 999_999_999, 3, 1] {
+            let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
+            let cap = u64::from(m) << 32;
+            for t in [0, 1, cap - 1, cap, u64::MAX - 1, u64::MAX, 1 << 63] {
+                let folded = ranks.fold(t);
+                assert!(folded < cap && folded % u64::from(m) == t % u64::from(m), "fold of {t} mod {m}");
+            }
+            // 2^−32 mod m, as ((m + 1) / 2)^32.
+            let half = u128::from(m / 2 + 1);
+            let unit = (0..32).fold(1u128 % u128::from(m), |x, _| x * half % u128::from(m));
+            let mut random = || {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if seed >> 62 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
+            };
+            for (from, top) in [(0, 4), (9, 13), (18, 22), (20, 24), (36, 40)] {
+                let mut rows = |_| -> Vec<u32> {
+                    (0..(n + 1) * row_len).map(|x| if x / row_len <= top { random() } else { 0 }).collect()
+                };
+                let (fa, fb) = (rows(0), rows(1));
+                let want = |r: usize, l: usize| {
+                    let sum = (r.saturating_sub(top)..=r.min(top)).fold(0u128, |s, i| {
+                        s + u128::from(fa[i * row_len + at + l]) * u128::from(fb[(r - i) * row_len + at + l])
+                    });
+                    (sum % u128::from(m) * unit % u128::from(m)) as u32
+                };
+                let mut scratch = vec![[0u64; LANES]; 2 * (n + 1)];
+                let mut pairs = fa.clone();
+                ranks.products::<LANES>(Products {
+                    fa: &mut pairs,
+                    fb: &fb,
+                    row_len,
+                    at,
+                    top,
+                    from,
+                    n,
+                    scratch: &mut scratch,
+                });
+                let mut alone = fa.clone();
+                for l in 0..LANES {
+                    let f = Products {
+                        fa: &mut alone,
+                        fb: &fb,
+                        row_len,
+                        at: at + l,
+                        top,
+                        from,
+                        n,
+                        scratch: &mut scratch,
+                    };
+                    ranks.products::<1>(f);
+                }
+                for r in from..=n {
+                    for l in 0..LANES {
+                        let (x, y, w) =
+                            (pairs[r * row_len + at + l], alone[r * row_len + at + l], want(r, l));
+                        assert!(
+                            x == w && y == w,
+                            "m {m}, from {from}, top {top}, rank {r}, lane {l}: {x}, {y}, {w}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// The ranked computation with every kind of block (one set; blocks below the SIMD kernels'
