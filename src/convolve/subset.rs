@@ -10,9 +10,10 @@
 //! block), and a block stores its `n + 1` ranks one after the other, each a row of `2^β`
 //! elements: set `s = B·2^β + j` at rank `r` is `f[(B·(n+1) + r)·2^β + j]`. Zeta and Möbius
 //! levels commute, so the levels above the blocks run first, as column passes of the SIMD kernel
-//! across blocks (up to eight levels a pass over memory, in tiles that stay in cache); then each block takes its own levels
-//! (the zeta transform of each rank row, on the SIMD kernel), its rank products and its inverse
-//! levels while it stays in cache; the inverse levels above the blocks come last.
+//! across blocks (up to nine levels a pass over memory, in tiles that stay in cache); then each
+//! block takes its own levels (the zeta transform of each rank row, on the SIMD kernel), its rank
+//! products and its inverse levels while it stays in cache; the inverse levels above the blocks
+//! come last.
 //!
 //! Rows known to be zero, or never read, are skipped. After the zeta levels a set `p` holds ranks
 //! `<= |p|` only, and the Möbius result at `s` is read at rank `|s|` (the Möbius levels only
@@ -41,8 +42,12 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// zeta levels above the blocks took 1.6 times as long in passes of four.
 const PASS_LEVELS: usize = 3;
 
-/// The most levels above the blocks that one pass over memory takes, in tiles of [`TILE_BYTES`].
-const SWEEP_LEVELS: usize = 8;
+/// The most levels above the blocks that one pass over memory takes, in tiles of [`TILE_BYTES`]:
+/// as many as leave tiles of 256 columns (a row of the SIMD kernel's column pass) or more, and
+/// one at least.
+fn sweep_levels<E>() -> usize {
+    (TILE_BYTES / (256 * std::mem::size_of::<E>())).max(2).ilog2() as usize
+}
 
 /// Bytes of one tile of the levels above the blocks: the same columns of `2^h` blocks, kept in
 /// cache across the passes of a sweep.
@@ -532,7 +537,7 @@ fn row_levels<A: Ranks>(ar: &A, row: &mut [A::E], log2: usize, inverse: bool, ba
 /// Zeta (`inverse`: Möbius) levels `block_log2..n` over the blocks of ranked sets (`n + 1` rows
 /// of `2^block_log2` sets each), as column passes across blocks (see [`column_passes`]).
 ///
-/// The levels are cut into sweeps of at most [`SWEEP_LEVELS`], each one pass over memory: a
+/// The levels are cut into sweeps of at most [`sweep_levels`], each one pass over memory: a
 /// sweep's `2^h` blocks that differ in its bits only (a family) take all its passes one tile at a
 /// time, the same rank row and columns of every block of the family, [`TILE_BYTES`] in all, so
 /// that the tile stays in cache from one pass to the next. Over the rows that matter only
@@ -553,9 +558,9 @@ fn upper_levels<A: Ranks>(
     }
     let (w, row_len) = (n + 1, 1usize << block_log2);
     let mut lo = 0;
-    for h in even(total, SWEEP_LEVELS) {
-        let width =
-            (TILE_BYTES / (std::mem::size_of::<A::E>() << h)).next_power_of_two().max(256).min(row_len);
+    for h in even(total, sweep_levels::<A::E>()) {
+        let fit = (TILE_BYTES / (std::mem::size_of::<A::E>() << h)).max(1);
+        let width = (1usize << fit.ilog2()).max(256).min(row_len);
         // Every tile of every block, in order: block, rank, columns.
         let mut tiles: Vec<&mut [A::E]> = f.chunks_exact_mut(width).collect();
         let per_row = row_len / width;
