@@ -761,6 +761,45 @@ mod tests {
         }
     }
 
+    /// The levels above the blocks in several column tiles a rank row (2^18 sets, blocks of 2^10:
+    /// eight levels in one sweep, two tiles a row) and in two sweeps (blocks of 2^8, ten levels),
+    /// on every backend this CPU runs, against one block of all the sets (no levels above it).
+    #[test]
+    fn tiles_of_columns_equal_one_block() {
+        let (m, n) = (998_244_353u32, 18);
+        let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
+        let mut seed = 0x71e5u64;
+        let mut random = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if seed >> 61 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
+        };
+        let a: Vec<u32> = (0..1 << n).map(|_| random()).collect();
+        let b: Vec<u32> = (0..1 << n).map(|_| random()).collect();
+        let want = ranked_blocks(&ranks, &a, &b, |x| x, n, n, Backend::best());
+        // The reference itself, at a few sets, against the sum over their subsets.
+        for s in [0usize, 1, 0x2aaaa, (1 << n) - 1] {
+            let (mut t, mut sum) = (s, 0u64);
+            let c = loop {
+                sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % u64::from(m);
+                if t == 0 {
+                    break sum as u32;
+                }
+                t = (t - 1) & s;
+            };
+            assert_eq!(want[s], c, "set {s:#x}");
+        }
+        for backend in Backend::ALL {
+            if !backend.is_available() {
+                eprintln!("SKIPPED: the subset convolution on {backend} (this CPU lacks it)");
+                continue;
+            }
+            for block_log2 in [8, 10] {
+                let got = ranked_blocks(&ranks, &a, &b, |x| x, n, block_log2, backend);
+                assert!(got == want, "blocks of 2^{block_log2}, {backend}");
+            }
+        }
+    }
+
     /// The ranked computation with every kind of block (one set; blocks below the SIMD kernels'
     /// 256; 2^8 and 2^9 with two to five levels above them, in one or two column passes; the
     /// whole vector) on every backend this CPU runs, against the sum over subsets: residues up to
