@@ -208,11 +208,18 @@ struct Products<'a, E> {
 }
 
 impl<E> Products<'_, E> {
-    /// The terms `i` of rank `r`: `i <= top` and `r − i <= top`.
+    /// [`terms`] of rank `r` for this group.
     #[inline(always)]
     fn terms(&self, r: usize) -> std::ops::Range<usize> {
-        r.saturating_sub(self.top)..r.min(self.top) + 1
+        terms(r, self.top)
     }
+}
+
+/// The terms `i` of rank `r` where both inputs are zero beyond rank `top`: `i <= top` and
+/// `r − i <= top`.
+#[inline(always)]
+fn terms(r: usize, top: usize) -> std::ops::Range<usize> {
+    r.saturating_sub(top)..r.min(top) + 1
 }
 
 /// Storage of ranked sets.
@@ -331,7 +338,7 @@ impl Mod32Ranks {
             // Word l's even product sums at l, its odd one at HALF + l.
             let mut acc = [0u64; LANES];
             let mut left = self.terms;
-            for i in r.saturating_sub(top)..r.min(top) + 1 {
+            for i in terms(r, top) {
                 let (x, y) = (&xs[i], &ys[r - i]);
                 for l in 0..LANES {
                     acc[l] += (x[l] & LOW) * (y[l] & LOW);
@@ -674,18 +681,25 @@ mod tests {
 
     /// `c[s] = Σ_{t ⊆ s} a[t] · b[s ∖ t] mod m`, subset by subset.
     fn sum_over_subsets(a: &[u32], b: &[u32], m: u32) -> Vec<u32> {
-        (0..a.len())
-            .map(|s| {
-                let (mut t, mut sum) = (s, 0u64);
-                loop {
-                    sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % u64::from(m);
-                    if t == 0 {
-                        break sum as u32;
-                    }
-                    t = (t - 1) & s;
-                }
-            })
-            .collect()
+        (0..a.len()).map(|s| sum_at(a, b, m, s)).collect()
+    }
+
+    /// `c[s]` of [`sum_over_subsets`] at one set.
+    fn sum_at(a: &[u32], b: &[u32], m: u32, s: usize) -> u32 {
+        let (mut t, mut sum) = (s, 0u64);
+        loop {
+            sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % u64::from(m);
+            if t == 0 {
+                return sum as u32;
+            }
+            t = (t - 1) & s;
+        }
+    }
+
+    /// A residue below `m` from the generator `seed`: `m − 1` one time in eight.
+    fn residue(seed: &mut u64, m: u32) -> u32 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        if *seed >> 61 == 0 { m - 1 } else { ((*seed >> 20) % u64::from(m)) as u32 }
     }
 
     /// The rank products of [`Mod32Ranks`], 16 sets in pairs and one set alone, against sums of
@@ -706,10 +720,7 @@ mod tests {
             // 2^−32 mod m, as ((m + 1) / 2)^32.
             let half = u128::from(m / 2 + 1);
             let unit = (0..32).fold(1u128 % u128::from(m), |x, _| x * half % u128::from(m));
-            let mut random = || {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                if seed >> 62 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
-            };
+            let mut random = || residue(&mut seed, m);
             for (from, top) in [(0, 4), (9, 13), (18, 22), (20, 24), (36, 40)] {
                 let mut rows = |_| -> Vec<u32> {
                     (0..(n + 1) * row_len).map(|x| if x / row_len <= top { random() } else { 0 }).collect()
@@ -769,24 +780,12 @@ mod tests {
         let (m, n) = (998_244_353u32, 18);
         let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
         let mut seed = 0x71e5u64;
-        let mut random = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            if seed >> 61 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
-        };
-        let a: Vec<u32> = (0..1 << n).map(|_| random()).collect();
-        let b: Vec<u32> = (0..1 << n).map(|_| random()).collect();
+        let a: Vec<u32> = (0..1 << n).map(|_| residue(&mut seed, m)).collect();
+        let b: Vec<u32> = (0..1 << n).map(|_| residue(&mut seed, m)).collect();
         let want = ranked_blocks(&ranks, &a, &b, |x| x, n, n, Backend::best());
         // The reference itself, at a few sets, against the sum over their subsets.
         for s in [0usize, 1, 0x2aaaa, (1 << n) - 1] {
-            let (mut t, mut sum) = (s, 0u64);
-            let c = loop {
-                sum = (sum + u64::from(a[t]) * u64::from(b[s ^ t])) % u64::from(m);
-                if t == 0 {
-                    break sum as u32;
-                }
-                t = (t - 1) & s;
-            };
-            assert_eq!(want[s], c, "set {s:#x}");
+            assert_eq!(want[s], sum_at(&a, &b, m, s), "set {s:#x}");
         }
         for backend in Backend::ALL {
             if !backend.is_available() {
@@ -808,10 +807,7 @@ mod tests {
     #[test]
     fn every_block_size_on_every_backend_equals_the_sum_over_subsets() {
         let mut seed = 0x5b5e7u64;
-        let mut random = |m: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            if seed >> 61 == 0 { m - 1 } else { ((seed >> 20) % u64::from(m)) as u32 }
-        };
+        let mut random = |m: u32| residue(&mut seed, m);
         for (m, n) in [(998_244_353u32, 13), (Mod32::MAX_MODULUS, 11), (3, 6), (1, 2)] {
             let ranks = Mod32Ranks::new(Mod32::new(m).unwrap());
             let len = 1usize << n;
