@@ -39,8 +39,9 @@ where
     if a.len() != b.len() {
         return Err(Error::LengthsDiffer { left: a.len(), right: b.len() });
     }
-    let (mut fa, mut fb) = (a.to_vec(), b.to_vec());
-    Plan::new(ring, crate::fwht::checked_len(a.len())?)?.xor_convolve_in_place(&mut fa, &mut fb)?;
+    let plan = Plan::new(ring, crate::fwht::checked_len(a.len())?)?;
+    let (mut fa, mut fb) = crate::memory::copies_of(|| "the transforms of the two operands".into(), a, b)?;
+    plan.xor_convolve_in_place(&mut fa, &mut fb)?;
     Ok(fa)
 }
 
@@ -62,7 +63,7 @@ where
     if plan.log2() > 0 && !plan.ring().can_halve() {
         return Err(Error::NoInverseOfTwo { ring: plan.ring().to_string() });
     }
-    let mut fa = a.to_vec();
+    let mut fa = crate::memory::copy_of(|| "the transform of the operand".into(), a)?;
     plan.forward(&mut fa)?;
     plan.pow_each(&mut fa, k)?;
     plan.inverse(&mut fa)?;

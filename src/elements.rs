@@ -159,13 +159,37 @@ pub fn read<R: Element>(ring: &R, reader: impl Read, name: &str, format: Format)
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn read_input<R: Element>(ring: &R, input: &mut Input<'_>, format: Format) -> Result<Vec<R::Elem>> {
+    read_input_where(ring, input, format, |_| None)
+}
+
+/// [`read_input`], refusing a number of elements `n` for which `refuse(n)` gives a reason (for
+/// example "is not a power of two"): after reading, and for a binary file, whose size says how
+/// many elements it holds, before reading more than its first block (a file of a wrong length,
+/// or of a length that is not a whole number of elements, is refused at once, and one that
+/// looks like text is still called so).
+///
+/// A binary file is read straight into a buffer of its size; a stream into one that doubles, each
+/// step checked against the memory available and allocated fallibly, so an input too large
+/// for memory is refused ([`Error::OutOfMemory`]) rather than aborting the process.
+pub fn read_input_where<R: Element>(
+    ring: &R,
+    input: &mut Input<'_>,
+    format: Format,
+    refuse: impl Fn(usize) -> Option<String>,
+) -> Result<Vec<R::Elem>> {
     let size = std::mem::size_of::<R::Elem>() as u64;
+    let name = input.name().to_string();
+    let malformed = |reason: String| Error::Malformed { path: name.clone(), line: 0, reason };
     match format {
         Format::Binary => {
             if let Some(bytes) = input.size() {
                 input.ensure_fits("its elements", bytes)?;
             }
-            read_binary(ring, input)
+            let data = read_binary(ring, input, &refuse)?;
+            match refuse(data.len()) {
+                Some(reason) => Err(malformed(reason)),
+                None => Ok(data),
+            }
         }
         Format::Text => {
             // A number takes at least two bytes with its line break: the text and at most half
@@ -173,7 +197,11 @@ pub fn read_input<R: Element>(ring: &R, input: &mut Input<'_>, format: Format) -
             if let Some(bytes) = input.size() {
                 input.ensure_fits("its text and elements", bytes.saturating_add((bytes / 2 + 1) * size))?;
             }
-            read_text(ring, input)
+            let data = read_text(ring, input)?;
+            match refuse(data.len()) {
+                Some(reason) => Err(malformed(reason)),
+                None => Ok(data),
+            }
         }
     }
 }
@@ -204,24 +232,63 @@ pub fn write<R: Element>(
     out.flush()
 }
 
-/// Reads the bytes straight into a buffer of elements (no intermediate copy), growing it by
-/// doubling up to the input's limit.
-fn read_binary<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Elem>> {
+/// Reads the bytes straight into a buffer of elements (no intermediate copy): a file of known
+/// size into a buffer of that size (one element more, so that the end is seen), its first block
+/// first (text, a length that is not a whole number of elements and a count that `refuse`
+/// refuses are found there); a stream into a buffer that doubles up to the input's limit, each
+/// step within the memory available.
+fn read_binary<R: Element>(
+    ring: &R,
+    input: &mut Input<'_>,
+    refuse: &dyn Fn(usize) -> Option<String>,
+) -> Result<Vec<R::Elem>> {
     let name = input.name().to_string();
     let malformed = |reason: String| Error::Malformed { path: name.clone(), line: 0, reason };
     let size = std::mem::size_of::<R::Elem>();
-    let most = input.limit().saturating_add(1); // bytes the buffer ever needs
-    let mut data: Vec<R::Elem> = Vec::new();
+    let whole = |bytes: usize| {
+        format!("{bytes} bytes is not a whole number of {size}-byte elements (truncated file?)")
+    };
+    let most = usize::try_from(input.limit().saturating_add(1)).unwrap_or(usize::MAX); // bytes ever needed
+    let what = || format!("{name}: its elements");
+    let first_block = (1usize << 12).div_ceil(size);
+    let mut data: Vec<R::Elem> = match input.size() {
+        Some(bytes) => {
+            let elements = usize::try_from(bytes).unwrap_or(usize::MAX) / size + 1;
+            crate::memory::vec_with_capacity(what, elements)?
+        }
+        None => Vec::new(),
+    };
     let mut filled = 0; // bytes
+    let mut head_checked = input.size().is_none();
     loop {
         if filled == data.len() * size {
-            let grown =
-                (2 * data.len()).max(1 << 12).min(usize::try_from(most).unwrap_or(usize::MAX) / size + 1);
+            let grown = match input.size() {
+                // The first block, then the rest of the file at once.
+                Some(_) if data.is_empty() => first_block.min(data.capacity()),
+                Some(_) => data.capacity(),
+                None => (2 * data.len()).max(first_block).min(most / size + 1),
+            };
+            let extra = grown - data.len();
+            crate::memory::reserve(&mut data, what, extra)?;
             data.resize(grown, bytemuck::Zeroable::zeroed());
         }
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut data);
         let n = input.read_into(&mut bytes[filled..])?;
         filled += n;
+        if !head_checked && let Some(total) = input.size() {
+            // The first block of a file: what its size already decides.
+            head_checked = true;
+            let total = usize::try_from(total).unwrap_or(usize::MAX);
+            if looks_like_text(&bytes[..filled]) {
+                return Err(Error::LooksLikeText { path: name, size });
+            }
+            if !total.is_multiple_of(size) {
+                return Err(malformed(whole(total)));
+            }
+            if let Some(reason) = refuse(total / size) {
+                return Err(malformed(reason));
+            }
+        }
         if filled < bytes.len() {
             break;
         }
@@ -231,12 +298,13 @@ fn read_binary<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Ele
         return Err(Error::LooksLikeText { path: name, size });
     }
     if !filled.is_multiple_of(size) {
-        return Err(malformed(format!(
-            "{filled} bytes is not a whole number of {size}-byte elements (truncated file?)"
-        )));
+        return Err(malformed(whole(filled)));
     }
     data.truncate(filled / size);
-    data.shrink_to_fit();
+    // A stream's doubling may leave up to twice its bytes; a file's buffer has one element more.
+    if data.capacity() - data.len() > data.len() / 8 {
+        data.shrink_to_fit();
+    }
     R::swap_little_endian(&mut data);
     if let Some(index) = data.iter().position(|x| !ring.accepts(x)) {
         let value = ring.format_element(data[index]);
@@ -277,6 +345,7 @@ fn read_text<R: Element>(ring: &R, input: &mut Input<'_>) -> Result<Vec<R::Elem>
             line: i + 1,
             reason: e.to_string(),
         })?;
+        crate::memory::reserve(&mut data, || format!("{}: its elements", input.name()), 1)?;
         data.push(x);
     }
     Ok(data)

@@ -139,6 +139,7 @@ impl<'a> Input<'a> {
         let mut chunk = vec![0u8; 1 << 16];
         loop {
             let n = self.read_into(&mut chunk)?;
+            crate::memory::reserve(&mut bytes, || format!("{}: its text", self.name), n)?;
             bytes.extend_from_slice(&chunk[..n]);
             let end = n == 0;
             let (valid, bad) = match std::str::from_utf8(&bytes[checked..]) {

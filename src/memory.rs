@@ -143,6 +143,54 @@ pub fn bytes_for<T>(what: impl FnOnce() -> String, len: u128) -> Result<u64> {
     })
 }
 
+/// An empty vector with room for `len` elements, refused with [`Error::OutOfMemory`] instead of
+/// aborting: checked against [`available`] first, then allocated fallibly (an address-space
+/// limit the check could not see still gives the error, never an abort).
+pub fn vec_with_capacity<T>(what: impl Fn() -> String, len: usize) -> Result<Vec<T>> {
+    let bytes = bytes_for::<T>(&what, len as u128)?;
+    ensure_fits(&what, bytes)?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+        what: what(),
+        needed: Bytes(bytes),
+        available: Bytes(available().unwrap_or(0)),
+    })?;
+    Ok(v)
+}
+
+/// Makes room in `v` for `additional` more elements, doubling its capacity (at least), each
+/// step checked and allocated as [`vec_with_capacity`] does: the growth of a buffer whose final
+/// size is not known in advance (a stream), refused instead of aborting.
+pub fn reserve<T>(v: &mut Vec<T>, what: impl Fn() -> String, additional: usize) -> Result<()> {
+    if v.capacity() - v.len() >= additional {
+        return Ok(());
+    }
+    let wanted = v.len().checked_add(additional).map(|n| n.max(2 * v.capacity()).max(64));
+    let wanted = wanted.unwrap_or(usize::MAX);
+    let bytes = bytes_for::<T>(&what, wanted as u128)?;
+    ensure_fits(&what, bytes)?;
+    v.try_reserve_exact(wanted - v.len()).map_err(|_| Error::OutOfMemory {
+        what: what(),
+        needed: Bytes(bytes),
+        available: Bytes(available().unwrap_or(0)),
+    })
+}
+
+/// A copy of `src`, refused as [`vec_with_capacity`] refuses its room.
+pub fn copy_of<T: Clone>(what: impl Fn() -> String, src: &[T]) -> Result<Vec<T>> {
+    let mut v = vec_with_capacity(what, src.len())?;
+    v.extend_from_slice(src);
+    Ok(v)
+}
+
+/// Copies of `a` and `b`, refused before either is made when both cannot fit (the working
+/// copies of a convolution's operands).
+pub fn copies_of<T: Clone>(what: impl Fn() -> String, a: &[T], b: &[T]) -> Result<(Vec<T>, Vec<T>)> {
+    let both = bytes_for::<T>(&what, a.len() as u128 + b.len() as u128)?;
+    ensure_fits(&what, both)?;
+    Ok((copy_of(&what, a)?, copy_of(&what, b)?))
+}
+
 /// A zero-initialised buffer of `len` elements for large transforms.
 ///
 /// Anonymous memory aligned to 2 MiB and advised to use transparent huge pages where the system

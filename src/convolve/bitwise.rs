@@ -53,7 +53,7 @@ where
         return Err(Error::LengthsDiffer { left: a.len(), right: b.len() });
     }
     let plan = Plan::new(ring, crate::fwht::checked_len(a.len())?)?;
-    let (mut fa, mut fb) = (a.to_vec(), b.to_vec());
+    let (mut fa, mut fb) = crate::memory::copies_of(|| "the transforms of the two operands".into(), a, b)?;
     plan.zeta(&mut fa, sets)?;
     plan.zeta(&mut fb, sets)?;
     plan.ring().mul_each_scaled(&mut fa, &fb, 0, plan.backend(), plan.parallel(), Internal(()))?;

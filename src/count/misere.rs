@@ -63,9 +63,35 @@ pub(super) fn correction(kind: Kind, k: &BigUint, lo: &BigUint, hi: &BigUint) ->
     }
 }
 
+/// [`correction`] summed over every number of heaps `k_lo..=k_hi` (`k_lo <= k_hi`): it depends
+/// on `k` only through `k = 0` and the parity of `k` (ordered, multisets), or vanishes beyond two
+/// heaps (sets: subsets of the sizes 0 and 1), so the sum is a count of the odd and the positive
+/// even `k` of the range.
+pub(super) fn correction_sum(
+    kind: Kind,
+    k_lo: &BigUint,
+    k_hi: &BigUint,
+    lo: &BigUint,
+    hi: &BigUint,
+) -> BigInt {
+    let at = |k: u32| BigInt::from(correction(kind, &BigUint::from(k), lo, hi));
+    if kind == Kind::Set {
+        let top = k_hi.to_u32().unwrap_or(u32::MAX).min(2);
+        let first = k_lo.to_u32().unwrap_or(u32::MAX);
+        return (first..=top).map(at).sum();
+    }
+    let one = BigUint::one();
+    // Odd numbers in 0..=n: (n + 1) / 2.
+    let odd_upto = |n: &BigUint| (n + &one) >> 1u32;
+    let odd = odd_upto(k_hi) - (k_lo >> 1u32);
+    let zero = u8::from(k_lo.is_zero());
+    let even_positive = (k_hi - k_lo + &one) - &odd - zero;
+    at(0) * zero + at(1) * BigInt::from(odd) + at(2) * BigInt::from(even_positive)
+}
+
 /// The misère losing count from the normal-play one: `losing + correction`, modulo `modulus`
 /// when there is one.
-pub(super) fn correct_count(losing: &BigUint, correction: i64, modulus: Option<&BigUint>) -> BigUint {
+pub(super) fn correct_count(losing: &BigUint, correction: &BigInt, modulus: Option<&BigUint>) -> BigUint {
     let corrected = BigInt::from(losing.clone()) + correction;
     match modulus {
         Some(m) => corrected.mod_floor(&BigInt::from(m.clone())),
@@ -73,4 +99,32 @@ pub(super) fn correct_count(losing: &BigUint, correction: i64, modulus: Option<&
     }
     .to_biguint()
     .expect("a count is non-negative")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sum over a range of heap counts equals the corrections added one by one, for every
+    /// kind, every range of sizes that decides `z` and `o`, and ranges from 0.
+    #[test]
+    fn correction_sums_equal_the_corrections_one_by_one() {
+        let b = |x: u32| BigUint::from(x);
+        for kind in [Kind::Ordered, Kind::Multiset, Kind::Set] {
+            for (lo, hi) in [(0, 0), (0, 1), (0, 5), (1, 1), (1, 4), (2, 9)] {
+                for k_lo in 0..7 {
+                    for k_hi in k_lo..9 {
+                        let one_by_one: i64 =
+                            (k_lo..=k_hi).map(|k| correction(kind, &b(k), &b(lo), &b(hi))).sum();
+                        let sum = correction_sum(kind, &b(k_lo), &b(k_hi), &b(lo), &b(hi));
+                        assert_eq!(
+                            sum,
+                            BigInt::from(one_by_one),
+                            "{kind:?} sizes {lo}..={hi} heaps {k_lo}..={k_hi}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

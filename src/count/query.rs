@@ -501,13 +501,15 @@ impl<'p> Query<'p> {
             return self.quotient_unordered_counts(std::slice::from_ref(&part));
         }
         let sizes = hi - lo + 1u32;
+        // A range of heap counts `heaps..=top` is summed by its geometric series.
+        let top = self.heaps_to.as_ref().unwrap_or(heaps);
         if self.modulus.is_none() {
-            exact_answer_fits(heaps.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
+            exact_answer_fits(top.to_u64().and_then(|k| k.checked_mul(sizes.bits())))?;
         }
         let start = std::time::Instant::now();
         let q = self.misere_quotient(game, hi)?;
         let found = start.elapsed();
-        let (losing, total) = super::quotient::ordered(&q, lo, hi, heaps, self.modulus.as_ref());
+        let (losing, total) = super::quotient::ordered_range(&q, lo, hi, heaps, top, self.modulus.as_ref());
         let report = Report {
             source: quotient_source(&q),
             sizes,
@@ -841,8 +843,14 @@ impl<'p> Query<'p> {
             Some(m) => engine.modular(m, with_distribution)?,
             None => engine.exact(with_distribution)?,
         };
-        if let Some(correction) = self.misere_correction(heaps)? {
-            outcome.losing = misere::correct_count(&outcome.losing, correction, self.modulus.as_ref());
+        if self.misere {
+            // Per number of heaps; over a range of heap counts, summed over it.
+            let (lo, hi) = self.range()?;
+            let correction = match &self.heaps_to {
+                Some(k_hi) => misere::correction_sum(self.kind, heaps, k_hi, lo, hi),
+                None => misere::correction(self.kind, heaps, lo, hi).into(),
+            };
+            outcome.losing = misere::correct_count(&outcome.losing, &correction, self.modulus.as_ref());
         }
         Ok((outcome, engine.report(source)))
     }
@@ -1053,10 +1061,10 @@ impl<'p> Query<'p> {
             if lo > hi {
                 return Err(Error::EmptyHeapsRange { lo: lo.clone(), hi: hi.clone() });
             }
-            if self.misere {
+            if self.misere && self.kind != Kind::Ordered && !matches!(self.input, Input::Game(Game::Nim)) {
                 self.single_heaps(
-                    "misère play",
-                    "its correction of the all-small positions is counted per number of heaps",
+                    "misère multisets and sets of a game other than Nim",
+                    "their count in the misère quotient's algebra is one number of heaps at a time",
                 )?;
             }
             if self.staircase {

@@ -126,6 +126,17 @@ impl MiserePosition {
         heaps: impl IntoIterator<Item = (&'r Rules<'r>, T)>,
         max_positions: u64,
     ) -> Result<Self> {
+        Self::within(heaps, max_positions, &PLAY_BUDGET)
+    }
+
+    /// [`MiserePosition::new`] with the quotients tried before the search built within `budget`
+    /// instead of [`PLAY_BUDGET`] (a larger `max_states` reaches larger quotients of the heaps
+    /// `0..=n`: Dawson's Kayles' heaps `0..=30`, order 360, take `max_states: 10^6`).
+    pub fn within<'r, T: Into<BigUint>>(
+        heaps: impl IntoIterator<Item = (&'r Rules<'r>, T)>,
+        max_positions: u64,
+        budget: &crate::misere::Budget,
+    ) -> Result<Self> {
         let (rules, heaps): (Vec<&Rules>, Vec<BigUint>) =
             heaps.into_iter().map(|(r, h)| (r, h.into())).unzip();
         heaps.iter().try_for_each(super::check_heap)?;
@@ -168,7 +179,9 @@ impl MiserePosition {
             let rule = MisereRule::Binary;
             return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count });
         }
-        if let Some(found) = by_quotient(&heaps, &rules).or_else(|| by_partial_quotient(&heaps, &rules)) {
+        if let Some(found) =
+            by_quotient(&heaps, &rules, budget).or_else(|| by_partial_quotient(&heaps, &rules, budget))
+        {
             let (verdict, rule, moves, count) = found;
             return Ok(MiserePosition { heaps, grundy, verdict, rule, moves, count: Some(count) });
         }
@@ -230,17 +243,22 @@ impl MiserePosition {
 /// The budget of the quotient that play tries before its search, once per game and process: a
 /// fraction of a second for a game whose quotient is not found (the construction stops at heap
 /// 200 or order 500, a proof at 50 000 states).
-const PLAY_BUDGET: crate::misere::Budget =
+pub const PLAY_BUDGET: crate::misere::Budget =
     crate::misere::Budget { max_heap: 200, max_order: 500, max_states: 50_000, max_seconds: 60 };
 
 /// The verdict, rule, winning moves and their count from the game's misère quotient, when every
-/// heap is of one built-in game whose quotient is found within [`PLAY_BUDGET`].
-fn by_quotient(heaps: &[BigUint], rules: &[&Rules]) -> Option<(Verdict, MisereRule, Vec<Move>, BigUint)> {
+/// heap is of one built-in game whose quotient is found within `budget` ([`PLAY_BUDGET`] by
+/// default).
+fn by_quotient(
+    heaps: &[BigUint],
+    rules: &[&Rules],
+    budget: &crate::misere::Budget,
+) -> Option<(Verdict, MisereRule, Vec<Move>, BigUint)> {
     let game = rules.first()?.heap_game().builtin()?;
     if rules.iter().any(|r| r.heap_game().builtin() != Some(game)) {
         return None;
     }
-    let q = crate::misere::shared(game, &PLAY_BUDGET).ok()?;
+    let q = crate::misere::shared(game, budget).ok()?;
     let elements: Vec<usize> = heaps.iter().map(|h| q.element(h)).collect();
     let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
     let verdict = Verdict::lost_if(q.in_p(product));
@@ -264,11 +282,12 @@ const PARTIAL_MAX_HEAP: u64 = 64;
 
 /// The verdict, rule, winning moves and their count from the misère quotient of the heaps
 /// `0..=n` of the game, `n` the position's largest heap, when every heap is of one game, `n` is
-/// at most [`PARTIAL_MAX_HEAP`] and the quotient is built within [`PLAY_BUDGET`]. Every
+/// at most [`PARTIAL_MAX_HEAP`] and the quotient is built within `budget`. Every
 /// option of a heap is a position of heaps below it, so each is judged by the same quotient.
 fn by_partial_quotient(
     heaps: &[BigUint],
     rules: &[&Rules],
+    budget: &crate::misere::Budget,
 ) -> Option<(Verdict, MisereRule, Vec<Move>, BigUint)> {
     let game = rules.first()?.heap_game().builtin()?;
     if rules.iter().any(|r| r.heap_game().builtin() != Some(game)) {
@@ -279,7 +298,7 @@ fn by_partial_quotient(
     if largest > PARTIAL_MAX_HEAP {
         return None;
     }
-    let q = crate::misere::shared_partial(game, largest, &PLAY_BUDGET).ok()?;
+    let q = crate::misere::shared_partial(game, largest, budget).ok()?;
     let elements: Vec<usize> = sizes.iter().map(|&h| q.element_u64(h)).collect();
     let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
     let verdict = Verdict::lost_if(q.in_p(product));

@@ -59,6 +59,7 @@ use crate::error::{Bytes, Error, Result};
 
 pub use misere::{
     MISERE_KEPT_MOVES, MISERE_MAX_MOVES, MISERE_MAX_POSITIONS, MiserePosition, MisereRule, MisereSearch,
+    PLAY_BUDGET,
 };
 pub use moore::{Moore, MooreMoves};
 pub use position::{Position, WinningMoves};

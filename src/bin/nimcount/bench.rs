@@ -267,6 +267,7 @@ pub(crate) fn measure<R: CliRing>(
 ) -> Result<Measurement> {
     let n = 1usize << log2;
     let bytes = memory::bytes_for::<R::Elem>(|| format!("a transform of 2^{log2}"), n as u128)?;
+    check_memory::<R::Elem>(setup.kind, any, log2)?;
     let plan = Plan::new(ring.clone(), n)?.with_backend(setup.backend)?.with_parallel(setup.threads > 1);
 
     stage("filling");
@@ -388,6 +389,23 @@ fn textbook_zeta<R: Ring<Elem: Copy>>(ring: &R, x: &mut [R::Elem], sets: Sets) {
         }
         h *= 2;
     }
+}
+
+/// Refuses, before anything is allocated, a benchmark of 2^`log2` elements of type `T` whose
+/// buffers cannot fit in memory: the transform's buffer; for the subset convolution also the
+/// second operand, the result and the `2 (log2 + 1)` rows of ranked transforms (those of nimcount
+/// or of the textbook, which run one after the other).
+pub(crate) fn check_memory<T>(kind: Kind, ring: AnyRing, log2: u32) -> Result<()> {
+    let len = 1u128 << log2;
+    let (elements, what) = match kind {
+        Kind::Subset => (
+            (3 + 2 * (u128::from(log2) + 1)) * len,
+            format!("the subset convolution of 2^{log2} {} elements and its ranked transforms", ring.name()),
+        ),
+        _ => (len, format!("a transform of 2^{log2} {} elements", ring.name())),
+    };
+    let bytes = memory::bytes_for::<T>(|| what.clone(), elements)?;
+    Ok(memory::ensure_fits(|| what.clone(), bytes)?)
 }
 
 /// [`measure`] of the subset convolution of `data` and a second random vector (its result

@@ -72,6 +72,14 @@ fn convolve_files<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         return Err(Error::NoInverseOfTwo { ring: ring.to_string() }.into());
     }
     let output = Output::resolve(&args.output)?;
+    if args.format == transform::Format::Binary && args.kind != Kind::Subset {
+        // Both operands and the transforms of both: refused before either file is read.
+        let size = |p: &std::path::Path| std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len());
+        if let (Some(a), Some(b)) = (size(&args.a), size(&args.b)) {
+            let what = || "the two operands and their transforms".to_string();
+            nimcount::memory::ensure_fits(what, a.saturating_add(b).saturating_mul(2))?;
+        }
+    }
     let max = args.max_input.as_deref();
     let a = transform::read_power_of_two(&ring, &args.a, args.format, max)?;
     let b = transform::read_power_of_two(&ring, &args.b, args.format, max)?;

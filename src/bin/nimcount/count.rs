@@ -79,7 +79,10 @@ pub struct Args {
     sizes: Option<String>,
     /// The number of heaps, or LO..=HI: the counts summed over every number of heaps from LO to
     /// HI (any size, in one pass: per transformed value a geometric series, or for --unordered
-    /// and --distinct a cumulative coefficient).
+    /// and --distinct a cumulative coefficient). With --misere: ordered heaps of any game (the
+    /// geometric series in its misère quotient's algebra) and every kind for nim; multisets and
+    /// sets of other games are counted in the quotient's algebra one number of heaps at a time,
+    /// so they take one K.
     #[arg(long, value_name = "K|LO..=HI", required_unless_present = "part", allow_hyphen_values = true)]
     heaps: Option<String>,
     /// Count modulo M (exact counts when absent).

@@ -150,7 +150,12 @@ macro_rules! with_storage {
 /// The measurements of `bench --sweep` for the Hadamard transform: every storage type of
 /// `--ring` at every length `m·2^k`, `k` in `sizes`; the longest is refused, when it cannot fit,
 /// before anything runs.
-pub(crate) fn sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurement>, Setup, u64)> {
+/// The measurements of every storage at every size, and the failure that stopped the sweep
+/// early, if one did (the sizes timed before it are kept).
+pub(crate) fn sweep(
+    args: &Args,
+    sizes: &RangeInclusive<u32>,
+) -> Result<(Vec<Measurement>, Setup, u64, Result<()>)> {
     let m = factor(args)?;
     let storages = storages(args)?;
     let len = |k: u32| {
@@ -166,7 +171,7 @@ pub(crate) fn sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Mea
     let progress = TerminalProgress::new();
     progress.start("sweep", sizes.clone().count() as u64 * storages.len() as u64);
     let mut measurements = Vec::new();
-    pool.install(|| -> Result<()> {
+    let outcome = pool.install(|| -> Result<()> {
         for k in sizes.clone() {
             let plan = HadamardPlan::new(len(k)?)?;
             for &storage in &storages {
@@ -190,9 +195,9 @@ pub(crate) fn sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Mea
             }
         }
         Ok(())
-    })?;
+    });
     progress.finish();
-    Ok((measurements, setup, m))
+    Ok((measurements, setup, m, outcome))
 }
 
 /// Bytes of `n` values of `S`, refused when they, their original and the baseline's `f64` copy

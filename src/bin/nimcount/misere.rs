@@ -28,7 +28,9 @@ pub struct Args {
     #[arg(long, value_name = "SPEC")]
     game: String,
 
-    /// Join heaps up to N to the quotient [default: 1000].
+    /// Join heaps up to N to the quotient [default: 1000]; given, and no quotient of every heap
+    /// size found, the quotient of the heaps 0..=N is printed instead (it judges every position
+    /// of those heaps, and says nothing of larger ones).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
 
@@ -73,20 +75,35 @@ pub fn run(args: Args) -> Result<()> {
     }
     let game = Spec::parse(&args.game)?.heap_game()?;
     let progress = common::TerminalProgress::new();
+    let not_found = |reason: String, limit: Option<&str>| match searches_further(limit) {
+        Some(flag) => format!("{reason} ({flag} searches further)"),
+        None => reason,
+    };
+    // The quotient of every heap size; with --max-heap N, else the quotient of the heaps 0..=N.
     let found = match misere::quotient_reporting(&game, &budget, &progress) {
-        Ok(q) => Ok(q),
-        Err(Error::QuotientNotFound { reason, limit, .. }) => Err(match searches_further(limit) {
-            Some(flag) => format!("{reason} ({flag} searches further)"),
-            None => reason,
-        }),
+        Ok(q) => Ok((q, None)),
+        Err(Error::QuotientNotFound { reason, limit, .. }) if args.max_heap.is_some() => {
+            let every = not_found(reason, limit);
+            match misere::partial_quotient_reporting(&game, budget.max_heap, &budget, &progress) {
+                Ok(q) => Ok((q, Some(every))),
+                Err(Error::QuotientNotFound { reason, limit, .. }) => Err(format!(
+                    "{every}; the quotient of the heaps 0..={}: {}",
+                    budget.max_heap,
+                    not_found(reason, limit)
+                )),
+                Err(e @ Error::QuotientTooCostly { .. }) => return Err(too_costly(e)),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::QuotientNotFound { reason, limit, .. }) => Err(not_found(reason, limit)),
         Err(e @ Error::QuotientTooCostly { .. }) => return Err(too_costly(e)),
         Err(e) => return Err(e.into()),
     };
     progress.finish();
     let mut out = common::stdout();
     let text = match &found {
-        Ok(q) if args.json => json_of(q, args.table).to_string(),
-        Ok(q) => describe(q, args.table),
+        Ok((q, every)) if args.json => json_of(q, args.table, every.as_deref()).to_string(),
+        Ok((q, every)) => describe(q, args.table, every.as_deref()),
         Err(reason) if args.json => json!({"game": game.spec(), "order": null, "reason": reason}).to_string(),
         Err(reason) => format!("game: {}\nno misère quotient found: {reason}", game.spec()),
     };
@@ -122,10 +139,16 @@ pub fn too_costly(err: Error) -> common::Failure {
     ))
 }
 
-/// The quotient in words.
-fn describe(q: &Quotient, table: bool) -> String {
+/// The quotient in words; `every`: why no quotient of every heap size was found, for the
+/// quotient of the heaps `0..=n`.
+fn describe(q: &Quotient, table: bool, every: Option<&str>) -> String {
     let p = q.presentation();
-    let mut lines = vec![format!("game: {}", q.game()), format!("order: {}", q.order())];
+    let mut lines = vec![format!("game: {}", q.game())];
+    if let (Some(n), Some(reason)) = (q.largest_heap(), every) {
+        lines.push(format!("no misère quotient of every heap size found: {reason}"));
+        lines.push(format!("the quotient of the heaps 0..={n}:"));
+    }
+    lines.push(format!("order: {}", q.order()));
     let gens: Vec<String> = p.generators.iter().map(|(name, heap)| format!("{name} (heap {heap})")).collect();
     lines.push(format!("generators: {}", gens.join(", ")));
     let relations: Vec<String> =
@@ -138,13 +161,16 @@ fn describe(q: &Quotient, table: bool) -> String {
     let heaps: Vec<String> =
         q.images().iter().enumerate().map(|(n, &a)| format!("{n}:{}", p.element(a as usize))).collect();
     lines.push(format!("heaps: {}", heaps.join(" ")));
-    lines.push(format!(
-        "preperiod: {}, period: {} (heap n >= {} has the element of heap n - {})",
-        q.preperiod(),
-        q.period(),
-        q.preperiod() + q.period(),
-        q.period()
-    ));
+    match q.largest_heap() {
+        Some(n) => lines.push(format!("period: none (the heaps 0..={n} only; no heap above {n} is known)")),
+        None => lines.push(format!(
+            "preperiod: {}, period: {} (heap n >= {} has the element of heap n - {})",
+            q.preperiod(),
+            q.period(),
+            q.preperiod() + q.period(),
+            q.period()
+        )),
+    }
     lines.push(format!("theorem: {}", q.theorem()));
     lines.push(format!("proof: {} states checked", q.states_checked()));
     if table {
@@ -158,11 +184,17 @@ fn describe(q: &Quotient, table: bool) -> String {
 }
 
 /// The quotient as one JSON object: elements by their normal forms, and by number in the table.
-fn json_of(q: &Quotient, table: bool) -> Value {
+/// The quotient of the heaps `0..=n` has `largest_heap` n and `reason`, why no quotient of every
+/// heap size was found (`every`).
+fn json_of(q: &Quotient, table: bool, every: Option<&str>) -> Value {
     let p = q.presentation();
     let mut object = serde_json::Map::new();
     object.insert("game".into(), json!(q.game()));
     object.insert("order".into(), json!(q.order()));
+    object.insert("largest_heap".into(), json!(q.largest_heap()));
+    if let Some(reason) = every {
+        object.insert("reason".into(), json!(reason));
+    }
     let gens: Vec<Value> =
         p.generators.iter().map(|(name, heap)| json!({"name": name, "heap": heap})).collect();
     object.insert("generators".into(), json!(gens));

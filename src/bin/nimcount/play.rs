@@ -75,6 +75,12 @@ pub struct Args {
     /// The most Grundy values computed, G(0) … G(N-1) [default: as for `count`: by estimated time].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     max_heap: Option<String>,
+    /// With --misere: the misère quotients tried before the search stop when a proof passes N
+    /// states (the construction at 5 N) and, given this, at order 2000 instead of 500, as `count
+    /// --misere --max-states` (`--max-states 10^6` reaches Dawson's Kayles' heaps 0..=30)
+    /// [default: 50000].
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "misere")]
+    max_states: Option<String>,
 }
 
 /// What is printed about a position.
@@ -349,7 +355,12 @@ fn misere<'r>(
     spec: String,
     heaps: impl Iterator<Item = (&'r Rules<'r>, BigUint)>,
 ) -> Result<Report> {
-    let position = MiserePosition::new(heaps, MISERE_MAX_POSITIONS)?;
+    let mut budget = nimcount::play::PLAY_BUDGET;
+    if let Some(n) = crate::misere::limit(&args.max_states, "--max-states", nimcount::misere::MAX_STATES)? {
+        budget.max_states = n;
+        budget.max_order = nimcount::misere::Budget::default().max_order;
+    }
+    let position = MiserePosition::within(heaps, MISERE_MAX_POSITIONS, &budget)?;
     let rule = match position.rule() {
         MisereRule::Nim => "misère nim: lost when some heap has two stones or more and the XOR is 0, or when \
                            every heap has at most one stone and their number is odd"

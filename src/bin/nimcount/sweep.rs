@@ -5,7 +5,6 @@
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-use nimcount::memory;
 use nimcount::progress::Progress;
 use nimcount::ring::AnyRing;
 use nimcount::ring::Ring;
@@ -21,13 +20,22 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(path) = &args.plot {
         plot::check_path(path)?;
     }
-    let (measurements, setup, order, what) = if crate::hadamard::wanted(args) {
-        let (measurements, setup, order) = crate::hadamard::sweep(args, &sizes)?;
-        (measurements, setup, order, "Hadamard transform scaled by 1/√L")
+    let (measurements, setup, order, what, outcome) = if crate::hadamard::wanted(args) {
+        let (measurements, setup, order, outcome) = crate::hadamard::sweep(args, &sizes)?;
+        (measurements, setup, order, "Hadamard transform scaled by 1/√L", outcome)
     } else {
-        let (measurements, setup) = rings_sweep(args, &sizes)?;
-        (measurements, setup, 1, "Forward transform")
+        let (measurements, setup, outcome) = rings_sweep(args, &sizes)?;
+        (measurements, setup, 1, "Forward transform", outcome)
     };
+    if let Err(failure) = outcome {
+        // The sizes timed before the failure, then the failure.
+        if !measurements.is_empty() {
+            let mut out = common::stdout();
+            out.write_all(table(&measurements, setup, what).as_bytes()).map_err(common::stdout_error)?;
+            out.flush().map_err(common::stdout_error)?;
+        }
+        return Err(failure);
+    }
 
     if let Some(path) = &args.plot {
         let mut series = Vec::new();
@@ -57,18 +65,19 @@ pub fn run(args: &Args) -> Result<()> {
     out.flush().map_err(common::stdout_error)
 }
 
-/// The measurements of every ring of `--ring` at every size of `sizes`.
-fn rings_sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurement>, Setup)> {
+/// The measurements of every ring of `--ring` at every size of `sizes`, and the failure that
+/// stopped the sweep early, if one did (the sizes timed before it are kept).
+fn rings_sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurement>, Setup, Result<()>)> {
     let rings = bench::rings(args)?;
     for &ring in &rings {
-        with_ring!(ring, |r| check_memory(&r, ring, *sizes.end()))?;
+        with_ring!(ring, |r| check_memory(&r, args.kind, ring, *sizes.end()))?;
     }
     let (setup, pool) = bench::setup(args)?;
 
     let progress = TerminalProgress::new();
     progress.start("sweep", sizes.clone().count() as u64 * rings.len() as u64);
     let mut measurements = Vec::new();
-    pool.install(|| -> Result<()> {
+    let outcome = pool.install(|| -> Result<()> {
         for log2 in sizes.clone() {
             for &ring in &rings {
                 // `2^24 wrap64` fits the bar's message field; the stages of one size are quick.
@@ -78,9 +87,9 @@ fn rings_sweep(args: &Args, sizes: &RangeInclusive<u32>) -> Result<(Vec<Measurem
             }
         }
         Ok(())
-    })?;
+    });
     progress.finish();
-    Ok((measurements, setup))
+    Ok((measurements, setup, outcome))
 }
 
 /// `LO..=HI`, log2 sizes with `LO <= HI <= 40`.
@@ -103,11 +112,9 @@ fn parse_sizes(text: &str) -> Result<RangeInclusive<u32>> {
     Ok(lo as u32..=hi as u32)
 }
 
-/// Refuses, before anything runs, a largest size whose buffer cannot fit in memory.
-fn check_memory<R: Ring>(_: &R, ring: AnyRing, log2: u32) -> Result<()> {
-    let what = || format!("a transform of 2^{log2} {} elements", ring.name());
-    let bytes = memory::bytes_for::<R::Elem>(what, 1u128 << log2)?;
-    Ok(memory::ensure_fits(what, bytes)?)
+/// Refuses, before anything runs, a largest size whose buffers cannot fit in memory.
+fn check_memory<R: Ring>(_: &R, kind: bench::Kind, ring: AnyRing, log2: u32) -> Result<()> {
+    bench::check_memory::<R::Elem>(kind, ring, log2)
 }
 
 /// One line per size and ring; a column `len` (`28·2^10`) for the Hadamard transform.

@@ -134,20 +134,12 @@ pub(crate) fn read_power_of_two<R: CliRing>(
     max_input: Option<&str>,
 ) -> Result<Vec<R::Elem>> {
     let mut input = common::open_input(path, max_input)?;
-    let name = input.name().to_string();
-    let data = elements::read_input(ring, &mut input, elements_format(format))
-        .map_err(|e| common::input_failure(e, format == Format::Binary))?;
-    let n = data.len();
-    if !n.is_power_of_two() {
+    let not_power_of_two = |n: usize| {
         let count = if n == 1 { "1 element".to_string() } else { format!("{n} elements") };
-        return Err(Error::Malformed {
-            path: name,
-            line: 0,
-            reason: format!("{count} is not a power of two"),
-        }
-        .into());
-    }
-    Ok(data)
+        (!n.is_power_of_two()).then(|| format!("{count} is not a power of two"))
+    };
+    elements::read_input_where(ring, &mut input, elements_format(format), not_power_of_two)
+        .map_err(|e| common::input_failure(e, format == Format::Binary))
 }
 
 /// The library's format of a `--format` flag.

@@ -49,7 +49,7 @@ impl Engine<'_> {
         if self.exact_is_cheap(distinct.len(), with_distribution) {
             let outcome = self.exact(with_distribution)?;
             let losing = match correction {
-                Some(c) => crate::count::misere::correct_count(&outcome.losing, c, None),
+                Some(c) => crate::count::misere::correct_count(&outcome.losing, &c.into(), None),
                 None => outcome.losing,
             };
             let losing_probability = big_ratio(&losing, &outcome.total);
