@@ -525,7 +525,12 @@ fn heaps_ranges_sum_the_single_counts() {
     let nim = ["--game", "nim", "--sizes", "0..=7"];
     refused(&[&nim[..], &["--heaps", "5..=3"]].concat(), "--heaps 5..=3: empty range, 5 is above 3");
     refused(&[&nim[..], &["--heaps", "1..3"]].concat(), "must be K or LO..=HI");
-    refused(&[&nim[..], &["--heaps", "1..=3", "--misere"]].concat(), "over a range of heap counts");
+    // Misère ranges are summed (the library's tests compare them with the counts one by one),
+    // but for multisets and sets in a quotient's algebra.
+    refused(
+        &["--game", "kayles", "--sizes", "0..=7", "--heaps", "1..=3", "--misere", "--unordered"],
+        "over a range of heap counts",
+    );
     refused(&[&nim[..], &["--heaps", "1..=3", "--probability"]].concat(), "over a range of heap counts");
     refused(&["--game", "moore:2", "--sizes", "0..=7", "--heaps", "1..=3"], "over a range of heap counts");
 }

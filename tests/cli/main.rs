@@ -8,6 +8,7 @@ mod support;
 mod bench;
 mod budget;
 mod count;
+mod doors;
 mod grundy;
 mod hostile;
 mod misere;

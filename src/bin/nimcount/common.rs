@@ -93,23 +93,38 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
                 let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).map(str::trim).collect();
                 line = format!("{line} {}", items.join(", "));
             }
-            eprintln!("{} (try --help)", nimcount::message::one_line(&line, MESSAGE_CHARS));
+            stderr_line(format_args!("{} (try --help)", nimcount::message::one_line(&line, MESSAGE_CHARS)));
             ExitCode::from(EXIT_FAILURE)
         }
     }
 }
 
 /// Turns a subcommand's result into the process exit code, printing the error on one line.
+/// Writes one line to standard error; a closed or full standard error is ignored (`eprintln!`
+/// would panic there, and the exit status still tells what happened).
+pub fn stderr_line(line: impl std::fmt::Display) {
+    use std::io::Write as _;
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
 pub fn exit_code(result: Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A reader that closed the pipe early (`| head`) got what it wanted.
+        // A reader that closed the pipe early (`| head`): the output is not complete, and the
+        // exit status says so, as for any other failed write.
         Err(Failure::Library(Error::Io { source, .. })) if source.kind() == io::ErrorKind::BrokenPipe => {
-            ExitCode::SUCCESS
+            stderr_line(format_args!(
+                "error: standard output was closed before the output was complete (broken pipe)"
+            ));
+            REPORTED.store(true, Ordering::SeqCst);
+            ExitCode::from(EXIT_FAILURE)
         }
         Err(Failure::Reported) => ExitCode::from(EXIT_FAILURE),
         Err(err) => {
-            eprintln!("error: {}", nimcount::message::one_line(&err.to_string(), MESSAGE_CHARS));
+            stderr_line(format_args!(
+                "error: {}",
+                nimcount::message::one_line(&err.to_string(), MESSAGE_CHARS)
+            ));
             REPORTED.store(true, Ordering::SeqCst);
             ExitCode::from(EXIT_FAILURE)
         }
@@ -287,7 +302,7 @@ impl TerminalProgress {
         update(&mut lines);
         if lines.last.elapsed() >= LINE_EVERY {
             lines.last = Instant::now();
-            eprintln!("{}", lines.render());
+            stderr_line(format_args!("{}", lines.render()));
         }
     }
 }
@@ -345,7 +360,7 @@ impl Progress for TerminalProgress {
         }
         self.line(|lines| {
             if !lines.what.is_empty() {
-                eprintln!("{} (done)", lines.render());
+                stderr_line(format_args!("{} (done)", lines.render()));
             }
             *lines = Lines {
                 what: what.to_string(),
@@ -387,7 +402,7 @@ impl Progress for TerminalProgress {
         if let Some(lines) = &self.lines {
             let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
             if !lines.what.is_empty() {
-                eprintln!("{} (done)", lines.render());
+                stderr_line(format_args!("{} (done)", lines.render()));
                 lines.what.clear();
             }
         }

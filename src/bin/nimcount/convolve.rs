@@ -89,6 +89,7 @@ fn convolve_files<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         Kind::Or => convolve::or_convolve(ring.clone(), &a, &b)?,
         Kind::Subset => convolve::subset_convolve(ring.clone(), &a, &b)?,
     };
+    rings::warn_overflow(&ring, &c);
     let format = transform::elements_format(args.format);
     output.write(|out| elements::write(&ring, out, &c, format).map_err(|e| Error::io(&args.output, e).into()))
 }

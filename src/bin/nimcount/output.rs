@@ -36,6 +36,11 @@ use crate::common::{self, Failure, Result, usage};
 /// The named temporary files that exist now, removed by the signal handler.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Set, under the lock of [`TEMPORARY`], once an output file is in place: the run has done its
+/// work, and a signal that comes after it ends the process with status 0 (the file in place
+/// and the exit status agree).
+static COMMITTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn temporary() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMPORARY.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -51,6 +56,9 @@ pub fn handle_signals() {
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             let names = temporary();
+            if COMMITTED.load(std::sync::atomic::Ordering::SeqCst) {
+                std::process::exit(0);
+            }
             for path in names.iter() {
                 let _ = std::fs::remove_file(path);
             }
@@ -62,7 +70,7 @@ pub fn handle_signals() {
                 SIGTERM => "terminated",
                 _ => "hung up",
             };
-            eprintln!("error: {what}");
+            common::stderr_line(format_args!("error: {what}"));
             std::process::exit(128 + signal);
         }
     });
@@ -269,7 +277,10 @@ impl Staged {
                 let descriptor = format!("/proc/self/fd/{}", self.file.as_raw_fd());
                 if fresh {
                     match linkat(CWD, descriptor.as_str(), CWD, target, AtFlags::SYMLINK_FOLLOW) {
-                        Ok(()) => return Ok(()),
+                        Ok(()) => {
+                            COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst);
+                            return Ok(());
+                        }
                         // Created meanwhile: replaced below like any existing file.
                         Err(rustix::io::Errno::EXIST) => {}
                         Err(e) => return Err(e.into()),
@@ -282,8 +293,11 @@ impl Staged {
             }
         };
         let renamed = std::fs::rename(&name, target);
-        if renamed.is_err() {
-            let _ = std::fs::remove_file(&name);
+        match renamed {
+            Ok(()) => COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst),
+            Err(_) => {
+                let _ = std::fs::remove_file(&name);
+            }
         }
         names.retain(|p| *p != name);
         renamed

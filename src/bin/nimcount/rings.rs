@@ -16,6 +16,19 @@ pub trait CliRing: Element<Elem: Copy> {
     }
 }
 
+/// Says on standard error how many of `results` overflowed to inf or NaN (floating-point rings:
+/// the inputs were finite, the sums and products need not be); the results are written as they
+/// are, as NumPy's warning leaves its array.
+pub fn warn_overflow<R: CliRing>(ring: &R, results: &[R::Elem]) {
+    let overflowed = results.iter().filter(|x| !ring.accepts(x)).count();
+    if overflowed > 0 {
+        crate::common::stderr_line(format_args!(
+            "warning: {overflowed} of the {} results overflowed the range of {ring} to inf or NaN",
+            results.len()
+        ));
+    }
+}
+
 impl CliRing for Mod32 {
     fn bench_value(&self, bits: u64) -> u32 {
         self.reduce(bits)

@@ -176,6 +176,7 @@ fn transform_file<R: CliRing>(ring: R, args: &Args) -> Result<()> {
         plan.forward(&mut data)?;
     }
     progress.finish();
+    rings::warn_overflow(&ring, &data);
     output.write(|out| {
         elements::write(&ring, out, &data, format).map_err(|e| Error::io(&args.output, e).into())
     })
