@@ -351,9 +351,81 @@ impl Storage for bf16 {
     const NAME: &'static str = "bf16";
 }
 
+/// Blocks shorter than this many values (`2^k < SHORT_BLOCK`, `m > 1`) leave the dense pass too
+/// few columns for whole registers: such rows go through [`short_rows`], a batch at a time.
+const SHORT_BLOCK: usize = 32;
+
+/// Columns of the wide row of [`short_rows`]: `m` blocks of at least this many values.
+const SHORT_COLUMNS: usize = 512;
+
+/// Whether rows of `plan` go through [`short_rows`].
+fn is_short(plan: &HadamardPlan, values: usize) -> bool {
+    plan.m > 1 && (1usize << plan.log2) < SHORT_BLOCK && values >= 2 * plan.len
+}
+
+/// Rows whose blocks are short ([`is_short`]), `B` at a time: gathered (`to_wide`) into one wide
+/// row of `m` blocks of `B·2^k` values, block `c` of row `b` at `c·B·2^k + b·2^k`; the
+/// Walsh–Hadamard transform of every piece of `2^k` values by a plain butterfly; the dense pass
+/// (`finish`, which also scales) over the whole wide row, in registers as wide as the backend's;
+/// and scattered back (`from_wide`). The same sums as row by row, in the same order.
+fn short_rows<S: Copy, W: Copy + Default + std::ops::Add<Output = W> + std::ops::Sub<Output = W>>(
+    plan: &HadamardPlan,
+    data: &mut [S],
+    to_wide: impl Fn(&[S], &mut [W]),
+    finish: impl Fn(&mut [W], &mut [S]),
+) {
+    let (m, block, len) = (plan.m, 1usize << plan.log2, plan.len);
+    let batch = SHORT_COLUMNS.div_ceil(block);
+    let mut flat = vec![W::default(); batch * len];
+    let mut wide = vec![W::default(); batch * len];
+    let mut out: Vec<S> = data[..batch.min(data.len() / len) * len].to_vec();
+    for rows in data.chunks_mut(batch * len) {
+        let b = rows.len() / len;
+        let columns = b * block;
+        to_wide(rows, &mut flat[..rows.len()]);
+        for r in 0..b {
+            for c in 0..m {
+                let from = r * len + c * block;
+                let to = c * columns + r * block;
+                wide[to..to + block].copy_from_slice(&flat[from..from + block]);
+            }
+        }
+        let wide = &mut wide[..rows.len()];
+        let mut h = 1;
+        while h < block {
+            for piece in wide.chunks_exact_mut(2 * h) {
+                let (x, y) = piece.split_at_mut(h);
+                for (u, v) in x.iter_mut().zip(y) {
+                    (*u, *v) = (*u + *v, *u - *v);
+                }
+            }
+            h *= 2;
+        }
+        let out = &mut out[..rows.len()];
+        finish(wide, out);
+        for r in 0..b {
+            for c in 0..m {
+                let from = c * columns + r * block;
+                let to = r * len + c * block;
+                rows[to..to + block].copy_from_slice(&out[from..from + block]);
+            }
+        }
+    }
+}
+
 impl private::Sealed for f32 {
     fn rows(plan: &HadamardPlan, data: &mut [f32], inverse: bool, scale: f64, parallel: bool) {
         let scale = scale as f32;
+        if is_short(plan, data.len()) {
+            return with_order!(plan.m, inverse, O => short_rows(
+                plan,
+                data,
+                |rows, flat| flat.copy_from_slice(rows),
+                |wide, out| {
+                    narrow::finish::<f32, O>((wide, wide.len() / plan.m), (out, None), scale, plan.backend)
+                },
+            ));
+        }
         with_order!(plan.m, inverse, O => {
             for_rows(data, plan.len, |row, next| {
                 plan.blocks(&Float32, row, parallel);
@@ -368,6 +440,17 @@ impl private::Sealed for f32 {
 
 impl private::Sealed for f64 {
     fn rows(plan: &HadamardPlan, data: &mut [f64], inverse: bool, scale: f64, parallel: bool) {
+        if is_short(plan, data.len()) {
+            return with_order!(plan.m, inverse, O => short_rows(
+                plan,
+                data,
+                |rows, flat| flat.copy_from_slice(rows),
+                |wide, out| {
+                    narrow::finish_f64::<O>(wide, None, scale, plan.backend);
+                    out.copy_from_slice(wide);
+                },
+            ));
+        }
         with_order!(plan.m, inverse, O => {
             for_rows(data, plan.len, |row, next| {
                 plan.blocks(&Float64, row, parallel);
@@ -398,6 +481,17 @@ fn half_rows<S: narrow::Narrow>(
     scale: f64,
     parallel: bool,
 ) {
+    if is_short(plan, data.len()) {
+        return with_order!(plan.m, inverse, O => short_rows(
+            plan,
+            data,
+            |rows, flat| narrow::widen(rows, flat, plan.backend),
+            |wide, out| {
+                let stride = wide.len() / plan.m;
+                narrow::finish::<S, O>((wide, stride), (out, None), scale as f32, plan.backend)
+            },
+        ));
+    }
     let mut wide = vec![0.0f32; plan.len];
     with_order!(plan.m, inverse, O => {
         for_rows(data, plan.len, |row, next| {
@@ -560,5 +654,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Many short rows (blocks of fewer than [`SHORT_BLOCK`] values: the batched path) equal each
+    /// row transformed alone (the row-by-row path), bit for bit, for every order, storage,
+    /// direction and backend, with a number of rows that leaves a partial last batch.
+    #[test]
+    fn short_rows_in_batches_equal_each_row_alone() {
+        fn check<S: Storage + PartialEq + std::fmt::Debug>(make: impl Fn(f32) -> S) {
+            for (m, _) in ORDERS.iter().filter(|(m, _)| *m > 1) {
+                for k in 0..6u32 {
+                    let len = m << k;
+                    let rows = SHORT_COLUMNS.div_ceil(1 << k) + 3;
+                    let x: Vec<S> =
+                        (0..rows * len).map(|i| make(((i * 7919) % 1009) as f32 / 64.0 - 7.0)).collect();
+                    for backend in Backend::ALL.iter().filter(|b| b.available().is_ok()) {
+                        let plan = HadamardPlan::new(len)
+                            .unwrap()
+                            .with_backend(*backend)
+                            .unwrap()
+                            .with_parallel(false);
+                        for inverse in [false, true] {
+                            let run = |d: &mut [S]| {
+                                if inverse {
+                                    plan.inverse(d, 0.5).unwrap()
+                                } else {
+                                    plan.forward(d, 0.5).unwrap()
+                                }
+                            };
+                            let mut batch = x.clone();
+                            run(&mut batch);
+                            let mut alone = x.clone();
+                            alone.chunks_mut(len).for_each(|row| run(row));
+                            assert_eq!(batch, alone, "order {m}, 2^{k}, {backend:?}, inverse {inverse}");
+                        }
+                    }
+                }
+            }
+        }
+        check(|x| x);
+        check(f64::from);
+        check(f16::from_f32);
+        check(bf16::from_f32);
     }
 }
