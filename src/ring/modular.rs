@@ -70,7 +70,8 @@ fn check_modulus(m: u64, max: u64, bound: &'static str) -> Result<()> {
     let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
     if m.is_multiple_of(2) {
         return Err(invalid(
-            "an odd modulus is needed, so that 2 is invertible (the wrapping rings compute modulo powers of two)",
+            "an odd modulus is needed (Montgomery arithmetic; the XOR transform also needs 1/2); the \
+             wrapping rings compute modulo powers of two",
         ));
     }
     if m > max {

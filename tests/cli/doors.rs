@@ -172,6 +172,7 @@ fn rows() -> Vec<Row> {
         row("convolve", BadArgument, &c("x.bin x.bin --output - --kind nonsense"), Refused(&["nonsense"])),
         row("convolve", BadArgument, &c("x.bin y.bin --output -"), Refused(&["differ"])),
         row("convolve", Empty, &c("empty.bin x.bin --output -"), Refused(&["empty.bin"])),
+        row("convolve", BadArgument, &c("- - --output -"), Refused(&["both operands"])),
         row("convolve", Huge, "nimcount convolve --ring u64 --modulus 2^100000 x.bin x.bin --output -", Refused(&["2^100000"])),
         row("convolve", Negative, "nimcount convolve --ring u64 --modulus -3 x.bin x.bin --output -", Refused(&["negative"])),
         row("convolve", CutOrGarbage, &c("cut.bin cut.bin --output -"), Refused(&["cut.bin"])),

@@ -71,6 +71,11 @@ fn convolve_files<R: CliRing>(ring: R, args: &Args) -> Result<()> {
     if args.kind == Kind::Xor && !ring.can_halve() {
         return Err(Error::NoInverseOfTwo { ring: ring.to_string() }.into());
     }
+    if args.a.as_os_str() == "-" && args.b.as_os_str() == "-" {
+        return Err(crate::common::usage(
+            "both operands name standard input ('-'): one of them must be a file",
+        ));
+    }
     let output = Output::resolve(&args.output)?;
     if args.format == transform::Format::Binary && args.kind != Kind::Subset {
         // Both operands and the transforms of both: refused before either file is read.
