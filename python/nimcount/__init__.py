@@ -24,13 +24,12 @@ array([10., -2., -4.,  0.])
 4496743394194761996
 """
 
-from __future__ import annotations
+import collections.abc as _collections_abc
+import dataclasses as _dataclasses
+import operator as _operator
+import typing as _typing
 
-import collections.abc
-import dataclasses
-import typing
-
-import numpy as np
+import numpy as _np
 
 from . import _native
 from ._native import QuotientNotFound, TooCostly
@@ -64,11 +63,11 @@ __all__ = [
 
 # The narrow integer dtypes and the dtype each is transformed as.
 _WIDER = {
-    np.dtype(np.int8): np.dtype(np.int64),
-    np.dtype(np.int16): np.dtype(np.int64),
-    np.dtype(np.int32): np.dtype(np.int64),
-    np.dtype(np.uint8): np.dtype(np.uint32),
-    np.dtype(np.uint16): np.dtype(np.uint32),
+    _np.dtype(_np.int8): _np.dtype(_np.int64),
+    _np.dtype(_np.int16): _np.dtype(_np.int64),
+    _np.dtype(_np.int32): _np.dtype(_np.int64),
+    _np.dtype(_np.uint8): _np.dtype(_np.uint32),
+    _np.dtype(_np.uint16): _np.dtype(_np.uint32),
 }
 
 
@@ -80,30 +79,93 @@ def _narrow(dtype):
 
 
 def _is_bool(x):
-    return isinstance(x, (bool, np.bool_))
+    return isinstance(x, (bool, _np.bool_))
 
 
 def _ring_dtype(a):
     """The dtype ``a`` is transformed as (refusing bool arrays)."""
-    if a.dtype == np.bool_:
+    if a.dtype == _np.bool_:
         raise ValueError("bool arrays are not transformed: convert with a.astype(np.int64)")
     return _WIDER.get(a.dtype) or a.dtype
 
 
-def _as_array(a, name):
-    """``a`` as an array: lists and other array-likes are converted (a new array)."""
-    if isinstance(a, np.ndarray):
+def _as_array(a, name, modulus=None):
+    """``a`` as an array: lists and other array-likes are converted (a new array); with a
+    ``modulus``, lists of ints become uint64 residues (each must be below the modulus)."""
+    if isinstance(a, _np.ndarray):
         return a
-    if _is_bool(a) or isinstance(a, (str, bytes, dict, collections.abc.Set)):
+    if _is_bool(a) or isinstance(a, (str, bytes, dict, _collections_abc.Set)):
         raise TypeError(f"{name} must be a NumPy array or a list of numbers, not {type(a).__name__}")
-    return np.asarray(a)
+    if modulus is None:
+        return _np.asarray(a)
+    try:
+        array = _np.asarray(a)
+    except OverflowError:
+        array = _np.asarray(a, dtype=object)
+    if array.dtype.kind in "fO":
+        # Ints beyond int64 make NumPy pick float64 or object: read them as Python ints.
+        exact = _np.asarray(a, dtype=object)
+        if exact.size and all(isinstance(x, (int, _np.integer)) and not _is_bool(x) for x in exact.flat):
+            array = exact
+    if array.dtype.kind == "O" and array.size and all(isinstance(x, (int, _np.integer)) for x in array.flat):
+        if any(x < 0 or x >= 1 << 64 for x in array.flat):
+            raise ValueError(
+                f"{name} holds an int outside 0 .. 2**64 - 1: with modulus= a list holds residues "
+                "(reduce it first: [x % modulus for x in a])"
+            )
+        array = array.astype(_np.uint64)
+    if array.dtype.kind == "i":
+        if array.size and array.min() < 0:
+            raise ValueError(
+                f"{name} holds {int(array.min())}: with modulus= a list holds residues from 0 to modulus - 1 "
+                "(reduce it first: [x % modulus for x in a])"
+            )
+        array = array.astype(_np.uint64)
+    elif array.dtype.kind == "u":
+        array = array.astype(_np.uint64)
+    return array
+
+
+def _axis(axis, a):
+    """``axis`` as an int: a bool or a non-integer is refused, and an axis beyond any array
+    is out of bounds (NumPy arrays have at most 64 dimensions)."""
+    if _is_bool(axis):
+        raise TypeError(f"axis must be an int, not a bool ({axis})")
+    try:
+        axis = _operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis must be an int, not {type(axis).__name__}") from None
+    if not -(1 << 62) <= axis < 1 << 62:
+        ndim = getattr(a, "ndim", None)
+        of = "" if ndim is None else f" for an array of dimension {ndim}"
+        raise ValueError(f"axis {_short(axis)} is out of bounds{of}")
+    return axis
+
+
+def _overlaps_itself(a):
+    """Whether the elements of ``a`` may share memory (a view made by ``as_strided``): the axes,
+    by growing stride, must each step past everything below them. Contiguous arrays pass at once."""
+    if a.flags.c_contiguous or a.flags.f_contiguous or a.size <= 1:
+        return False
+    extent = a.itemsize
+    for stride, length in sorted((abs(s), n) for s, n in zip(a.strides, a.shape) if n > 1):
+        if stride < extent:
+            return True
+        extent += stride * (length - 1)
+    return False
+
+
+_OVERLAP = (
+    "the rows of the array overlap in memory (a broadcast or strided view): {name} works in place; "
+    "transform a copy, a.copy()"
+)
 
 
 def _hadamard_path(a, scale, axis):
     """Whether ``fwht`` takes ``a`` to the Hadamard transforms of float storage: any DLPack
     producer that is not a NumPy array, float16 and bfloat16 arrays, and float arrays with a
     ``scale`` or a length that is not a power of two."""
-    if not isinstance(a, np.ndarray):
+    if not isinstance(a, _np.ndarray):
         return hasattr(a, "__dlpack__") or scale is not None  # the native call names a wrong type
     dtype = a.dtype
     if dtype.kind == "f" and dtype.itemsize == 2 or dtype.name == "bfloat16":
@@ -196,14 +258,17 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     array([[4, 0, 0, 0],
            [4, 0, 0, 0]])
     """
+    axis = _axis(axis, a)
+    if isinstance(a, _np.ndarray) and _overlaps_itself(a):
+        raise ValueError(_OVERLAP.format(name="fwht"))
     if _hadamard_path(a, scale, axis):
         if modulus is not None:
             raise ValueError("modulus= applies to uint32 and uint64 arrays, not to float storage or DLPack objects")
         return _native.hadamard(a, scale, inverse, axis, threads)
     if scale is not None:
-        kind = a.dtype if isinstance(a, np.ndarray) else type(a).__name__
+        kind = a.dtype if isinstance(a, _np.ndarray) else type(a).__name__
         raise ValueError(f"scale= applies to float arrays, not to {kind}")
-    if not isinstance(a, np.ndarray) or not _narrow(a.dtype):
+    if not isinstance(a, _np.ndarray) or not _narrow(a.dtype):
         return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
     wide = _ring_dtype(a)
     if a.dtype.kind == "u" and modulus is not None and not _is_bool(modulus):
@@ -222,17 +287,17 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
         w = a.astype(wide)
         _native.fwht(w, modulus, inverse, axis, threads)
         if a.dtype.kind == "i" and w.size:
-            info = np.iinfo(a.dtype)
+            info = _np.iinfo(a.dtype)
             if w.min() < info.min or w.max() > info.max:
                 raise ValueError(
                     f"the transform does not fit in {a.dtype} (it reaches {int(w.min())} .. {int(w.max())}); "
                     "transform a.astype(np.int64) (the array is unchanged)"
                 )
-        np.copyto(a, w, casting="unsafe")  # uint: the residues modulo 2**bits
+        _np.copyto(a, w, casting="unsafe")  # uint: the residues modulo 2**bits
     return a
 
 
-def hadamard_matrix(n, dtype=np.float64):
+def hadamard_matrix(n, dtype=_np.float64):
     """The ``n`` by ``n`` Hadamard matrix that ``fwht`` multiplies float rows of length ``n`` by.
 
     Sylvester's matrix for powers of two (``H[i, j] = (-1)**popcount(i & j)``); for ``n = m *
@@ -246,8 +311,8 @@ def hadamard_matrix(n, dtype=np.float64):
     n : int
         The order.
     dtype : numpy dtype, default float64
-        The dtype of the result (any NumPy dtype that holds -1 and 1, ml_dtypes' bfloat16
-        included).
+        The dtype of the result: a float dtype (float16, float32, float64, ml_dtypes' bfloat16)
+        or a signed integer one (int8 to int64).
 
     Returns
     -------
@@ -257,9 +322,13 @@ def hadamard_matrix(n, dtype=np.float64):
     Raises
     ------
     ValueError
-        An order without a matrix; a matrix of ``n * n`` bytes that does not fit in memory.
+        An order without a matrix (negative ones included); a dtype that does not hold -1 (bool,
+        unsigned) or is not a number.
+    MemoryError
+        A matrix whose ``n * n`` entries (of ``dtype``, with the int8 matrix it is made from)
+        do not fit in the memory available, checked before it is made: ``2**40``, ``10**100``.
     TypeError
-        ``n`` not an int.
+        ``n`` not an int (a bool included), or ``dtype`` not a dtype.
 
     Examples
     --------
@@ -268,7 +337,13 @@ def hadamard_matrix(n, dtype=np.float64):
     array([[ 1.,  1.],
            [ 1., -1.]])
     """
-    flat = _native.hadamard_matrix(n)
+    dtype = _np.dtype(dtype)
+    if dtype.kind not in "fi" and dtype.name != "bfloat16":
+        raise ValueError(
+            f"dtype {dtype}: a Hadamard matrix holds -1 and 1, so it takes a float dtype (float64, float32, "
+            "float16, bfloat16) or a signed integer one (int8 ... int64)"
+        )
+    flat = _native.hadamard_matrix(n, dtype.itemsize)
     return flat.reshape(int(n), int(n)).astype(dtype, copy=False)
 
 
@@ -280,7 +355,22 @@ def _rows_last(a, axis, dtype):
         raise ValueError(f"the array has {a.ndim} dimensions; nimcount takes at most 32 (reshape it first)")
     if not -a.ndim <= axis < a.ndim:
         raise ValueError(f"axis {axis} is out of bounds for an array of dimension {a.ndim}")
-    return np.array(np.moveaxis(a, axis, -1), dtype=dtype, order="C", copy=True)
+    return _np.array(_np.moveaxis(a, axis, -1), dtype=dtype, order="C", copy=True)
+
+
+def _operands(a, b, modulus, axis):
+    """Fresh C-contiguous copies of the operands of a convolution, of one (widened) dtype and
+    shape, with ``axis`` moved last; and the axis as an int."""
+    a, b = _as_array(a, "a", modulus), _as_array(b, "b", modulus)
+    axis = _axis(axis, a)
+    wide = _ring_dtype(a)
+    if _ring_dtype(b) != wide:
+        raise ValueError(
+            f"a and b must have the same dtype: a is {a.dtype}, b is {b.dtype} (convert with b.astype(a.dtype))"
+        )
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape: {list(a.shape)} and {list(b.shape)}")
+    return _rows_last(a, axis, wide), _rows_last(b, axis, wide), axis
 
 
 def xor_convolve(a, b, *, modulus=None, axis=-1, threads=None):
@@ -291,12 +381,12 @@ def xor_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     a, b : numpy.ndarray or list
         The same shape and dtype (float32, float64, uint32 or uint64 with ``modulus``, int64;
         narrower integers are widened as in :func:`fwht`), a power-of-two length along
-        ``axis``; N-d arrays are convolved row by row. Lists are converted with ``np.asarray``.
+        ``axis``; N-d arrays are convolved row by row. Lists are converted with ``np.asarray``;
+        with ``modulus`` a list of ints is taken as uint64 residues (from 0 to ``modulus - 1``).
     modulus : int, optional
         For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
     axis : int, default -1
         The axis along which to convolve.
-
     threads : int, optional
         As :func:`fwht`: ``None`` every core, ``1`` the calling thread only, ``n`` a pool.
 
@@ -322,20 +412,12 @@ def xor_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     >>> nimcount.xor_convolve(np.ones(4, np.uint32), np.ones(4, np.uint32), modulus=7)
     array([4, 4, 4, 4], dtype=uint32)
     """
-    a, b = _as_array(a, "a"), _as_array(b, "b")
-    wide = _ring_dtype(a)
-    if _ring_dtype(b) != wide:
-        raise ValueError(
-            f"a and b must have the same dtype: a is {a.dtype}, b is {b.dtype} (convert with b.astype(a.dtype))"
-        )
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape: {list(a.shape)} and {list(b.shape)}")
-    out, scratch = _rows_last(a, axis, wide), _rows_last(b, axis, wide)
+    out, scratch, axis = _operands(a, b, modulus, axis)
     _native.xor_convolve(out, scratch, modulus, threads)
-    return np.moveaxis(out, -1, axis)
+    return _np.moveaxis(out, -1, axis)
 
 
-def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1):
+def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1, threads=None):
     """Zeta transform over subsets (or supersets) of ``a``, in place; ``inverse=True`` gives
     the Moebius transform.
 
@@ -358,6 +440,8 @@ def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1):
         uint32 and uint64 only: residues modulo this odd number (see :func:`fwht`).
     axis : int, default -1
         The axis along which to transform.
+    threads : int, optional
+        As :func:`fwht`: ``None`` every core, ``1`` the calling thread only, ``n`` a pool.
 
     Returns
     -------
@@ -368,6 +452,10 @@ def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1):
     ------
     ValueError
         As :func:`fwht` (the array is then unchanged).
+    TypeError
+        Not a NumPy array (``zeta`` works in place: lists are refused).
+    MemoryError
+        No room for the working copy of ``a`` (NumPy allocates it).
 
     Examples
     --------
@@ -380,53 +468,53 @@ def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1):
     >>> nimcount.zeta(x, superset=True)
     array([10,  6,  7,  4])
     """
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"a must be a NumPy array, not {type(a).__name__}")
+    if not isinstance(a, _np.ndarray):
+        raise TypeError(f"a must be a NumPy array, not {type(a).__name__} (zeta works in place: np.asarray makes one)")
+    axis = _axis(axis, a)
     wide = _ring_dtype(a)
     if not a.flags.writeable:
         raise ValueError("the array is read-only (a.flags.writeable is False): zeta works in place; transform a copy, a.copy()")
+    if _overlaps_itself(a):
+        raise ValueError(_OVERLAP.format(name="zeta"))
     with _native.Held(a):
         w = _rows_last(a, axis, wide)
-        _native.zeta(w, bool(superset), bool(inverse), modulus)
-        w = np.moveaxis(w, -1, axis)
+        _native.zeta(w, bool(superset), bool(inverse), modulus, threads)
+        w = _np.moveaxis(w, -1, axis)
         if a.dtype != wide and a.dtype.kind == "i" and w.size:
-            info = np.iinfo(a.dtype)
+            info = _np.iinfo(a.dtype)
             if w.min() < info.min or w.max() > info.max:
                 raise ValueError(
                     f"the transform does not fit in {a.dtype} (it reaches {int(w.min())} .. {int(w.max())}); "
                     "transform a.astype(np.int64) (the array is unchanged)"
                 )
-        np.copyto(a, w, casting="unsafe")
+        _np.copyto(a, w, casting="unsafe")
     return a
 
 
-def _set_convolve(a, b, kind, modulus, axis):
+def _set_convolve(a, b, kind, modulus, axis, threads):
     """The AND, OR or subset convolution of ``a`` and ``b`` row by row, as a new array."""
-    a, b = _as_array(a, "a"), _as_array(b, "b")
-    wide = _ring_dtype(a)
-    if _ring_dtype(b) != wide:
-        raise ValueError(
-            f"a and b must have the same dtype: a is {a.dtype}, b is {b.dtype} (convert with b.astype(a.dtype))"
-        )
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape: {list(a.shape)} and {list(b.shape)}")
-    out, other = _rows_last(a, axis, wide), _rows_last(b, axis, wide)
-    _native.set_convolve(out, other, kind, modulus)
-    return np.moveaxis(out, -1, axis)
+    out, other, axis = _operands(a, b, modulus, axis)
+    _native.set_convolve(out, other, kind, modulus, threads)
+    return _np.moveaxis(out, -1, axis)
 
 
-def and_convolve(a, b, *, modulus=None, axis=-1):
+def and_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     """AND convolution: ``c[s] = sum over i & j == s of a[i] * b[j]``, as a new array.
 
-    Through the zeta transform over supersets, its pointwise product and the Möbius transform.
-    The same dtypes and rules as :func:`xor_convolve` (float32, float64, int64 exact with its
-    overflow rule, uint32 and uint64 with an odd ``modulus``), except that no ``1/2`` is needed:
-    uint32 and uint64 without ``modulus`` compute modulo 2^32 and 2^64.
+    Through the zeta transform over supersets, its pointwise product and the Möbius transform,
+    in place on the new array (nothing else is allocated). The same dtypes, lists, ``axis`` and
+    ``threads`` as :func:`xor_convolve` (float32, float64, int64 exact with its overflow rule,
+    uint32 and uint64 with an odd ``modulus``; a list with ``modulus`` as uint64), except that no
+    ``1/2`` is needed: uint32 and uint64 without ``modulus`` compute modulo 2^32 and 2^64.
 
     Raises
     ------
     ValueError
         As :func:`xor_convolve`.
+    MemoryError
+        No room for the new array and the copy of ``b`` (NumPy allocates both).
+    KeyboardInterrupt
+        Ctrl-C, between groups of rows.
 
     Examples
     --------
@@ -434,10 +522,10 @@ def and_convolve(a, b, *, modulus=None, axis=-1):
     >>> nimcount.and_convolve(np.array([1, 1]), np.array([1, 1]))
     array([3, 1])
     """
-    return _set_convolve(a, b, "and", modulus, axis)
+    return _set_convolve(a, b, "and", modulus, axis, threads)
 
 
-def or_convolve(a, b, *, modulus=None, axis=-1):
+def or_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     """OR convolution: ``c[s] = sum over i | j == s of a[i] * b[j]``, as a new array.
 
     Through the zeta transform over subsets; dtypes and rules as :func:`and_convolve`.
@@ -448,14 +536,17 @@ def or_convolve(a, b, *, modulus=None, axis=-1):
     >>> nimcount.or_convolve(np.array([1, 1]), np.array([1, 1]))
     array([1, 3])
     """
-    return _set_convolve(a, b, "or", modulus, axis)
+    return _set_convolve(a, b, "or", modulus, axis, threads)
 
 
-def subset_convolve(a, b, *, modulus=None, axis=-1):
+def subset_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     """Subset convolution: ``c[s] = sum over t subset of s of a[t] * b[s - t]``, as a new array.
 
-    By ranked zeta transforms (O(n² 2^n) for 2^n elements); dtypes and rules as
-    :func:`and_convolve`. int64 is exact when ``sum(|a|) * sum(|b|)`` fits (refused otherwise).
+    By ranked zeta transforms (O(n² 2^n) for 2^n elements); dtypes, lists, ``axis`` and
+    ``threads`` as :func:`and_convolve`. int64 is exact when ``sum(|a|) * sum(|b|)`` fits
+    (refused otherwise; rows of one element are single products). The ranked transforms
+    (``2 (k + 1)`` copies of a row of ``2**k``) are checked against the memory first:
+    ``MemoryError`` when they do not fit.
 
     Examples
     --------
@@ -463,10 +554,10 @@ def subset_convolve(a, b, *, modulus=None, axis=-1):
     >>> nimcount.subset_convolve(np.array([1, 2, 3, 4]), np.array([5, 6, 7, 8]))
     array([ 5, 16, 22, 60])
     """
-    return _set_convolve(a, b, "subset", modulus, axis)
+    return _set_convolve(a, b, "subset", modulus, axis, threads)
 
 
-def xor_power(a, k, *, modulus=None, axis=-1):
+def xor_power(a, k, *, modulus=None, axis=-1, threads=None):
     """The ``k``-th XOR power ``a *x a *x ... *x a`` (``k`` factors), as a new array.
 
     ``k`` may be a Python int of any size: modular rings reduce it with a rule that holds for
@@ -478,13 +569,16 @@ def xor_power(a, k, *, modulus=None, axis=-1):
     a : numpy.ndarray or list
         float32, float64, uint32 or uint64 with ``modulus``, or int64 (an overflow is refused;
         narrower integers are widened as in :func:`fwht`); a power-of-two length along
-        ``axis``, N-d arrays row by row. Lists are converted with ``np.asarray``.
+        ``axis``, N-d arrays row by row. Lists are converted with ``np.asarray``; with
+        ``modulus`` a list of ints is taken as uint64 residues (from 0 to ``modulus - 1``).
     k : int
         The exponent, at least 0.
     modulus : int, optional
         For uint32 and uint64: an odd modulus (see :func:`fwht`). Required for them.
     axis : int, default -1
         The axis along which to take powers.
+    threads : int, optional
+        As :func:`fwht`: ``None`` every core, ``1`` the calling thread only, ``n`` a pool.
 
     Returns
     -------
@@ -509,20 +603,21 @@ def xor_power(a, k, *, modulus=None, axis=-1):
     >>> int(nimcount.xor_power(np.ones(4, np.uint64), 10**100, modulus=10**9 + 7)[0])
     990979451
     """
-    a = _as_array(a, "a")
+    a = _as_array(a, "a", modulus)
+    axis = _axis(axis, a)
     wide = _ring_dtype(a)
     if _is_bool(k):
         raise TypeError("k must be an int, not a bool")
     out = _rows_last(a, axis, wide)
-    _native.xor_power(out, k, modulus)
-    return np.moveaxis(out, -1, axis)
+    _native.xor_power(out, k, modulus, threads)
+    return _np.moveaxis(out, -1, axis)
 
 
 def _theorem(certificate):
     return None if certificate is None else certificate["theorem"]
 
 
-@dataclasses.dataclass(frozen=True)
+@_dataclasses.dataclass(frozen=True)
 class Period:
     """A proven period of a game's Grundy values: ``G(n + period) = G(n) + saltus`` for every
     ``n >= preperiod``, with the smallest ``preperiod`` and ``period``.
@@ -533,20 +628,20 @@ class Period:
     """
 
     game: str
-    preperiod: typing.Optional[int]
-    period: typing.Optional[int]
-    saltus: typing.Optional[int]
-    theorem: typing.Optional[str]
-    theorem_id: typing.Optional[str]
-    checked_upto: typing.Optional[int] = None
-    max_value: typing.Optional[int] = None
+    preperiod: _typing.Optional[int]
+    period: _typing.Optional[int]
+    saltus: _typing.Optional[int]
+    theorem: _typing.Optional[str]
+    theorem_id: _typing.Optional[str]
+    checked_upto: _typing.Optional[int] = None
+    max_value: _typing.Optional[int] = None
     never_periodic: bool = False
-    suggested_max_heap: typing.Optional[int] = None
-    suggested_seconds: typing.Optional[float] = None
+    suggested_max_heap: _typing.Optional[int] = None
+    suggested_seconds: _typing.Optional[float] = None
 
     def as_dict(self) -> dict:
         """The fields as a dict."""
-        return dataclasses.asdict(self)
+        return _dataclasses.asdict(self)
 
 
 def _period_of(game, certificate, **rest):
@@ -562,7 +657,7 @@ def _period_of(game, certificate, **rest):
     )
 
 
-@dataclasses.dataclass(frozen=True)
+@_dataclasses.dataclass(frozen=True)
 class Counts:
     """The answer of :func:`count`.
 
@@ -571,30 +666,36 @@ class Counts:
     they are the exact ratios, correctly rounded). ``heaps`` is the number of heaps as given (an
     int, or the range whose counts are summed), ``sizes`` the number of heap sizes,
     ``source`` where the Grundy values came from (``"period"``, ``"values"``, ``"histogram"``,
-    ``"digits"`` for Moore's Nim, ``"trivial"`` when no Grundy value was needed), and ``period`` the proven period used, with its ``theorem``.
+    ``"closed form"``, ``"digits"`` for Moore's Nim, ``"sum"`` for ``parts``, ``"quotient"`` and
+    ``"partial quotient"`` for misère play counted in a misère quotient (of every heap size, or
+    of the heaps ``0..=hi``), ``"trivial"`` when no Grundy value was needed), and ``period``
+    the proven period used, with its ``theorem``.
     """
 
-    losing: typing.Union[int, float]
-    winning: typing.Union[int, float]
-    total: typing.Union[int, float]
-    modulus: typing.Optional[int]
-    heaps: typing.Union[int, range]
+    losing: _typing.Union[int, float]
+    winning: _typing.Union[int, float]
+    total: _typing.Union[int, float]
+    modulus: _typing.Optional[int]
+    heaps: _typing.Union[int, range]
     sizes: int
     kind: str
     play: str
     source: str
-    period: typing.Optional[Period]
-    theorem: typing.Optional[str]
-    values_computed: typing.Optional[int]
-    exact: typing.Optional[bool] = None
+    period: _typing.Optional[Period]
+    theorem: _typing.Optional[str]
+    values_computed: _typing.Optional[int]
+    exact: _typing.Optional[bool] = None
 
     def as_dict(self) -> dict:
         """The fields as a dict (the period as a dict too)."""
-        return dataclasses.asdict(self)
+        return _dataclasses.asdict(self)
 
 
 def _short(x):
-    """``x`` as it may appear in a one-line message."""
+    """``x`` as it may appear in a one-line message (an int of thousands of digits by its size:
+    Python refuses to write those)."""
+    if isinstance(x, int) and not _is_bool(x) and x.bit_length() > 256:
+        return f"{'-' if x < 0 else ''}an int of {x.bit_length()} bits"
     text = repr(x)
     return text if len(text) <= 80 else f"{text[:40]}… ({len(text)} characters)"
 
@@ -608,7 +709,7 @@ def _sizes(sizes):
         if sizes.stop <= sizes.start:
             raise ValueError(f"sizes={_short(sizes)} is empty")
         return sizes.start, sizes.stop - 1
-    pair = isinstance(sizes, (tuple, list)) or (isinstance(sizes, np.ndarray) and sizes.ndim == 1)
+    pair = isinstance(sizes, (tuple, list)) or (isinstance(sizes, _np.ndarray) and sizes.ndim == 1)
     if not pair or len(sizes) != 2:
         raise ValueError(
             f"sizes must be a range or a pair (lo, hi) of heap sizes, inclusive; not {_short(sizes)}"
@@ -622,16 +723,16 @@ def _sizes(sizes):
 
 def _histogram(histogram):
     """A histogram array of another integer dtype as uint64 (negative counts refused)."""
-    if isinstance(histogram, np.ndarray) and histogram.dtype not in (np.uint64, np.int64):
-        if histogram.dtype == np.bool_ or histogram.dtype.kind not in "iu":
+    if isinstance(histogram, _np.ndarray) and histogram.dtype not in (_np.uint64, _np.int64):
+        if histogram.dtype == _np.bool_ or histogram.dtype.kind not in "iu":
             raise ValueError(
                 f"a histogram array must have an integer dtype (counts indexed by value), not {histogram.dtype}"
             )
         if histogram.ndim == 1 and histogram.size and histogram.dtype.kind == "i" and histogram.min() < 0:
-            v = int(np.argmax(histogram < 0))
+            v = int(_np.argmax(histogram < 0))
             raise ValueError(f"histogram count {int(histogram[v])} for value {v} is negative")
         if histogram.ndim == 1:
-            return histogram.astype(np.uint64)
+            return histogram.astype(_np.uint64)
     return histogram
 
 
@@ -649,6 +750,9 @@ def count(
     max_work=None,
     max_heap=None,
     parts=None,
+    max_states=None,
+    max_order=None,
+    max_seconds=None,
 ):
     """Counts the positions of ``heaps`` heaps that are lost for the player to move.
 
@@ -682,21 +786,37 @@ def count(
     misere : bool, default False
         Misère play: whoever takes the last stone loses. Counted for nim, for octal and
         finite subtraction games through their misère quotient (see ``misere_quotient``), and
-        for any game through the quotient of its heaps ``0..=hi`` when ``hi`` is at most 1000
-        (``QuotientNotFound`` beyond, or when that quotient passes a limit): ordered, ``unordered`` and ``distinct``, sums of parts too; ``unordered`` and
-        ``distinct`` within ``max_work`` (about ``|Q|·k²`` multiply-adds per element of ``Q``
-        the range reaches, ten to a step modulo a word).
+        for any game through the quotient of its heaps ``0..=hi`` when ``hi`` is at most
+        ``max_heap`` (1000 by default; ``QuotientNotFound`` beyond, or when that quotient
+        passes a limit, with ``keyword`` the argument that searches further): ordered,
+        ``unordered`` and ``distinct``, sums of parts too; ``unordered`` and ``distinct``
+        within ``max_work`` (about ``|Q|·k²`` multiply-adds per element of ``Q`` the range
+        reaches, ten to a step modulo a word).
     probability : bool, default False
         The probabilities that the player to move loses and wins, sizes drawn with the
-        histogram's weights (floats).
+        histogram's weights (floats). Misère play of a game other than nim: every size equally
+        likely, the ratios of the exact counts (refused with ``TooCostly`` when those counts
+        would be too large to hold).
     max_work : int, optional
         The most steps (about 25 ns each) a count may take; by default about ten seconds.
     max_heap : int, optional
-        The most Grundy values computed, ``G(0) ... G(max_heap - 1)``.
+        The most Grundy values computed, ``G(0) ... G(max_heap - 1)``; with ``misere``, also the
+        largest heap joined to the misère quotient (at most 100000; default 1000).
     parts : list of (str, sizes, int), optional
         Instead of a game: a sum of different games, ``[(game, sizes, heaps), ...]``; each part
         has ``heaps`` heaps of ``game`` with sizes in ``sizes`` (``unordered``/``distinct``
         apply within each part), lost when the XOR over all the heaps is 0. Normal play.
+    max_states : int, optional
+        With ``misere``: the search for the misère quotient stops when a proof passes this many
+        states (default 200000, at most 10**8; the construction stops at five times that), as
+        ``nimcount count --misere --max-states`` and :func:`misere_quotient`.
+    max_order : int, optional
+        With ``misere``: the search stops when a quotient along the way passes this order
+        (default 2000, at most 16384).
+    max_seconds : int, optional
+        With ``misere``: the most estimated seconds of the search (default 60, at most 10**6):
+        limits estimated beyond it are refused at once (``TooCostly``), a search that passes it
+        stops.
 
     Returns
     -------
@@ -708,8 +828,13 @@ def count(
     TooCostly
         A count estimated above the work limit (``keyword`` is ``"max_work"``), Grundy values
         too costly to compute without a proven period (``"max_heap"``), an exact answer too
-        large (``"modulus"``), or a limit no keyword lifts (``None``); ``estimate`` holds the
+        large (``"modulus"``), a misère quotient's search estimated beyond its time
+        (``"max_seconds"``), or a limit no keyword lifts (``None``); ``estimate`` holds the
         estimate. A subclass of ``ValueError``.
+    QuotientNotFound
+        ``misere=True`` for a game whose misère quotient was not found: ``keyword`` names the
+        argument that searches further (``max_heap``, ``max_order``, ``max_states``,
+        ``max_seconds``), or is ``None``. A subclass of ``ValueError``.
     ValueError
         Every other mistake in the arguments.
     TypeError
@@ -740,7 +865,7 @@ def count(
         native_parts = [(spec, *_sizes(part_sizes), k) for spec, part_sizes, k in parts]
         answer = _native.count(
             None, None, None, None, None, modulus, unordered, distinct, misere, probability, max_work, max_heap,
-            native_parts,
+            native_parts, None, max_states, max_order, max_seconds,
         )
         answer.pop("certificate")
         answer["period"] = None
@@ -764,8 +889,13 @@ def count(
         lo, hi = _sizes(sizes)
     answer = _native.count(
         game, lo, hi, heaps, _histogram(histogram), modulus, unordered, distinct, misere, probability, max_work, max_heap,
-        None, heaps_to,
+        None, heaps_to, max_states, max_order, max_seconds,
     )
+    if answer.pop("ratios", False):
+        # Misère probabilities of a game other than nim: the ratios of its exact counts, each
+        # correctly rounded by Python's int division.
+        total = answer["total"]
+        answer.update(losing=answer["losing"] / total, winning=answer["winning"] / total, total=1.0, exact=True)
     if heaps_range is not None:
         answer["heaps"] = heaps_range
     certificate = answer.pop("certificate")
@@ -841,26 +971,26 @@ def period(game, *, max_heap=None):
     return _period_of(answer.pop("game"), answer.pop("certificate"), **answer)
 
 
-class Move(typing.NamedTuple):
+class Move(_typing.NamedTuple):
     """A winning move: its ``description`` (heaps counted from 1) and its ``changes``, each
     ``(heap, before, after)`` with ``heap`` counted from 0 and ``after`` the tuple of the
     non-empty heaps left in its place."""
 
     description: str
-    changes: typing.Tuple[typing.Tuple[int, int, typing.Tuple[int, ...]], ...]
+    changes: _typing.Tuple[_typing.Tuple[int, int, _typing.Tuple[int, ...]], ...]
 
     def __str__(self) -> str:
         return self.description
 
 
-@dataclasses.dataclass(frozen=True)
+@_dataclasses.dataclass(frozen=True)
 class Play:
     """The answer of :func:`play`: ``verdict`` (``"won"`` or ``"lost"`` for the player to
     move), the Grundy value of each heap (``None`` for Moore's Nim) and every winning move."""
 
     verdict: str
-    grundy: typing.Optional[typing.List[int]]
-    moves: typing.List[Move]
+    grundy: _typing.Optional[_typing.List[int]]
+    moves: _typing.List[Move]
 
     @property
     def won(self) -> bool:
@@ -869,7 +999,7 @@ class Play:
 
     def as_dict(self) -> dict:
         """The fields as a dict."""
-        return dataclasses.asdict(self)
+        return _dataclasses.asdict(self)
 
 
 def play(game, heaps, *, misere=False, max_heap=None, all=True):
@@ -906,7 +1036,7 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
     >>> nimcount.play("nim", [1, 1, 1], misere=True).verdict
     'lost'
     """
-    if isinstance(heaps, (str, bytes, dict, collections.abc.Set)) or _is_bool(heaps):
+    if isinstance(heaps, (str, bytes, dict, _collections_abc.Set)) or _is_bool(heaps):
         raise TypeError(f"heaps must be an iterable of heap sizes in order, not {type(heaps).__name__}")
     answer = _native.play(game, heaps, misere, max_heap, all)
     moves = [
@@ -916,7 +1046,7 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
     return Play(verdict=answer["verdict"], grundy=answer["grundy"], moves=moves)
 
 
-@dataclasses.dataclass(frozen=True)
+@_dataclasses.dataclass(frozen=True)
 class MisereQuotient:
     """A game's misère quotient, proven for every heap size: the fields ``nimcount misere
     --json`` prints.
@@ -935,21 +1065,21 @@ class MisereQuotient:
 
     game: str
     order: int
-    generators: typing.Tuple[typing.Tuple[str, int], ...]
-    relations: typing.Tuple[typing.Tuple[str, str], ...]
-    elements: typing.Tuple[str, ...]
-    p_portion: typing.Tuple[int, ...]
-    heaps: typing.Tuple[int, ...]
+    generators: _typing.Tuple[_typing.Tuple[str, int], ...]
+    relations: _typing.Tuple[_typing.Tuple[str, str], ...]
+    elements: _typing.Tuple[str, ...]
+    p_portion: _typing.Tuple[int, ...]
+    heaps: _typing.Tuple[int, ...]
     preperiod: int
     period: int
     theorem: str
     theorem_id: str
     states_checked: int
-    table: typing.Optional[typing.Tuple[typing.Tuple[int, ...], ...]] = None
+    table: _typing.Optional[_typing.Tuple[_typing.Tuple[int, ...], ...]] = None
 
     def element(self, n: int) -> int:
         """The element of a heap of ``n >= 0`` stones (any size)."""
-        if _is_bool(n) or not isinstance(n, (int, np.integer)):
+        if _is_bool(n) or not isinstance(n, (int, _np.integer)):
             raise TypeError(f"a heap size must be an int, not {type(n).__name__}")
         n = int(n)
         if n < 0:
@@ -960,7 +1090,7 @@ class MisereQuotient:
 
     def as_dict(self) -> dict:
         """The fields as a dict."""
-        return dataclasses.asdict(self)
+        return _dataclasses.asdict(self)
 
 
 def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, table=False, max_seconds=None):

@@ -12,8 +12,9 @@ pyo3::create_exception!(
     PyValueError,
     "A computation refused before it starts because of its estimated cost.\n\n\
      Attributes: ``estimate`` (steps of about 25 ns for ``max_work``, seconds for ``max_heap`` and\n\
-     ``max_seconds``, or\n\
-     ``None``) and ``keyword`` (the keyword argument that lifts the limit, or ``None`` when none does)."
+     ``max_seconds``, bits for ``modulus``; for a limit no keyword lifts, the size that passed it:\n\
+     positions or moves of a misère search, heap sizes, XOR values; ``None`` when unknown) and\n\
+     ``keyword`` (the keyword argument that lifts the limit, or ``None`` when none does)."
 );
 
 pyo3::create_exception!(
@@ -23,9 +24,8 @@ pyo3::create_exception!(
     "No misère quotient of the game was found: its class has none here (nim, Lasker's Nim), or\n\
      the search reached a limit (the quotient may be infinite, or larger than the limits).\n\n\
      Attributes: ``reason`` (why, in words) and ``keyword`` (the keyword argument of\n\
-     :func:`misere_quotient` that searches further: ``max_heap``, ``max_order``, ``max_states``\n\
-     or ``max_seconds``;\n\
-     ``None`` when none does)."
+     :func:`misere_quotient` or of :func:`count` that searches further: ``max_heap``,\n\
+     ``max_order``, ``max_states`` or ``max_seconds``; ``None`` when none does)."
 );
 
 /// A `QuotientNotFound` with its reason and the keyword of `misere_quotient` that searches
@@ -73,10 +73,20 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
             let estimate = steps.0.filter(|&s| s < u128::MAX).map(|s| int_object(py, s));
             too_costly(py, format!("{message} (max_work= raises the limit)"), estimate, Some("max_work"))
         }
-        Error::MisereTooLarge { .. }
-        | Error::MisereTooLong { .. }
-        | Error::TooManyHeaps { .. }
-        | Error::DistributionTooLarge { .. } => too_costly(py, message, None, None),
+        // Limits no keyword lifts: the estimate is the size that passed them.
+        Error::MisereTooLarge { positions, .. } => {
+            let estimate = positions.0.filter(|&p| p < u128::MAX).map(|p| int_object(py, p));
+            too_costly(py, message, estimate, None)
+        }
+        Error::MisereTooLong { moves, .. } => {
+            too_costly(py, message, moves.filter(|&m| m < u128::MAX).map(|m| int_object(py, m)), None)
+        }
+        Error::TooManyHeaps { count, .. } => too_costly(py, message, Some(int_object(py, count)), None),
+        Error::DistributionTooLarge { log2 } => {
+            let values = nimcount::num_bigint::BigUint::from(1u8) << log2;
+            let estimate = crate::convert::int(py, &values).ok().map(|v| v.unbind());
+            too_costly(py, message, estimate, None)
+        }
         Error::MovesTooLarge { .. } => {
             too_costly(py, format!("{message} (all=False gives one)"), None, Some("all"))
         }

@@ -8,6 +8,7 @@ use nimcount::count::{Component, Kind, Query, Source};
 use nimcount::game::Game;
 use nimcount::grundy::{Certificate, DEFAULT_SECONDS, Limit, PeriodSearch, Search, Within};
 use nimcount::histogram::{Histogram, Term};
+use nimcount::misere::{self, Budget};
 use nimcount::num_bigint::BigUint;
 use nimcount::play::{MISERE_MAX_POSITIONS, MiserePosition, Move, Position, Rules, Verdict};
 use nimcount::progress::Progress;
@@ -19,9 +20,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
 use crate::convert::{biguint, int, u64_arg};
-use crate::errors::{to_py, too_costly, value_error};
+use crate::errors::{quotient_not_found, to_py, too_costly, value_error};
 use crate::interrupt::interruptible;
 use crate::inuse::Claim;
+use crate::misere::budget_limit;
 
 /// The most winning moves `play` lists.
 const MAX_MOVES: usize = 10_000;
@@ -30,8 +32,14 @@ const MAX_MOVES: usize = 10_000;
 /// lifts it and the estimate), or of the library.
 enum Refusal {
     Usage(String),
-    Costly { message: String, keyword: &'static str, estimate: Option<f64> },
+    Costly { message: String, keyword: Option<&'static str>, estimate: Option<Amount> },
     Library(Error),
+}
+
+/// An estimate: seconds, or a count (of bits, positions, ...).
+enum Amount {
+    Seconds(f64),
+    Count(u128),
 }
 
 impl From<Error> for Refusal {
@@ -45,8 +53,11 @@ impl Refusal {
         match self {
             Refusal::Usage(message) => value_error(message),
             Refusal::Costly { message, keyword, estimate } => {
-                let estimate = estimate.and_then(|s| s.into_pyobject(py).ok()).map(|s| s.into_any().unbind());
-                too_costly(py, message, estimate, Some(keyword))
+                let estimate = estimate.and_then(|e| match e {
+                    Amount::Seconds(s) => s.into_pyobject(py).ok().map(|s| s.into_any().unbind()),
+                    Amount::Count(n) => n.into_pyobject(py).ok().map(|n| n.into_any().unbind()),
+                });
+                too_costly(py, message, estimate, keyword)
             }
             Refusal::Library(e) => to_py(py, e),
         }
@@ -78,12 +89,28 @@ struct CountRequest {
     probability: bool,
     max_work: Option<u128>,
     max_heap: Option<u64>,
+    /// The search for a misère quotient, when a keyword changes its default.
+    misere_budget: Option<Budget>,
 }
 
 /// Counts or probabilities.
 enum Numbers {
-    Counts { losing: BigUint, winning: BigUint, total: BigUint },
-    Probabilities { losing: f64, winning: f64, exact: bool },
+    Counts {
+        losing: BigUint,
+        winning: BigUint,
+        total: BigUint,
+    },
+    Probabilities {
+        losing: f64,
+        winning: f64,
+        exact: bool,
+    },
+    /// Probabilities as the ratios of exact counts (the Python layer divides, correctly rounded).
+    Ratios {
+        losing: BigUint,
+        winning: BigUint,
+        total: BigUint,
+    },
 }
 
 /// The answer to a [`CountRequest`].
@@ -103,6 +130,7 @@ fn count_positions(r: CountRequest, progress: &dyn Progress) -> Result<CountAnsw
         return Err(Refusal::Usage("probability=True is a float: drop modulus=".into()));
     }
     let sum = matches!(r.input, Input::Sum(_));
+    let game_input = matches!(r.input, Input::Game { .. });
     let query = match r.input {
         Input::Game { spec, lo, hi } => Spec::parse(&spec)?.query()?.sizes(lo, hi),
         Input::Histogram(histogram) => {
@@ -136,9 +164,34 @@ fn count_positions(r: CountRequest, progress: &dyn Progress) -> Result<CountAnsw
     if let Some(steps) = r.max_work {
         query = query.max_work(steps);
     }
+    if let Some(budget) = r.misere_budget {
+        query = query.misere_budget(budget);
+    }
     let (numbers, report) = if r.probability {
-        let p = query.probability(false)?;
-        (Numbers::Probabilities { losing: p.losing, winning: p.winning, exact: p.exact }, p.report)
+        match query.probability(false) {
+            Ok(p) => {
+                (Numbers::Probabilities { losing: p.losing, winning: p.winning, exact: p.exact }, p.report)
+            }
+            // Misère play of a game other than nim depends on more than the Grundy values, so the
+            // weights of a histogram do not decide it; a game's sizes are equally likely, and
+            // its probabilities are the ratios of its exact counts in the misère quotient.
+            Err(Error::MisereUnsupported { .. }) if game_input => {
+                let c = query.count().map_err(|e| match e {
+                    Error::AnswerTooLarge { bits, .. } => Refusal::Costly {
+                        message: format!(
+                            "misère probabilities of this game are ratios of exact counts, and the counts here \
+                             would have {bits} bits, too many to hold; count(..., misere=True, modulus=M) \
+                             counts them modulo M"
+                        ),
+                        keyword: None,
+                        estimate: bits.0.filter(|&b| b < u128::MAX).map(Amount::Count),
+                    },
+                    other => Refusal::Library(other),
+                })?;
+                (Numbers::Ratios { losing: c.losing, winning: c.winning, total: c.total }, c.report)
+            }
+            Err(e) => return Err(e.into()),
+        }
     } else {
         let c = query.count()?;
         (Numbers::Counts { losing: c.losing, winning: c.winning, total: c.total }, c.report)
@@ -152,6 +205,8 @@ fn count_positions(r: CountRequest, progress: &dyn Progress) -> Result<CountAnsw
         Source::Columns { .. } => ("digits", None, None),
         Source::Trivial => ("trivial", None, None),
         Source::Sum { .. } => ("sum", None, None),
+        Source::Quotient { .. } => ("quotient", None, None),
+        Source::PartialQuotient { .. } => ("partial quotient", None, None),
         _ => ("histogram", None, None),
     };
     Ok(CountAnswer {
@@ -196,8 +251,8 @@ fn first_values(
                     nimcount::error::Bytes(estimate.bytes),
                     estimate.seconds.ceil().min(u64::MAX as f64) as u64
                 ),
-                keyword: "max_seconds",
-                estimate: Some(estimate.seconds),
+                keyword: Some("max_seconds"),
+                estimate: Some(Amount::Seconds(estimate.seconds)),
             })
         }
     }
@@ -244,7 +299,7 @@ fn play_position(
                 message: format!(
                     "{many} winning moves: too many to list (at most {MAX_MOVES}); all=False gives the verdict and one winning move"
                 ),
-                keyword: "all",
+                keyword: Some("all"),
                 estimate: None,
             })
         } else {
@@ -376,10 +431,12 @@ fn certificate_dict<'py>(py: Python<'py>, c: &Certificate) -> PyResult<Bound<'py
 type PartArg<'py> = (String, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// `count(game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability,
-/// max_work, max_heap, parts, heaps_to)` as a dict of the answer; `heaps_to` makes the counts
-/// the sums over every number of heaps from `heaps` to it.
+/// max_work, max_heap, parts, heaps_to, max_states, max_order, max_seconds)` as a dict of the
+/// answer; `heaps_to` makes the counts the sums over every number of heaps from `heaps` to it;
+/// the last three (and `max_heap` with `misere`) bound the search for a misère quotient, as
+/// `nimcount count --misere --max-states`.
 #[pyfunction]
-#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap, parts=None, heaps_to=None))]
+#[pyo3(signature = (game, lo, hi, heaps, histogram, modulus, unordered, distinct, misere, probability, max_work, max_heap, parts=None, heaps_to=None, max_states=None, max_order=None, max_seconds=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn count<'py>(
     py: Python<'py>,
@@ -397,6 +454,9 @@ pub fn count<'py>(
     max_heap: Option<Bound<'py, PyAny>>,
     parts: Option<Vec<PartArg<'py>>>,
     heaps_to: Option<Bound<'py, PyAny>>,
+    max_states: Option<Bound<'py, PyAny>>,
+    max_order: Option<Bound<'py, PyAny>>,
+    max_seconds: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let input = match (game, histogram, lo, hi) {
         (None, None, None, None) if parts.is_some() => {
@@ -449,6 +509,35 @@ pub fn count<'py>(
         (_, None) => return Err(value_error("heaps= is required: the number of heaps")),
     };
     let heaps_to = heaps_to.map(|h| biguint(&h, "heaps")).transpose()?;
+    let max_heap = max_heap.map(|h| u64_arg(&h, "max_heap")).transpose()?;
+    let misere_budget = if misere {
+        let mut budget = Budget::default();
+        if let Some(n) = max_heap {
+            // The largest heap joined to the misère quotient, as for the Grundy values.
+            budget.max_heap = n.clamp(1, misere::MAX_HEAP);
+        }
+        if let Some(n) = budget_limit(max_states, "max_states", misere::MAX_STATES)? {
+            budget.max_states = n;
+        }
+        if let Some(n) = budget_limit(max_order, "max_order", misere::MAX_ORDER as u64)? {
+            budget.max_order = n as usize;
+        }
+        if let Some(n) = budget_limit(max_seconds, "max_seconds", misere::MAX_SECONDS)? {
+            budget.max_seconds = n;
+        }
+        Some(budget)
+    } else {
+        if let Some(name) =
+            [("max_states", &max_states), ("max_order", &max_order), ("max_seconds", &max_seconds)]
+                .into_iter()
+                .find_map(|(name, v)| v.as_ref().map(|_| name))
+        {
+            return Err(value_error(format!(
+                "{name}= bounds the search for a misère quotient: it applies with misere=True"
+            )));
+        }
+        None
+    };
     let request = CountRequest {
         input,
         heaps,
@@ -459,14 +548,21 @@ pub fn count<'py>(
         misere,
         probability,
         max_work,
-        max_heap: max_heap.map(|h| u64_arg(&h, "max_heap")).transpose()?,
+        max_heap,
+        misere_budget,
     };
     if request.modulus.as_ref().is_some_and(|m| m.bits() == 0) {
         return Err(value_error("modulus=0: the modulus must be at least 1"));
     }
     let (modulus, heaps, misere) = (request.modulus.clone(), request.heaps.clone(), request.misere);
-    let answer =
-        interruptible(py, |signals| count_positions(request, signals))?.map_err(|r| r.into_py(py))?;
+    let answer = interruptible(py, |signals| count_positions(request, signals))?.map_err(|r| match r {
+        // count takes every keyword of the search (max_heap, max_order, max_states,
+        // max_seconds), so the one that stopped it is named.
+        Refusal::Library(Error::QuotientNotFound { game, reason, limit }) => {
+            quotient_not_found(py, &game, &reason, limit)
+        }
+        other => other.into_py(py),
+    })?;
     let d = PyDict::new(py);
     match &answer.numbers {
         Numbers::Counts { losing, winning, total } => {
@@ -479,6 +575,12 @@ pub fn count<'py>(
             d.set_item("winning", winning)?;
             d.set_item("total", 1.0)?;
             d.set_item("exact", exact)?;
+        }
+        Numbers::Ratios { losing, winning, total } => {
+            d.set_item("losing", int(py, losing)?)?;
+            d.set_item("winning", int(py, winning)?)?;
+            d.set_item("total", int(py, total)?)?;
+            d.set_item("ratios", true)?;
         }
     }
     d.set_item("modulus", modulus.as_ref().map(|m| int(py, m)).transpose()?)?;

@@ -15,15 +15,18 @@ use std::ffi::{CStr, c_void};
 use nimcount::Error;
 use nimcount::fwht::{HadamardPlan, Storage};
 use nimcount::half::{bf16, f16};
+use nimcount::message::short;
+use num_traits::ToPrimitive;
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rayon::prelude::*;
 
+use crate::convert;
 use crate::errors::{to_py, value_error};
 use crate::inuse::Claim;
-use crate::transform::Threads;
+use crate::transform::{OVERLAP, Threads, not_contiguous};
 
 /// The element types.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,26 +80,23 @@ fn rows_of(base: usize, dtype: Dtype, shape: &[usize], strides: &[isize], axis: 
         )));
     }
     HadamardPlan::new(n).map_err(|_| length_error(n, axis))?;
+    // No rows (NumPy gives an empty array zero strides): nothing to transform, as for float64.
+    if shape.contains(&0) {
+        return Ok(Rows { dtype, starts: vec![], n, whole: true, span: (base, base) });
+    }
     if n > 1 && strides[axis] != 1 {
-        return Err(value_error(format!(
-            "the array is not contiguous along axis {axis}: transform a contiguous copy, np.ascontiguousarray(a), and use the array returned"
-        )));
+        return Err(not_contiguous(axis, ndim));
     }
     // The other axes, by growing stride: each must step past everything below it.
     let mut others: Vec<(isize, usize)> =
         (0..ndim).filter(|&d| d != axis && shape[d] > 1).map(|d| (strides[d], shape[d])).collect();
     let count: usize = others.iter().map(|&(_, len)| len).product();
-    if shape.contains(&0) {
-        return Ok(Rows { dtype, starts: vec![], n, whole: true, span: (base, base) });
-    }
     others.sort_by_key(|&(s, _)| s.unsigned_abs());
     let mut extent = n; // elements spanned by one row and the axes taken so far
     let mut whole = true;
     for &(stride, len) in &others {
         if stride.unsigned_abs() < extent {
-            return Err(value_error(
-                "the rows of the array overlap in memory (a broadcast or strided view): fwht works in place; transform a copy, a.copy()",
-            ));
+            return Err(value_error(OVERLAP));
         }
         whole &= stride == extent as isize;
         extent = extent.saturating_add(stride.unsigned_abs().saturating_mul(len - 1));
@@ -441,6 +441,23 @@ fn run(rows: &Rows, plan: &HadamardPlan, scale: f64, inverse: bool, parallel: bo
     }
 }
 
+/// Refuses a float16 or bfloat16 transform whose float32 working rows do not fit in memory: the
+/// library widens each row it transforms into a float32 row of its own (one at a time when the
+/// rows lie back to back, else one per thread at once).
+fn half_room(rows: &Rows, threads: Threads) -> nimcount::Result<()> {
+    if !matches!(rows.dtype, Dtype::F16 | Dtype::BF16) || rows.starts.is_empty() {
+        return Ok(());
+    }
+    let spread =
+        threads.parallel() && !rows.whole && rows.starts.len() > 1 && rows.starts.len() * rows.n >= 1 << 16;
+    let at_once = if spread { rows.starts.len().min(threads.count()) } else { 1 };
+    let what = || {
+        format!("the float32 working rows of a half-precision transform ({at_once} of {} elements)", rows.n)
+    };
+    let bytes = nimcount::memory::bytes_for::<f32>(what, rows.n as u128 * at_once as u128)?;
+    nimcount::memory::ensure_fits(what, bytes)
+}
+
 /// `hadamard(a, scale=None, inverse=False, axis=-1, threads=None)`: in place, returns `a`: a
 /// NumPy array of a float dtype (bfloat16 included), or any object with `__dlpack__` on the CPU.
 #[pyfunction]
@@ -479,6 +496,7 @@ pub fn hadamard<'py>(
         )));
     };
     let plan = HadamardPlan::new(rows.n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    half_room(&rows, threads).map_err(|e| to_py(py, e))?;
     let claim = Claim::span(rows.span.0, rows.span.1)?;
     let pool = threads.pool()?;
     let outcome = py.detach(|| match &pool {
@@ -491,16 +509,39 @@ pub fn hadamard<'py>(
     Ok(a)
 }
 
-/// `hadamard_matrix(n)`: the `n × n` matrix of ±1 that `hadamard` multiplies by, as int8, row by
-/// row (flat; the Python layer reshapes and converts it).
+/// `hadamard_matrix(n, itemsize=1)`: the `n × n` matrix of ±1 that `hadamard` multiplies by, as
+/// int8, row by row (flat; the Python layer reshapes it and converts it to a dtype of `itemsize`
+/// bytes). The memory of both is checked before either is made.
 #[pyfunction]
-pub fn hadamard_matrix<'py>(py: Python<'py>, n: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-    if n.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err("n must be an int, not a bool"));
+#[pyo3(signature = (n, itemsize=1))]
+pub fn hadamard_matrix<'py>(
+    py: Python<'py>,
+    n: Bound<'py, PyAny>,
+    itemsize: u64,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let (negative, order) = convert::signed(&n, "n")?;
+    if negative {
+        return Err(value_error(format!(
+            "order -{} is not 2^k, 12·2^k, 20·2^k, 28·2^k or 40·2^k",
+            short(&order)
+        )));
     }
-    let n: i128 = n.extract().map_err(|_| PyTypeError::new_err("n must be an int"))?;
-    let n = usize::try_from(n)
-        .map_err(|_| value_error(format!("order {n} is not 2^k, 12·2^k, 20·2^k, 28·2^k or 40·2^k")))?;
+    // The int8 matrix, and the converted one beside it when its dtype is wider.
+    let per_entry = if itemsize > 1 { 1 + itemsize } else { 1 };
+    let bytes = &order * &order * per_entry;
+    let available = nimcount::memory::available();
+    let fits = order.to_usize().is_some() && bytes.to_u64().is_some_and(|b| available.is_none_or(|a| b <= a));
+    if !fits {
+        return Err(to_py(
+            py,
+            Error::OutOfMemory {
+                what: format!("a Hadamard matrix of order {}", short(&order)),
+                needed: nimcount::error::Bytes(bytes.to_u64().unwrap_or(u64::MAX)),
+                available: nimcount::error::Bytes(available.unwrap_or(0)),
+            },
+        ));
+    }
+    let n = order.to_usize().expect("checked");
     let h = py.detach(|| nimcount::fwht::hadamard_matrix(n)).map_err(|e| to_py(py, e))?;
     Ok(PyArray1::from_vec(py, h))
 }

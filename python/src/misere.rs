@@ -26,14 +26,7 @@ pub fn misere_quotient<'py>(
     table: bool,
     max_seconds: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let limit = |value: Option<Bound<'py, PyAny>>, name: &str, most: u64| -> PyResult<Option<u64>> {
-        let Some(value) = value else { return Ok(None) };
-        let n = u64_arg(&value, name)?;
-        if n == 0 || n > most {
-            return Err(value_error(format!("{name}={n} is out of range (1 to {most})")));
-        }
-        Ok(Some(n))
-    };
+    let limit = budget_limit;
     let mut budget = Budget::default();
     if let Some(n) = limit(max_heap, "max_heap", misere::MAX_HEAP)? {
         budget.max_heap = n;
@@ -87,6 +80,16 @@ pub fn misere_quotient<'py>(
         d.set_item("table", py.None())?;
     }
     Ok(d)
+}
+
+/// A limit of the search for a misère quotient (`max_heap`, `max_order`, ...), 1 to `most`.
+pub(crate) fn budget_limit(value: Option<Bound<'_, PyAny>>, name: &str, most: u64) -> PyResult<Option<u64>> {
+    let Some(value) = value else { return Ok(None) };
+    let n = u64_arg(&value, name)?;
+    if n == 0 || n > most {
+        return Err(value_error(format!("{name}={n} is out of range (1 to {most})")));
+    }
+    Ok(Some(n))
 }
 
 /// The quotient of a game spec within `budget`, reporting to `progress`.

@@ -30,7 +30,7 @@ use crate::interrupt::{Signals, interruptible};
 use crate::inuse::Claim;
 
 /// The dtypes transformed, as NumPy names them.
-const DTYPES: &str = "float32, float64, uint32, uint64 or int64";
+const DTYPES: &str = "float32, float64, uint32, uint64 and int64";
 
 /// The most dimensions an array may have here (NumPy allows 64; the array views, 32).
 const MAX_NDIM: usize = 32;
@@ -70,6 +70,15 @@ impl Threads {
                 Some(n) if n <= MAX_THREADS => Ok(Threads::Pool(n as usize)),
                 _ => Err(value_error(format!("threads={} is too many: {range}", short(&n)))),
             },
+        }
+    }
+
+    /// How many threads may work at once.
+    pub(crate) fn count(self) -> usize {
+        match self {
+            Threads::Default => rayon::current_num_threads(),
+            Threads::One => 1,
+            Threads::Pool(n) => n,
         }
     }
 
@@ -197,7 +206,8 @@ fn even(m: &BigUint) -> PyErr {
         "give an odd one, or modulus=None for arithmetic modulo 2^32 or 2^64 (nimcount.count counts modulo any number)".to_string()
     };
     value_error(format!(
-        "modulus {} is even: the transform needs an odd modulus (2 must be invertible); {fix}",
+        "modulus {} is even: residues are taken modulo an odd number (the XOR transform's inverse needs 1/2, \
+         and every residue ring here is odd); {fix}",
         short(m)
     ))
 }
@@ -274,11 +284,13 @@ fn unsupported(any: &Bound<'_, PyAny>) -> PyErr {
         Ok(array) => {
             let dtype = array.dtype().to_string();
             let fix = match dtype.as_str() {
-                "int32" | "int16" | "int8" | "uint8" | "uint16" => " (convert with a.astype(np.int64))",
-                "float16" => " (convert with a.astype(np.float32))",
+                "int32" | "int16" | "int8" | "uint8" | "uint16" => ": convert with a.astype(np.int64)",
+                "float16" | "bfloat16" => ": convert with a.astype(np.float32)",
                 _ => "",
             };
-            value_error(format!("unsupported dtype {dtype}: nimcount transforms {DTYPES}{fix}"))
+            value_error(format!(
+                "unsupported dtype {dtype}: nimcount transforms {DTYPES} (fwht also float16 and bfloat16, in place){fix}"
+            ))
         }
         Err(_) => PyTypeError::new_err(format!(
             "expected a NumPy array, not {} (np.asarray makes one; fwht works in place)",
@@ -324,7 +336,34 @@ fn borrow_error(e: BorrowError) -> PyErr {
     }
 }
 
-fn not_contiguous(axis: usize, ndim: usize) -> PyErr {
+/// The refusal of an array whose rows share memory.
+pub(crate) const OVERLAP: &str = "the rows of the array overlap in memory (a broadcast or strided view): fwht works in place; transform a copy, a.copy()";
+
+/// Whether the rows along `axis` of an array (`strides` in bytes, elements of `size` bytes) may
+/// share memory: the other axes, by growing stride, must each step past everything below them
+/// (a sufficient test, as NumPy's own views pass it).
+pub(crate) fn rows_overlap(shape: &[usize], strides: &[isize], axis: usize, size: usize) -> bool {
+    // Rows not contiguous along the axis are refused as such; an empty array has no rows.
+    if shape.contains(&0) || (shape[axis] > 1 && strides[axis].unsigned_abs() != size) {
+        return false;
+    }
+    let mut others: Vec<(usize, usize)> = (0..shape.len())
+        .filter(|&d| d != axis && shape[d] > 1)
+        .map(|d| (strides[d].unsigned_abs(), shape[d]))
+        .collect();
+    others.sort_unstable();
+    // Bytes spanned by one row and the axes taken so far.
+    let mut extent = strides[axis].unsigned_abs().saturating_mul(shape[axis] - 1).saturating_add(size);
+    for (stride, len) in others {
+        if stride < extent {
+            return true;
+        }
+        extent = extent.saturating_add(stride.saturating_mul(len - 1));
+    }
+    false
+}
+
+pub(crate) fn not_contiguous(axis: usize, ndim: usize) -> PyErr {
     let fix = if axis + 1 == ndim {
         "np.ascontiguousarray(a)".to_string()
     } else {
@@ -433,6 +472,9 @@ where
     if inverse && n > 1 && !ring.can_halve() {
         return Err(transform_error(py, Error::NoInverseOfTwo { ring: name.clone() }, &name));
     }
+    if rows_overlap(array.shape(), array.strides(), axis, size_of::<T>()) {
+        return Err(value_error(OVERLAP));
+    }
     let _claim = claim(array)?;
     let mut rw = array.try_readwrite().map_err(borrow_error)?;
     let mut view = rw.as_array_mut();
@@ -454,6 +496,14 @@ where
         elements >= TRANSFORM_INTERRUPTIBLE_MIN,
         &name,
         |signals| -> nimcount::Result<()> {
+            if n == 1 {
+                // Rows of one element: both transforms are the identity, with no sum to bound (an
+                // int64 -2^63 is its own transform); residues are still checked.
+                return match &rows {
+                    Rows::Whole(data) => ring.check_values(data),
+                    Rows::Each(rows) => rows.iter().try_for_each(|row| ring.check_values(row)),
+                };
+            }
             match rows {
                 // The checked transforms refuse residues not below the modulus as they first load
                 // each block, leaving the array as it was.
@@ -580,6 +630,11 @@ where
         ring.check_values(left)?;
         ring.check_values(right)?;
         signals.check();
+        if n == 1 {
+            // Rows of one element: the transform is the identity, with no sum to bound (an int64
+            // -2^63 times 1 fits), so only the products are checked.
+            return multiply(plan.ring(), left, right, threads.parallel());
+        }
         // Rows in groups, Ctrl-C checked between groups.
         let group = (POW_CHUNK / n).max(1) * n;
         for (x, y) in left.chunks_mut(group).zip(right.chunks_mut(group)) {
@@ -598,22 +653,30 @@ where
     })
 }
 
-/// `xor_power(a, k, modulus=None)`: `a ← a^k` (XOR powers) row by row along the last axis, in
-/// place; `a` is C-contiguous (the Python layer passes a fresh copy).
+/// `xor_power(a, k, modulus=None, threads=None)`: `a ← a^k` (XOR powers) row by row along the
+/// last axis, in place; `a` is C-contiguous (the Python layer passes a fresh copy).
 #[pyfunction]
-#[pyo3(signature = (a, k, modulus=None))]
+#[pyo3(signature = (a, k, modulus=None, threads=None))]
 pub fn xor_power<'py>(
     py: Python<'py>,
     a: Bound<'py, PyAny>,
     k: Bound<'py, PyAny>,
     modulus: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
+    let threads = Threads::parse(threads.as_ref())?;
     let k = convert::biguint(&k, "k")?;
     let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
-    with_ring!(&a, modulus.as_ref(), |array, ring| power(py, array, &k, ring))
+    with_ring!(&a, modulus.as_ref(), |array, ring| power(py, array, &k, ring, threads))
 }
 
-fn power<T, R>(py: Python<'_>, a: &Bound<'_, PyArrayDyn<T>>, k: &BigUint, ring: R) -> PyResult<()>
+fn power<T, R>(
+    py: Python<'_>,
+    a: &Bound<'_, PyArrayDyn<T>>,
+    k: &BigUint,
+    ring: R,
+    threads: Threads,
+) -> PyResult<()>
 where
     T: Element + Copy + Send + Sync,
     R: Checked<Elem = T>,
@@ -628,8 +691,8 @@ where
     if data.is_empty() {
         return Ok(());
     }
-    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?;
-    run_transform(py, Threads::Default, data.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    run_transform(py, threads, data.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
         ring.check_values(data)?;
         // Whole rows per step, and at least one.
         let group = (POW_CHUNK / n).max(1) * n;
@@ -649,30 +712,66 @@ where
     })
 }
 
-/// `set_convolve(a, b, kind, modulus=None)`: `a ← a ∘ b` row by row along the last axis, in
-/// place, for `kind` `"and"`, `"or"` or `"subset"` (`b` unchanged). Both arrays are
-/// C-contiguous, of one shape and dtype: the Python layer passes fresh copies. Unsigned arrays
-/// without a modulus wrap (the zeta transforms need no `1/2`).
+/// `set_convolve(a, b, kind, modulus=None, threads=None)`: `a ← a ∘ b` row by row along the last
+/// axis, in place, for `kind` `"and"`, `"or"` or `"subset"`. Both arrays are C-contiguous, of one
+/// shape and dtype: the Python layer passes fresh copies, and `b` is left holding its zeta
+/// transform (AND and OR) or unchanged (subset). Unsigned arrays without a modulus wrap (the zeta
+/// transforms need no `1/2`).
 #[pyfunction]
-#[pyo3(signature = (a, b, kind, modulus=None))]
+#[pyo3(signature = (a, b, kind, modulus=None, threads=None))]
 pub fn set_convolve<'py>(
     py: Python<'py>,
     a: Bound<'py, PyAny>,
     b: Bound<'py, PyAny>,
     kind: &str,
     modulus: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
-    if !matches!(kind, "and" | "or" | "subset") {
-        return Err(value_error(format!("kind {kind:?}: expected \"and\", \"or\" or \"subset\"")));
-    }
+    let kind = match kind {
+        "and" => SetKind::And,
+        "or" => SetKind::Or,
+        "subset" => SetKind::Subset,
+        _ => return Err(value_error(format!("kind {kind:?}: expected \"and\", \"or\" or \"subset\""))),
+    };
+    let threads = Threads::parse(threads.as_ref())?;
     let modulus = modulus.map(|m| convert::biguint(&m, "modulus")).transpose()?;
     check_ndim(&b)?;
     with_ring!(&a, modulus.as_ref(), |left, ring| {
         let right = b
             .cast::<PyArrayDyn<_>>()
             .map_err(|_| value_error(format!("a and b must have the same dtype (a is {})", left.dtype())))?;
-        set_rows(py, left, right, ring, kind)
+        set_rows(py, left, right, ring, kind, threads)
     })
+}
+
+/// The convolutions of [`set_convolve`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SetKind {
+    And,
+    Or,
+    Subset,
+}
+
+/// `x[i] ← x[i] · y[i]`, refused where a product leaves the ring (the exact rings only).
+fn multiply<R: Ring>(ring: &R, x: &mut [R::Elem], y: &[R::Elem], parallel: bool) -> nimcount::Result<()>
+where
+    R::Elem: Copy + Send + Sync,
+{
+    let one = |(x, y): (&mut [R::Elem], &[R::Elem])| -> nimcount::Result<()> {
+        for (a, &b) in x.iter_mut().zip(y) {
+            *a = ring.checked_mul(*a, b).ok_or_else(|| Error::Overflow {
+                what: "pointwise product",
+                ring: ring.to_string(),
+                detail: format!("{a} * {b}"),
+            })?;
+        }
+        Ok(())
+    };
+    if parallel && x.len() >= 1 << 16 {
+        x.par_chunks_mut(1 << 14).zip(y.par_chunks(1 << 14)).try_for_each(one)
+    } else {
+        one((x, y))
+    }
 }
 
 fn set_rows<T, R>(
@@ -680,7 +779,8 @@ fn set_rows<T, R>(
     a: &Bound<'_, PyArrayDyn<T>>,
     b: &Bound<'_, PyArrayDyn<T>>,
     ring: R,
-    kind: &str,
+    kind: SetKind,
+    threads: Threads,
 ) -> PyResult<()>
 where
     T: Element + Copy + Send + Sync,
@@ -703,15 +803,47 @@ where
         return Ok(());
     }
     let name = ring.to_string();
-    run_transform(py, Threads::Default, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
-        for (x, y) in left.chunks_mut(n).zip(right.chunks(n)) {
+    let plan = Plan::new(ring.clone(), n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    // The library's subset convolution spreads its work over rayon's current pool: with
+    // `threads=1` that pool is one thread.
+    let threads = match (kind, threads) {
+        (SetKind::Subset, Threads::One) => Threads::Pool(1),
+        _ => threads,
+    };
+    run_transform(py, threads, left.len() >= POWER_INTERRUPTIBLE_MIN, &name, |signals| {
+        ring.check_values(left)?;
+        ring.check_values(right)?;
+        // Rows in groups, Ctrl-C checked between groups.
+        let group = (POW_CHUNK / n).max(1) * n;
+        for (x, y) in left.chunks_mut(group).zip(right.chunks_mut(group)) {
             signals.check();
-            let c = match kind {
-                "and" => nimcount::convolve::and_convolve(ring.clone(), x, y)?,
-                "or" => nimcount::convolve::or_convolve(ring.clone(), x, y)?,
-                _ => nimcount::convolve::subset_convolve(ring.clone(), x, y)?,
+            let sets = match kind {
+                SetKind::And => Sets::Superset,
+                SetKind::Or => Sets::Subset,
+                SetKind::Subset if n == 1 => {
+                    multiply(plan.ring(), x, y, threads.parallel())?;
+                    continue;
+                }
+                SetKind::Subset => {
+                    // Its ranked transforms are the library's, which checks their memory first.
+                    for (x, y) in x.chunks_mut(n).zip(y.chunks(n)) {
+                        signals.check();
+                        let c = nimcount::convolve::subset_convolve(ring.clone(), x, y)?;
+                        x.copy_from_slice(&c);
+                    }
+                    continue;
+                }
             };
-            x.copy_from_slice(&c);
+            // In place on the two copies: nothing to allocate. A transform of length 1 is the
+            // identity, with no sum to bound: only the products are checked.
+            if n > 1 {
+                plan.zeta(x, sets)?;
+                plan.zeta(y, sets)?;
+            }
+            multiply(plan.ring(), x, y, threads.parallel())?;
+            if n > 1 {
+                plan.mobius(x, sets)?;
+            }
         }
         Ok(())
     })
@@ -759,6 +891,9 @@ where
     run_transform(py, threads, data.len() >= TRANSFORM_INTERRUPTIBLE_MIN, &name, |signals| {
         ring.check_values(data)?;
         signals.check();
+        if n == 1 {
+            return Ok(()); // the identity, with no sum to bound
+        }
         if inverse { plan.mobius(data, sets) } else { plan.zeta(data, sets) }
     })
 }

@@ -248,9 +248,16 @@ def test_heaps_range_of_any_size_and_its_refusals():
     for bad in [range(5, 3), range(1, 10, 2)]:
         with pytest.raises(ValueError, match="heaps="):
             nimcount.count("nim", (0, 7), bad)
-    for flags in [{"misere": True}, {"probability": True}]:
-        with pytest.raises(ValueError, match="range of heap counts"):
-            nimcount.count("nim", (0, 7), range(1, 4), **flags)
+    with pytest.raises(ValueError, match="range of heap counts"):
+        nimcount.count("nim", (0, 7), range(1, 4), probability=True)
+    # Misère play over a range of heap counts: the counts of each number of heaps, summed (nim of
+    # every kind, ordered heaps of a game with a quotient); multisets of such a game, refused.
+    for game, flags in [("nim", {}), ("nim", {"unordered": True}), ("nim", {"distinct": True}), ("kayles", {})]:
+        c = nimcount.count(game, (0, 7), range(1, 4), misere=True, **flags)
+        each = [nimcount.count(game, (0, 7), k, misere=True, **flags) for k in range(1, 4)]
+        assert (c.losing, c.total) == (sum(e.losing for e in each), sum(e.total for e in each))
+    with pytest.raises(ValueError, match="range of heap counts"):
+        nimcount.count("kayles", (0, 7), range(1, 4), misere=True, unordered=True)
 
 
 def test_misere_counts_by_the_quotient_equal_play():

@@ -5,12 +5,10 @@ no abort under a memory limit, no thread left behind, Ctrl-C acting within a sec
 import _thread
 import os
 import pathlib
-import resource
 import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 
@@ -322,56 +320,7 @@ def test_histograms_empty_sparse_and_narrow():
     assert wide.losing == 2**80 + 1
 
 
-def run_limited(code, limit_bytes):
-    """Runs ``code`` in a child interpreter under ``ulimit -v``; its exit status and output."""
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
-
-    child = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], preexec_fn=limit,
-                           capture_output=True, text=True, timeout=300)
-    return child.returncode, child.stdout + child.stderr
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS")
-@pytest.mark.parametrize("call,limit", [
-    ("nimcount.fwht(np.zeros(1 << 28, np.int64), inverse=True)", 3 << 30),
-    ("nimcount.xor_power(np.zeros(1 << 28), 2)", 3 << 30),
-    ("nimcount.xor_convolve(np.zeros(1 << 27), np.zeros(1 << 27))", 2 << 30),
-    ("nimcount.count(histogram=np.ones(1 << 26, np.uint64), heaps=3, modulus=7)", 3 << 29),
-])
-def test_no_abort_under_a_memory_limit(call, limit):
-    status, output = run_limited(f"""
-        import numpy as np, nimcount
-        try:
-            {call}
-            print("answered")
-        except MemoryError as e:
-            print("MemoryError", e)
-        """, limit)
-    assert status == 0, output
-    assert "answered" in output or "MemoryError" in output, output
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS")
-@pytest.mark.parametrize("call,limit", [
-    ("nimcount.play('moore:5000', [(i * 7919) % 10**6 + 1 for i in range(15000)])", 3 << 30),
-    ("nimcount.play('squares', [100000, 7], misere=True)", 2 << 30),
-    ("nimcount.play('kayles', [10**(10**6), 3])", 2 << 30),
-])
-def test_play_refuses_before_it_runs_out_of_memory(call, limit):
-    status, output = run_limited(f"""
-        import time, nimcount
-        start = time.perf_counter()
-        try:
-            {call}
-            print("answered")
-        except (ValueError, MemoryError) as e:
-            print(type(e).__name__, e)
-        print("seconds", time.perf_counter() - start)
-        """, limit)
-    assert status == 0, output
-    assert "answered" in output or "Error" in output or "TooCostly" in output, output
-    assert float(output.split("seconds")[-1]) < 30, output
+# The calls under a memory limit are rows of the door matrix (test_doors.py, class "memory").
 
 
 def test_the_stubs_match_the_module():
