@@ -685,7 +685,7 @@ mod tests {
                             let mut batch = x.clone();
                             run(&mut batch);
                             let mut alone = x.clone();
-                            alone.chunks_mut(len).for_each(|row| run(row));
+                            alone.chunks_mut(len).for_each(run);
                             assert_eq!(batch, alone, "order {m}, 2^{k}, {backend:?}, inverse {inverse}");
                         }
                     }
