@@ -383,11 +383,20 @@ fn short_rows<S: Copy, W: Copy + Default + std::ops::Add<Output = W> + std::ops:
         let b = rows.len() / len;
         let columns = b * block;
         to_wide(rows, &mut flat[..rows.len()]);
-        for r in 0..b {
-            for c in 0..m {
-                let from = r * len + c * block;
-                let to = c * columns + r * block;
-                wide[to..to + block].copy_from_slice(&flat[from..from + block]);
+        if block == 1 {
+            // A transpose of `b` rows of `m` values.
+            for (c, column) in wide[..rows.len()].chunks_exact_mut(b).enumerate() {
+                for (r, w) in column.iter_mut().enumerate() {
+                    *w = flat[r * m + c];
+                }
+            }
+        } else {
+            for r in 0..b {
+                for c in 0..m {
+                    let from = r * len + c * block;
+                    let to = c * columns + r * block;
+                    wide[to..to + block].copy_from_slice(&flat[from..from + block]);
+                }
             }
         }
         let wide = &mut wide[..rows.len()];
@@ -403,11 +412,19 @@ fn short_rows<S: Copy, W: Copy + Default + std::ops::Add<Output = W> + std::ops:
         }
         let out = &mut out[..rows.len()];
         finish(wide, out);
-        for r in 0..b {
-            for c in 0..m {
-                let from = c * columns + r * block;
-                let to = r * len + c * block;
-                rows[to..to + block].copy_from_slice(&out[from..from + block]);
+        if block == 1 {
+            for (r, row) in rows.chunks_exact_mut(m).enumerate() {
+                for (c, x) in row.iter_mut().enumerate() {
+                    *x = out[c * b + r];
+                }
+            }
+        } else {
+            for r in 0..b {
+                for c in 0..m {
+                    let from = c * columns + r * block;
+                    let to = r * len + c * block;
+                    rows[to..to + block].copy_from_slice(&out[from..from + block]);
+                }
             }
         }
     }
