@@ -28,6 +28,7 @@ import collections.abc as _collections_abc
 import dataclasses as _dataclasses
 import operator as _operator
 import typing as _typing
+import warnings as _warnings
 
 import numpy as _np
 
@@ -414,7 +415,7 @@ def xor_convolve(a, b, *, modulus=None, axis=-1, threads=None):
     """
     out, scratch, axis = _operands(a, b, modulus, axis)
     _native.xor_convolve(out, scratch, modulus, threads)
-    return _np.moveaxis(out, -1, axis)
+    return _np.moveaxis(_overflow_warned(out), -1, axis)
 
 
 def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1, threads=None):
@@ -491,11 +492,25 @@ def zeta(a, *, superset=False, inverse=False, modulus=None, axis=-1, threads=Non
     return a
 
 
+def _overflow_warned(out):
+    """``out``, after a ``RuntimeWarning`` (as NumPy's) when a float result is inf or NaN: an
+    overflow of sums or products of finite inputs, or inf or NaN among the inputs."""
+    if out.dtype.kind == "f" and out.size and not _np.isfinite(out).all():
+        bad = int(out.size - _np.count_nonzero(_np.isfinite(out)))
+        _warnings.warn(
+            f"{bad} of the {out.size} results are inf or NaN (an overflow of {out.dtype}, or inf or "
+            "NaN among the inputs)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return out
+
+
 def _set_convolve(a, b, kind, modulus, axis, threads):
     """The AND, OR or subset convolution of ``a`` and ``b`` row by row, as a new array."""
     out, other, axis = _operands(a, b, modulus, axis)
     _native.set_convolve(out, other, kind, modulus, threads)
-    return _np.moveaxis(out, -1, axis)
+    return _np.moveaxis(_overflow_warned(out), -1, axis)
 
 
 def and_convolve(a, b, *, modulus=None, axis=-1, threads=None):
@@ -610,7 +625,7 @@ def xor_power(a, k, *, modulus=None, axis=-1, threads=None):
         raise TypeError("k must be an int, not a bool")
     out = _rows_last(a, axis, wide)
     _native.xor_power(out, k, modulus, threads)
-    return _np.moveaxis(out, -1, axis)
+    return _np.moveaxis(_overflow_warned(out), -1, axis)
 
 
 def _theorem(certificate):
@@ -1002,7 +1017,7 @@ class Play:
         return _dataclasses.asdict(self)
 
 
-def play(game, heaps, *, misere=False, max_heap=None, all=True):
+def play(game, heaps, *, misere=False, max_heap=None, all=True, max_states=None):
     """The verdict of a position and its winning moves.
 
     Parameters
@@ -1021,6 +1036,10 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
     all : bool, default True
         Every winning move (at most 10000: more raises ``TooCostly`` with ``keyword``
         ``"all"``); ``False``: the verdict and one winning move, when there is one.
+    max_states : int, optional
+        With ``misere=True``: the misère quotients tried before the search are built within
+        checks of this many states (default 50000) and orders up to 2000, as ``nimcount play
+        --misere --max-states`` (``10**6`` reaches Dawson's Kayles' heaps ``0..=31``).
 
     Returns
     -------
@@ -1038,7 +1057,7 @@ def play(game, heaps, *, misere=False, max_heap=None, all=True):
     """
     if isinstance(heaps, (str, bytes, dict, _collections_abc.Set)) or _is_bool(heaps):
         raise TypeError(f"heaps must be an iterable of heap sizes in order, not {type(heaps).__name__}")
-    answer = _native.play(game, heaps, misere, max_heap, all)
+    answer = _native.play(game, heaps, misere, max_heap, all, max_states)
     moves = [
         Move(description, tuple((h, before, tuple(after)) for h, before, after in changes))
         for description, changes in answer["moves"]
@@ -1061,6 +1080,11 @@ class MisereQuotient:
     its proof checked. ``table[a][b]`` is the product of elements ``a`` and ``b`` (only with
     ``table=True``; else ``None``). A position is lost exactly when the product of its heaps'
     elements lies in ``p_portion``.
+
+    The quotient of the heaps ``0..=n`` only (``misere_quotient(game, max_heap=n)`` when no
+    quotient of every heap size is found) has ``largest_heap`` ``n``, ``period`` 0, and
+    ``reason``, why no quotient of every heap size was found; it judges every position of those
+    heaps and refuses a larger heap.
     """
 
     game: str
@@ -1076,14 +1100,22 @@ class MisereQuotient:
     theorem_id: str
     states_checked: int
     table: _typing.Optional[_typing.Tuple[_typing.Tuple[int, ...], ...]] = None
+    largest_heap: _typing.Optional[int] = None
+    reason: _typing.Optional[str] = None
 
     def element(self, n: int) -> int:
-        """The element of a heap of ``n >= 0`` stones (any size)."""
+        """The element of a heap of ``n >= 0`` stones (any size; at most ``largest_heap`` for
+        the quotient of the heaps ``0..=largest_heap``, else ``ValueError``)."""
         if _is_bool(n) or not isinstance(n, (int, _np.integer)):
             raise TypeError(f"a heap size must be an int, not {type(n).__name__}")
         n = int(n)
         if n < 0:
             raise ValueError(f"a heap size must be at least 0, not {n}")
+        if self.largest_heap is not None and n > self.largest_heap:
+            raise ValueError(
+                f"a heap of {n} is above the heaps 0..={self.largest_heap} of this quotient; "
+                "no heap above them is known"
+            )
         if n >= self.preperiod:
             n = self.preperiod + (n - self.preperiod) % self.period
         return self.heaps[n]
@@ -1105,7 +1137,9 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
     game : str
         A game spec: ``"kayles"``, ``"octal:0.75"``, ``"subtract:1,2"``, …
     max_heap : int, optional
-        Join heaps up to this size (default 1000, at most 100000).
+        Join heaps up to this size (default 1000, at most 100000). Given, and no quotient of
+        every heap size found, the quotient of the heaps ``0..=max_heap`` is returned instead
+        (``largest_heap`` set, ``reason`` saying why), as ``nimcount misere --max-heap``.
     max_order : int, optional
         Stop when a quotient along the way passes this order (default 2000, at most 16384).
     max_states : int, optional
@@ -1159,4 +1193,6 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
         theorem_id=d["theorem_id"],
         states_checked=d["states_checked"],
         table=None if rows is None else tuple(tuple(r) for r in rows),
+        largest_heap=d["largest_heap"],
+        reason=d["reason"],
     )

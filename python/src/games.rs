@@ -283,6 +283,7 @@ fn play_position(
     heaps: Vec<BigUint>,
     misere: bool,
     max_heap: Option<u64>,
+    max_states: Option<u64>,
     all: bool,
     progress: &dyn Progress,
 ) -> Result<Played, Refusal> {
@@ -324,7 +325,15 @@ fn play_position(
     let rules =
         if game == Game::Nim { Rules::nim() } else { Rules::for_game(&game, &largest, max_heap, progress)? };
     if misere && game != Game::Nim {
-        let position = MiserePosition::new(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS)?;
+        // The quotients tried before the search, within play's budget or `max_states` (and then
+        // orders up to the default of a search), as `play --misere --max-states`.
+        let mut budget = nimcount::play::PLAY_BUDGET;
+        if let Some(n) = max_states {
+            budget.max_states = n;
+            budget.max_order = nimcount::misere::Budget::default().max_order;
+        }
+        let position =
+            MiserePosition::within(heaps.into_iter().map(|h| (&rules, h)), MISERE_MAX_POSITIONS, &budget)?;
         let count = || position.winning_move_count().cloned();
         let moves = listed(&mut position.winning_moves().iter().cloned(), &count)?;
         return Ok(Played {
@@ -648,10 +657,10 @@ pub fn period<'py>(
     Ok(d)
 }
 
-/// `play(game, heaps, misere, max_heap, all)`: the verdict, the heaps' Grundy values and the
-/// winning moves (every one, or the first with `all=false`) as a dict.
+/// `play(game, heaps, misere, max_heap, all, max_states)`: the verdict, the heaps' Grundy values
+/// and the winning moves (every one, or the first with `all=false`) as a dict.
 #[pyfunction]
-#[pyo3(signature = (game, heaps, misere=false, max_heap=None, all=true))]
+#[pyo3(signature = (game, heaps, misere=false, max_heap=None, all=true, max_states=None))]
 pub fn play<'py>(
     py: Python<'py>,
     game: String,
@@ -659,11 +668,17 @@ pub fn play<'py>(
     misere: bool,
     max_heap: Option<Bound<'py, PyAny>>,
     all: bool,
+    max_states: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let heaps: Vec<BigUint> = heaps.try_iter()?.map(|h| biguint(&h?, "a heap")).collect::<PyResult<_>>()?;
     let max_heap = max_heap.map(|h| u64_arg(&h, "max_heap")).transpose()?;
-    let played = interruptible(py, |signals| play_position(&game, heaps, misere, max_heap, all, signals))?
-        .map_err(|r| r.into_py(py))?;
+    if max_states.is_some() && !misere {
+        return Err(crate::errors::value_error("max_states= applies to misere=True".to_string()));
+    }
+    let max_states = crate::misere::budget_limit(max_states, "max_states", nimcount::misere::MAX_STATES)?;
+    let played =
+        interruptible(py, |signals| play_position(&game, heaps, misere, max_heap, max_states, all, signals))?
+            .map_err(|r| r.into_py(py))?;
     let d = PyDict::new(py);
     d.set_item("verdict", played.verdict.as_str())?;
     let grundy = match &played.grundy {

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 
 use crate::convert;
 use crate::errors::{to_py, value_error};
+use crate::interrupt::{Signals, interruptible};
 use crate::inuse::Claim;
 use crate::transform::{OVERLAP, Threads, not_contiguous};
 
@@ -400,44 +401,65 @@ fn dlpack_rows(obj: &Bound<'_, PyAny>, axis: isize) -> PyResult<(Rows, Managed)>
     Ok((rows, managed))
 }
 
-/// Transforms every row, in place.
-fn run(rows: &Rows, plan: &HadamardPlan, scale: f64, inverse: bool, parallel: bool) -> nimcount::Result<()> {
+/// Values transformed between two looks at Ctrl-C: tens of milliseconds on one core.
+const CHUNK: usize = 1 << 22;
+
+/// Transforms every row, in place, [`CHUNK`] values (whole rows) at a time, looking at `signals`
+/// between chunks (Ctrl-C stops the transform there, the rows done so far transformed).
+fn run(
+    rows: &Rows,
+    plan: &HadamardPlan,
+    scale: f64,
+    inverse: bool,
+    parallel: bool,
+    signals: &Signals,
+) -> nimcount::Result<()> {
     fn typed<S: Storage>(
         rows: &Rows,
         plan: &HadamardPlan,
         scale: f64,
         inverse: bool,
         parallel: bool,
+        signals: &Signals,
     ) -> nimcount::Result<()> {
         let one =
             |data: &mut [S]| if inverse { plan.inverse(data, scale) } else { plan.forward(data, scale) };
         if rows.starts.is_empty() {
             return Ok(());
         }
+        let per_chunk = (CHUNK / rows.n).max(1);
         if rows.whole {
             // SAFETY: the rows lie back to back from the first start (checked by `rows_of`), in
             // memory the caller keeps alive and writable, and claimed for this call.
             let data = unsafe {
                 std::slice::from_raw_parts_mut(rows.starts[0] as *mut S, rows.starts.len() * rows.n)
             };
-            return one(data);
+            for chunk in data.chunks_mut(per_chunk * rows.n) {
+                signals.check();
+                one(chunk)?;
+            }
+            return Ok(());
         }
         let row = |&start: &usize| {
             // SAFETY: each row is `n` contiguous elements, the rows do not overlap (checked by
             // `rows_of`), in memory kept alive, writable and claimed for this call.
             one(unsafe { std::slice::from_raw_parts_mut(start as *mut S, rows.n) })
         };
-        if parallel && rows.starts.len() > 1 && rows.starts.len() * rows.n >= 1 << 16 {
-            rows.starts.par_iter().try_for_each(row)
-        } else {
-            rows.starts.iter().try_for_each(row)
+        for starts in rows.starts.chunks(per_chunk) {
+            signals.check();
+            if parallel && starts.len() > 1 && starts.len() * rows.n >= 1 << 16 {
+                starts.par_iter().try_for_each(row)?;
+            } else {
+                starts.iter().try_for_each(row)?;
+            }
         }
+        Ok(())
     }
     match rows.dtype {
-        Dtype::F16 => typed::<f16>(rows, plan, scale, inverse, parallel),
-        Dtype::BF16 => typed::<bf16>(rows, plan, scale, inverse, parallel),
-        Dtype::F32 => typed::<f32>(rows, plan, scale, inverse, parallel),
-        Dtype::F64 => typed::<f64>(rows, plan, scale, inverse, parallel),
+        Dtype::F16 => typed::<f16>(rows, plan, scale, inverse, parallel, signals),
+        Dtype::BF16 => typed::<bf16>(rows, plan, scale, inverse, parallel, signals),
+        Dtype::F32 => typed::<f32>(rows, plan, scale, inverse, parallel, signals),
+        Dtype::F64 => typed::<f64>(rows, plan, scale, inverse, parallel, signals),
     }
 }
 
@@ -499,13 +521,20 @@ pub fn hadamard<'py>(
     half_room(&rows, threads).map_err(|e| to_py(py, e))?;
     let claim = Claim::span(rows.span.0, rows.span.1)?;
     let pool = threads.pool()?;
-    let outcome = py.detach(|| match &pool {
-        Some(pool) => pool.install(|| run(&rows, &plan, scale, inverse, threads.parallel())),
-        None => run(&rows, &plan, scale, inverse, threads.parallel()),
-    });
+    let work = |signals: &Signals| match &pool {
+        Some(pool) => pool.install(|| run(&rows, &plan, scale, inverse, threads.parallel(), signals)),
+        None => run(&rows, &plan, scale, inverse, threads.parallel(), signals),
+    };
+    // A transform of more than one chunk on a thread of its own, Ctrl-C looked at between
+    // chunks; a smaller one here, without the thread's start (microseconds).
+    let outcome = if rows.starts.len().saturating_mul(rows.n) > CHUNK {
+        interruptible(py, work)
+    } else {
+        Ok(py.detach(|| work(&Signals::default())))
+    };
     drop(claim);
     drop(managed); // the producer's deleter, with the GIL held
-    outcome.map_err(|e: Error| to_py(py, e))?;
+    outcome?.map_err(|e: Error| to_py(py, e))?;
     Ok(a)
 }
 

@@ -13,7 +13,8 @@ use crate::errors::{quotient_not_found, to_py, value_error};
 use crate::interrupt::interruptible;
 
 /// `misere_quotient(game, max_heap, max_order, max_states, table, max_seconds)`: the quotient
-/// as a dict; `QuotientNotFound` (with `reason` and `keyword`) when it is not found within the
+/// as a dict (with `max_heap`, that of the heaps `0..=max_heap` when no quotient of every heap
+/// size is found); `QuotientNotFound` (with `reason` and `keyword`) when it is not found within the
 /// limits, `TooCostly` when the limits are estimated beyond `max_seconds`.
 #[pyfunction]
 #[pyo3(signature = (game, max_heap=None, max_order=None, max_states=None, table=false, max_seconds=None))]
@@ -28,7 +29,8 @@ pub fn misere_quotient<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = budget_limit;
     let mut budget = Budget::default();
-    if let Some(n) = limit(max_heap, "max_heap", misere::MAX_HEAP)? {
+    let max_heap = limit(max_heap, "max_heap", misere::MAX_HEAP)?;
+    if let Some(n) = max_heap {
         budget.max_heap = n;
     }
     if let Some(n) = limit(max_order, "max_order", misere::MAX_ORDER as u64)? {
@@ -40,9 +42,10 @@ pub fn misere_quotient<'py>(
     if let Some(n) = limit(max_seconds, "max_seconds", misere::MAX_SECONDS)? {
         budget.max_seconds = n;
     }
-    let found = interruptible(py, |signals| find(&game, &budget, signals))?;
-    let q = match found {
-        Ok(q) => q,
+    let partial = max_heap.is_some();
+    let found = interruptible(py, |signals| find(&game, &budget, partial, signals))?;
+    let (q, reason) = match found {
+        Ok(found) => found,
         Err(Error::QuotientNotFound { game, reason, limit }) => {
             return Err(quotient_not_found(py, &game, &reason, limit));
         }
@@ -70,6 +73,8 @@ pub fn misere_quotient<'py>(
     d.set_item("theorem", q.theorem().to_string())?;
     d.set_item("theorem_id", q.theorem().name())?;
     d.set_item("states_checked", q.states_checked())?;
+    d.set_item("largest_heap", q.largest_heap())?;
+    d.set_item("reason", reason)?;
     if table {
         let rows = PyList::empty(py);
         for a in 0..q.order() {
@@ -92,8 +97,22 @@ pub(crate) fn budget_limit(value: Option<Bound<'_, PyAny>>, name: &str, most: u6
     Ok(Some(n))
 }
 
-/// The quotient of a game spec within `budget`, reporting to `progress`.
-fn find(spec: &str, budget: &Budget, progress: &dyn Progress) -> nimcount::Result<Quotient> {
+/// The quotient of a game spec within `budget`, reporting to `progress`; with `partial` (a
+/// `max_heap` given), when no quotient of every heap size is found, the quotient of the heaps
+/// `0..=max_heap` and why the other was not found.
+fn find(
+    spec: &str,
+    budget: &Budget,
+    partial: bool,
+    progress: &dyn Progress,
+) -> nimcount::Result<(Quotient, Option<String>)> {
     let game = Spec::parse(spec)?.heap_game()?;
-    misere::quotient_reporting(&game, budget, progress)
+    match misere::quotient_reporting(&game, budget, progress) {
+        Ok(q) => Ok((q, None)),
+        Err(Error::QuotientNotFound { reason, .. }) if partial => {
+            let q = misere::partial_quotient_reporting(&game, budget.max_heap, budget, progress)?;
+            Ok((q, Some(reason)))
+        }
+        Err(e) => Err(e),
+    }
 }

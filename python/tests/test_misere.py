@@ -96,3 +96,56 @@ def test_unordered_and_distinct_misere_counts_equal_the_search(moves):
                     assert c.losing == (want if modulus is None else want % modulus), (game, lo, hi, k, kind)
                     assert c.total == (len(tuples) if modulus is None else len(tuples) % modulus)
                     assert c.kind == kind and c.play == "misere"
+
+
+def dawson_lost():
+    """Whether a position of Dawson's Kayles (octal:0.07: take two stones, leaving nothing, one
+    heap or two non-empty heaps) is lost for the player to move in misère play."""
+
+    @functools.lru_cache(maxsize=None)
+    def lost(position):
+        options = []
+        for i, h in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            if h >= 2:
+                options.append(rest + ((h - 2,) if h > 2 else ()))
+            for a in range(1, (h - 2) // 2 + 1):
+                options.append(rest + (a, h - 2 - a))
+        return bool(options) and all(not lost(tuple(sorted(o))) for o in options)
+
+    return lambda heaps: lost(tuple(sorted(h for h in heaps if h > 0)))
+
+
+def test_the_quotient_of_the_heaps_in_range_when_none_of_every_heap_is_found():
+    lost = dawson_lost()
+    q = nimcount.misere_quotient("dawsons-kayles", max_heap=12, table=True)
+    assert q.largest_heap == 12 and q.period == 0 and "heaps up to 12" in q.reason
+    assert q.theorem_id == "heaps" and len(q.heaps) == 13
+    # It judges every position of up to three heaps of 0..=12 as the plain search does.
+    for position in itertools.combinations_with_replacement(range(13), 3):
+        product = 0
+        for h in position:
+            product = q.table[product][q.element(h)]
+        assert (product in q.p_portion) == lost(position), position
+    with pytest.raises(ValueError, match="above the heaps 0..=12"):
+        q.element(13)
+    # Without max_heap, not found as before; a quotient of every heap size keeps no reason.
+    with pytest.raises(nimcount.QuotientNotFound):
+        nimcount.misere_quotient("dawsons-kayles")
+    q = nimcount.misere_quotient("octal:0.75", max_heap=100)
+    assert q.largest_heap is None and q.reason is None and q.period == 2
+
+
+def test_play_reaches_larger_quotients_with_max_states():
+    lost = dawson_lost()
+    q = nimcount.misere_quotient("dawsons-kayles", max_heap=21, max_states=10**6, table=True)
+    assert q.largest_heap == 21
+    for heaps in [(20, 21), (21, 21), (4, 20)]:
+        p = nimcount.play("dawsons-kayles", heaps, misere=True, max_states=10**6)
+        product = q.table[q.element(heaps[0])][q.element(heaps[1])]
+        assert (p.verdict == "lost") == (product in q.p_portion), heaps
+    assert nimcount.play("dawsons-kayles", (4, 6), misere=True, max_states=10**6).verdict == (
+        "lost" if lost((4, 6)) else "won"
+    )
+    with pytest.raises(ValueError, match="misere=True"):
+        nimcount.play("kayles", (3, 4), max_states=10**6)

@@ -518,3 +518,20 @@ def test_xor_convolve_takes_threads(threads):
     np.testing.assert_array_equal(nimcount.xor_convolve(a, b, threads=threads), want)
     with pytest.raises(ValueError, match="threads=0"):
         nimcount.xor_convolve(a, b, threads=0)
+
+
+def test_float_results_that_overflow_warn_as_numpy_does():
+    big = np.array([1e200, -1e200, 1e200, 1e200])
+    for f in [nimcount.xor_convolve, nimcount.and_convolve, nimcount.or_convolve]:
+        with pytest.warns(RuntimeWarning, match="inf or NaN \\(an overflow of float64"):
+            out = f(big, big)
+        assert not np.isfinite(out).all()
+    with pytest.warns(RuntimeWarning, match="inf or NaN"):
+        nimcount.xor_power(big, 3)
+    # Finite results: no warning.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nimcount.and_convolve(np.ones(4), np.ones(4))
+        nimcount.xor_convolve(np.ones(4, np.uint32), np.ones(4, np.uint32), modulus=7)
