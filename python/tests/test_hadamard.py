@@ -310,3 +310,32 @@ def test_dlpack_producers_refused_with_a_clear_error():
         assert producer.deleted == 0, "a refused tensor is left to its capsule"
     with pytest.raises(TypeError, match="NumPy array or an object with __dlpack__"):
         nimcount.fwht(object(), scale=1.0)
+
+
+def test_ctrl_c_stops_many_short_rows_within_a_second():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import numpy as np, nimcount\n"
+        "a = np.ones((1 << 23, 28), np.float16)\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    for _ in range(1000):\n"
+        "        nimcount.fwht(a, threads=1)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        assert p.stdout.readline().strip() == "interrupted"
+        assert time.perf_counter() - sent < 1.0
+    finally:
+        p.kill()
+        p.wait()
