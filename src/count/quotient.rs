@@ -413,18 +413,23 @@ mod tests {
     use crate::game::Game;
     use crate::play::MisereSearch;
 
-    /// Ordered, unordered and distinct misère counts against every tuple judged by a plain
-    /// memoised search (the player who cannot move wins; multisets are the non-decreasing
-    /// tuples, sets the increasing ones), exact and modulo 10^9+7, 2^64, 12 and 1.
-    #[test]
-    fn counts_equal_a_plain_search() {
-        let moduli: Vec<Option<BigUint>> = vec![
+    /// Exact, a prime, 2^64, 12 and 1.
+    fn moduli() -> Vec<Option<BigUint>> {
+        vec![
             None,
             Some(1_000_000_007u32.into()),
             Some(BigUint::from(1u8) << 64u32),
             Some(12u8.into()),
             Some(1u8.into()),
-        ];
+        ]
+    }
+
+    /// Ordered, unordered and distinct misère counts against every tuple judged by a plain
+    /// memoised search (the player who cannot move wins; multisets are the non-decreasing
+    /// tuples, sets the increasing ones), exact and modulo 10^9+7, 2^64, 12 and 1.
+    #[test]
+    fn counts_equal_a_plain_search() {
+        let moduli = moduli();
         for spec in ["octal:0.75", "subtract:1,2", "subtract:1,3,4"] {
             let game = Game::parse(spec).unwrap();
             let mut search = MisereSearch::new(vec![&game], 1_000_000);
@@ -480,13 +485,7 @@ mod tests {
     /// 12 and 1. Multisets and sets of Nim too (the transform's own range, corrected).
     #[test]
     fn ranges_of_heap_counts_equal_the_counts_one_by_one() {
-        let moduli: Vec<Option<BigUint>> = vec![
-            None,
-            Some(1_000_000_007u32.into()),
-            Some(BigUint::from(1u8) << 64u32),
-            Some(12u8.into()),
-            Some(1u8.into()),
-        ];
+        let moduli = moduli();
         for (spec, kinds) in [
             ("octal:0.75", &[Kind::Ordered][..]),
             ("subtract:1,3,4", &[Kind::Ordered][..]),

@@ -380,25 +380,8 @@ fn short_rows<S: Copy, W: Copy + Default + std::ops::Add<Output = W> + std::ops:
     let mut wide = vec![W::default(); batch * len];
     let mut out: Vec<S> = data[..batch.min(data.len() / len) * len].to_vec();
     for rows in data.chunks_mut(batch * len) {
-        let b = rows.len() / len;
-        let columns = b * block;
         to_wide(rows, &mut flat[..rows.len()]);
-        if block == 1 {
-            // A transpose of `b` rows of `m` values.
-            for (c, column) in wide[..rows.len()].chunks_exact_mut(b).enumerate() {
-                for (r, w) in column.iter_mut().enumerate() {
-                    *w = flat[r * m + c];
-                }
-            }
-        } else {
-            for r in 0..b {
-                for c in 0..m {
-                    let from = r * len + c * block;
-                    let to = c * columns + r * block;
-                    wide[to..to + block].copy_from_slice(&flat[from..from + block]);
-                }
-            }
-        }
+        regroup(&flat[..rows.len()], &mut wide[..rows.len()], m, block, true);
         let wide = &mut wide[..rows.len()];
         let mut h = 1;
         while h < block {
@@ -412,20 +395,30 @@ fn short_rows<S: Copy, W: Copy + Default + std::ops::Add<Output = W> + std::ops:
         }
         let out = &mut out[..rows.len()];
         finish(wide, out);
-        if block == 1 {
-            for (r, row) in rows.chunks_exact_mut(m).enumerate() {
-                for (c, x) in row.iter_mut().enumerate() {
-                    *x = out[c * b + r];
-                }
+        regroup(out, rows, m, block, false);
+    }
+}
+
+/// Between `b` rows of `m` blocks of `block` values and one wide row of `m` blocks of `b·block`
+/// values: block `c` of row `r` lies at `(r·m + c)·block` in the rows and at `(c·b + r)·block`
+/// in the wide row; `into_wide` copies from the rows (`src`) to the wide row (`dst`), else back.
+fn regroup<T: Copy>(src: &[T], dst: &mut [T], m: usize, block: usize, into_wide: bool) {
+    let b = src.len() / (m * block);
+    if block == 1 {
+        // A transpose of `b × m` values, one way or the other.
+        let (outer, inner) = if into_wide { (b, m) } else { (m, b) };
+        for (i, line) in dst.chunks_exact_mut(outer).enumerate() {
+            for (j, x) in line.iter_mut().enumerate() {
+                *x = src[j * inner + i];
             }
-        } else {
-            for r in 0..b {
-                for c in 0..m {
-                    let from = c * columns + r * block;
-                    let to = r * len + c * block;
-                    rows[to..to + block].copy_from_slice(&out[from..from + block]);
-                }
-            }
+        }
+        return;
+    }
+    for r in 0..b {
+        for c in 0..m {
+            let (in_rows, in_wide) = ((r * m + c) * block, (c * b + r) * block);
+            let (from, to) = if into_wide { (in_rows, in_wide) } else { (in_wide, in_rows) };
+            dst[to..to + block].copy_from_slice(&src[from..from + block]);
         }
     }
 }
