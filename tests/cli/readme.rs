@@ -101,6 +101,37 @@ fn estimates_apart(line: &str) -> String {
     out
 }
 
+/// The figures of the estimates of `line` (`about 2.2 s`, `about 4.1 min`) with their units.
+fn estimates(line: &str) -> Vec<(f64, String)> {
+    line.split("about ")
+        .skip(1)
+        .filter_map(|part| {
+            let figure: String = part.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+            let unit = part[figure.len()..].split_whitespace().next().unwrap_or("").to_string();
+            Some((figure.parse().ok()?, unit))
+        })
+        .collect()
+}
+
+/// The largest factor between an estimate the README shows and the tool's: estimates come from
+/// a model of a reference machine, the same on every host, but the model is recalibrated now
+/// and then; a README left behind by more than this fails.
+const ESTIMATE_FACTOR: f64 = 1.25;
+
+/// `got` and `want` are the same line but for their estimates, each within [`ESTIMATE_FACTOR`]
+/// of the other in the same unit.
+fn same_with_estimates(at: &str, got: &str, want: &str) {
+    assert_eq!(estimates_apart(got), estimates_apart(want), "{at}: the line differs from the README's");
+    let (got, want) = (estimates(got), estimates(want));
+    assert_eq!(got.len(), want.len(), "{at}: {got:?} against the README's {want:?}");
+    for ((g, gu), (w, wu)) in got.iter().zip(&want) {
+        assert!(
+            gu == wu && g / w <= ESTIMATE_FACTOR && w / g <= ESTIMATE_FACTOR,
+            "{at}: an estimate of about {g} {gu} where the README shows about {w} {wu}"
+        );
+    }
+}
+
 /// The line of `output` whose first word is `label`.
 fn labelled<'a>(output: &[&'a str], label: &str) -> Option<&'a str> {
     output.iter().copied().find(|l| l.split_whitespace().next() == Some(label))
@@ -117,9 +148,16 @@ fn check(at: &str, command: &str, expected: &[String], labels: &Labels) {
     {
         assert_eq!(output.status.code(), Some(2), "{at}: {command}: a refusal: {stderr}");
         assert!(stderr.starts_with("error:") && stderr.trim_end().lines().count() == 1, "{at}: {stderr}");
+        same_with_estimates(&format!("{at}: {command}"), stderr.trim_end(), only);
         return;
     }
     assert!(output.status.success(), "{at}: {command}: {stderr}");
+    // Lines with estimates, compared within their factor; then every line without the figures.
+    for (g, w) in stdout.lines().zip(expected) {
+        if w.contains("about ") && estimates_apart(g) == estimates_apart(w) {
+            same_with_estimates(&format!("{at}: {command}"), g, w);
+        }
+    }
     let got: Vec<String> = stdout.lines().map(estimates_apart).collect();
     let want: Vec<String> = expected.iter().map(|l| estimates_apart(l)).collect();
     let (got, want): (Vec<&str>, Vec<&str>) =
