@@ -113,9 +113,9 @@ fn estimates(line: &str) -> Vec<(f64, String)> {
         .collect()
 }
 
-/// The largest factor between an estimate the README shows and the tool's: estimates come from
-/// a model of a reference machine, the same on every host, but the model is recalibrated now
-/// and then; a README left behind by more than this fails.
+/// The largest factor between an estimate of a refusal the README shows and the tool's: those
+/// come from a model of a reference machine, the same on every host, but the model is
+/// recalibrated now and then; a README left behind by more than this fails.
 const ESTIMATE_FACTOR: f64 = 1.25;
 
 /// `got` and `want` are the same line but for their estimates, each within [`ESTIMATE_FACTOR`]
@@ -152,12 +152,8 @@ fn check(at: &str, command: &str, expected: &[String], labels: &Labels) {
         return;
     }
     assert!(output.status.success(), "{at}: {command}: {stderr}");
-    // Lines with estimates, compared within their factor; then every line without the figures.
-    for (g, w) in stdout.lines().zip(expected) {
-        if w.contains("about ") && estimates_apart(g) == estimates_apart(w) {
-            same_with_estimates(&format!("{at}: {command}"), g, w);
-        }
-    }
+    // The answers' estimates (`try --max-heap 100000 (about 2.2 s)`) are timed on this machine:
+    // left out. A refusal's come from the model of the reference machine: compared above.
     let got: Vec<String> = stdout.lines().map(estimates_apart).collect();
     let want: Vec<String> = expected.iter().map(|l| estimates_apart(l)).collect();
     let (got, want): (Vec<&str>, Vec<&str>) =
