@@ -425,17 +425,10 @@ fn regroup<T: Copy>(src: &[T], dst: &mut [T], m: usize, block: usize, into_wide:
 
 impl private::Sealed for f32 {
     fn rows(plan: &HadamardPlan, data: &mut [f32], inverse: bool, scale: f64, parallel: bool) {
-        let scale = scale as f32;
         if is_short(plan, data.len()) {
-            return with_order!(plan.m, inverse, O => short_rows(
-                plan,
-                data,
-                |rows, flat| flat.copy_from_slice(rows),
-                |wide, out| {
-                    narrow::finish::<f32, O>((wide, wide.len() / plan.m), (out, None), scale, plan.backend)
-                },
-            ));
+            return short_narrow_rows(plan, data, inverse, scale);
         }
+        let scale = scale as f32;
         with_order!(plan.m, inverse, O => {
             for_rows(data, plan.len, |row, next| {
                 plan.blocks(&Float32, row, parallel);
@@ -483,6 +476,19 @@ fn for_rows<S>(data: &mut [S], len: usize, mut f: impl FnMut(&mut [S], Option<&[
     }
 }
 
+/// [`short_rows`] of `f32`, `f16` or `bf16`, in `f32` arithmetic.
+fn short_narrow_rows<S: narrow::Narrow>(plan: &HadamardPlan, data: &mut [S], inverse: bool, scale: f64) {
+    with_order!(plan.m, inverse, O => short_rows(
+        plan,
+        data,
+        |rows, flat| narrow::widen(rows, flat, plan.backend),
+        |wide, out| {
+            let stride = wide.len() / plan.m;
+            narrow::finish::<S, O>((wide, stride), (out, None), scale as f32, plan.backend)
+        },
+    ))
+}
+
 /// Rows of a half-precision type through one row of `f32`.
 fn half_rows<S: narrow::Narrow>(
     plan: &HadamardPlan,
@@ -492,15 +498,7 @@ fn half_rows<S: narrow::Narrow>(
     parallel: bool,
 ) {
     if is_short(plan, data.len()) {
-        return with_order!(plan.m, inverse, O => short_rows(
-            plan,
-            data,
-            |rows, flat| narrow::widen(rows, flat, plan.backend),
-            |wide, out| {
-                let stride = wide.len() / plan.m;
-                narrow::finish::<S, O>((wide, stride), (out, None), scale as f32, plan.backend)
-            },
-        ));
+        return short_narrow_rows(plan, data, inverse, scale);
     }
     let mut wide = vec![0.0f32; plan.len];
     with_order!(plan.m, inverse, O => {
