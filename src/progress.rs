@@ -43,6 +43,12 @@ pub trait Progress: Sync {
     }
     /// The current stage is over.
     fn finish(&self) {}
+    /// A flag that the caller sets to ask the computation to stop early: searches whose steps
+    /// report rarely (a misère quotient's construction) read it between steps and end by the
+    /// error of a spent limit, reporting [`Progress::finish`] first. `None` (the default): never.
+    fn cancellation(&self) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+        None
+    }
 }
 
 /// A [`Progress`] that ignores every report.

@@ -4,6 +4,7 @@
 //! report — between stages, or at a position within one — and the exception is raised.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -24,7 +25,7 @@ struct Cancelled;
 /// A [`Progress`] that stops the computation, from whichever thread reports, once cancelled.
 #[derive(Default)]
 pub struct Signals {
-    cancelled: AtomicBool,
+    cancelled: Arc<AtomicBool>,
 }
 
 impl Signals {
@@ -51,6 +52,10 @@ impl Progress for Signals {
 
     fn finish(&self) {
         self.check();
+    }
+
+    fn cancellation(&self) -> Option<Arc<AtomicBool>> {
+        Some(self.cancelled.clone())
     }
 }
 

@@ -274,6 +274,17 @@ def test_ctrl_c_stops_grundy_values_and_period_searches_within_a_second():
     assert interrupted_after(0.5, lambda: nimcount.period("hex:0." + "F" * 1024)) < 1.5
 
 
+def test_ctrl_c_stops_a_misere_quotient_within_a_second():
+    # Seconds of construction (Dawson's Kayles' heaps 0..=30, order 360): the construction reads
+    # the request to stop between its steps, not only between heaps.
+    call = lambda: nimcount.misere_quotient("dawsons-kayles", max_heap=30, max_states=10**6)  # noqa: E731
+    assert interrupted_after(0.5, call) < 1.0
+    # Nothing of the stopped search is remembered.
+    assert nimcount.misere_quotient("octal:0.75").order == 8
+    q = nimcount.misere_quotient("dawsons-kayles", max_heap=12)
+    assert q.largest_heap == 12
+
+
 def test_grundy_estimates_first_and_refuses():
     with pytest.raises(nimcount.TooCostly):
         nimcount.grundy("octal:0.6", 10**6, max_seconds=1e-6)

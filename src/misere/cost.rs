@@ -64,6 +64,8 @@
 //! bounds it.
 
 use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Budget;
 use crate::grundy::Estimate;
@@ -130,11 +132,24 @@ pub fn estimate(budget: &Budget) -> Estimate {
 pub(super) struct Meter {
     spent: Cell<u64>,
     limit: Cell<u64>,
+    /// Set by the caller to stop the construction at its next step ([`Meter::watch`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Meter {
     pub fn new() -> Meter {
-        Meter { spent: Cell::new(0), limit: Cell::new(u64::MAX) }
+        Meter { spent: Cell::new(0), limit: Cell::new(u64::MAX), cancel: None }
+    }
+
+    /// Passes its limit at the next charge once `progress` asks the computation to stop
+    /// ([`crate::progress::Progress::cancellation`]).
+    pub fn watch(&mut self, progress: &dyn crate::progress::Progress) {
+        self.cancel = progress.cancellation();
+    }
+
+    /// Whether the caller asked the computation to stop.
+    fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Limits the meter to `seconds` of estimated time in all (spent so far included).
@@ -156,12 +171,12 @@ impl Meter {
     pub fn charge(&self, ns: u64) -> bool {
         let spent = self.spent.get().saturating_add(ns);
         self.spent.set(spent);
-        spent > self.limit.get()
+        spent > self.limit.get() || self.cancelled()
     }
 
     /// Whether the meter is past its limit.
     pub fn over(&self) -> bool {
-        self.spent.get() > self.limit.get()
+        self.spent.get() > self.limit.get() || self.cancelled()
     }
 
     /// Estimated nanoseconds so far.

@@ -407,6 +407,7 @@ pub fn quotient_reporting(
     start(progress, budget);
     let mut stage = build::Stage::start();
     stage.meter.limit_to(budget.max_seconds);
+    stage.meter.watch(progress);
     let mut tried: Vec<(u64, u64)> = Vec::new();
     let mut last_failure = String::from("no period of the heaps' elements showed");
     while stage.heaps() <= budget.max_heap {
@@ -586,6 +587,7 @@ fn grow_to(
     }
     admit(game, budget)?;
     stage.meter.limit_to(budget.max_seconds);
+    stage.meter.watch(progress);
     start(progress, budget);
     while stage.heaps() <= largest_heap {
         let heap = stage.heaps();

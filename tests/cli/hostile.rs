@@ -376,6 +376,51 @@ mod output_files {
         }
     }
 
+    /// A signal at any moment of a run, the end included: the exit status and the output file
+    /// agree. Status 0 with the new file complete, or 143 with the old file kept; never 143
+    /// once the new file is in place.
+    #[test]
+    fn a_signal_at_any_moment_leaves_a_file_that_agrees_with_the_exit_status() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(dir.path()).unwrap();
+        let text: String =
+            (0..1u64 << 15).map(|i| format!("{}\n", i.wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
+        std::fs::write(d.join("x.txt"), text).unwrap();
+        let run = |signal_after: Option<std::time::Duration>| {
+            std::fs::write(d.join("out.txt"), b"old\n").unwrap();
+            let mut child = Command::new(bin())
+                .current_dir(&d)
+                .args(["transform", "--ring", "wrap64", "--format", "text", "--input", "x.txt"])
+                .args(["--output", "out.txt"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            if let Some(delay) = signal_after {
+                std::thread::sleep(delay);
+                let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+            }
+            let status = child.wait().unwrap();
+            (status.code(), std::fs::read(d.join("out.txt")).unwrap())
+        };
+        let start = std::time::Instant::now();
+        let (code, complete) = run(None);
+        let took = start.elapsed();
+        assert_eq!(code, Some(0));
+        for i in 0..=40u32 {
+            let (code, file) = run(Some(took * i / 32));
+            match code {
+                Some(0) => assert!(file == complete, "exit 0 with an incomplete file ({i}/32 of the run)"),
+                // 143 from the handler; killed by the signal itself before the handler is set.
+                Some(143) | None => {
+                    assert_eq!(file, b"old\n", "exit {code:?} with the file replaced ({i}/32 of the run)")
+                }
+                Some(other) => panic!("exit {other} ({i}/32 of the run)"),
+            }
+            assert_eq!(names(&d), ["out.txt", "x.txt"], "no temporary file left ({i}/32 of the run)");
+        }
+    }
+
     #[test]
     fn sigkill_mid_write_leaves_no_file_at_all() {
         let dir = tempfile::tempdir().unwrap();

@@ -328,6 +328,15 @@ impl Lines {
     }
 }
 
+/// The columns a bar needs to show a message of about 50 characters beside it (the bar itself
+/// takes about 70).
+const WIDE_TERMINAL: u16 = 120;
+
+/// The width of the terminal on standard error, if it is one.
+fn terminal_columns() -> Option<u16> {
+    rustix::termios::tcgetwinsize(std::io::stderr()).ok().map(|w| w.ws_col).filter(|&c| c > 0)
+}
+
 impl TerminalProgress {
     /// Replaces the label of the bar being drawn, if any.
     pub fn set_message(&self, message: String) {
@@ -340,12 +349,14 @@ impl TerminalProgress {
 impl Progress for TerminalProgress {
     fn start(&self, what: &str, total: u64) {
         let bar = if total > 0 {
+            // The message on a line of its own where the bar leaves it too little room.
+            let template = if terminal_columns().is_some_and(|c| c < WIDE_TERMINAL) {
+                "{prefix:>14} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}\n    {wide_msg}"
+            } else {
+                "{prefix:>14} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta} {wide_msg}"
+            };
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()).with_style(
-                ProgressStyle::with_template(
-                    "{prefix:>14} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta} {wide_msg}",
-                )
-                .expect("static template")
-                .progress_chars("=> "),
+                ProgressStyle::with_template(template).expect("static template").progress_chars("=> "),
             )
         } else {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
