@@ -1,6 +1,6 @@
 //! The import graph of `src/`, checked: no circle among the top-level modules, none among the
-//! files (or subdirectories) of any module directory, and no module importing from a floor
-//! above it in the order of `lib.rs`.
+//! files (or subdirectories) of any module directory, and no module importing from its own
+//! floor or one above it in [`FLOORS`] (the library) and [`BINARY_FLOORS`] (the tool).
 //!
 //! An import is a path through `crate::`, `super::`, `self::`, a child module named by a `use`,
 //! or (in a binary) `nimcount::`, in code that is not a comment, a literal or a `#[cfg(test)]`
@@ -11,6 +11,38 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+/// The library's top-level modules, bottom floor first: a module imports only from the floors
+/// below its own. Every module that `lib.rs` declares (test-only ones aside) is on one floor.
+const FLOORS: &[&[&str]] = &[
+    // One-line messages (what the user typed, shortened and escaped); errors and progress;
+    // what may be allocated; the expression parser; input files and threads.
+    &["message"],
+    &["error", "progress"],
+    &["memory"],
+    &["number"],
+    &["input", "parallel"],
+    // Machine words: the SIMD kernels and the choice of instruction set; modular arithmetic;
+    // the element types of the transform.
+    &["simd"],
+    &["arith"],
+    &["ring"],
+    // The transform and what is built on it.
+    &["fwht"],
+    &["convolve", "elements", "game"],
+    &["distributed"],
+    &["grundy"],
+    &["misere"],
+    &["histogram"],
+    &["count"],
+    &["play"],
+    // The one parser of specifications, on the games, positions and queries it builds.
+    &["spec"],
+];
+
+/// The floors of each binary's modules, bottom first; the modules not listed are on a floor
+/// above them all (and may import each other, without a circle).
+const BINARY_FLOORS: &[(&str, &[&[&str]])] = &[("nimcount", &[&["common"], &["output"]])];
 
 /// A module: its crate (`lib`, or a binary's name) and its path from that crate's root.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -321,12 +353,13 @@ type Circle = (Vec<String>, Vec<(String, String)>);
 struct Findings {
     /// Each circle: its modules, sorted, and its edges.
     circles: Vec<Circle>,
-    /// Imports from a floor above, and modules missing from the order of `lib.rs`.
+    /// Imports from the same floor or one above, and modules missing from the floors or
+    /// listed there without being declared.
     layer_errors: Vec<String>,
 }
 
 /// Builds the import graphs of the sources (`(path relative to src/, text)`) and checks them.
-fn check(files: &[(String, String)]) -> Findings {
+fn check(files: &[(String, String)], floors: &[&[&str]], binary_floors: &[(&str, &[&[&str]])]) -> Findings {
     let modules: BTreeMap<Module, &str> =
         files.iter().map(|(rel, text)| (module_of(rel), text.as_str())).collect();
     let lib_root = Module { krate: "lib".into(), path: vec![] };
@@ -426,44 +459,75 @@ fn check(files: &[(String, String)]) -> Findings {
         findings.circles.extend(circles(graph));
     }
 
-    // The floors: groups of `mod` lines in lib.rs, bottom to top; the binaries above them all.
-    let floors: BTreeMap<String, usize> = modules.get(&lib_root).map_or_else(BTreeMap::new, |text| {
-        let (mut floors, mut floor, mut test_only) = (BTreeMap::new(), 0, false);
-        for line in code_only(text).lines().map(str::trim) {
-            let name = line
-                .strip_prefix("pub ")
-                .unwrap_or(line)
-                .strip_prefix("mod ")
-                .and_then(|r| r.strip_suffix(';'));
-            match name {
-                Some(name) if !test_only => {
-                    floors.insert(name.to_string(), floor);
-                }
-                _ if line.is_empty() => floor += 1,
-                _ => {}
-            }
-            test_only = line == "#[cfg(test)]";
+    // The library's floors; the binaries above them all.
+    let floor_of: BTreeMap<&str, usize> =
+        floors.iter().enumerate().flat_map(|(i, names)| names.iter().map(move |n| (*n, i))).collect();
+    let declared = modules.get(&lib_root).map_or_else(BTreeSet::new, |text| declared_modules(text));
+    for name in &declared {
+        if !floor_of.contains_key(name.as_str()) {
+            findings.layer_errors.push(format!("{name} is missing from the floors"));
         }
-        floors
-    });
+    }
+    for name in floor_of.keys().filter(|n| !declared.contains(**n)) {
+        findings.layer_errors.push(format!("{name} is on a floor but lib.rs declares no such module"));
+    }
     let floor = |name: &str| {
-        if name.starts_with("bin/") { Some(usize::MAX) } else { floors.get(name).copied() }
+        if name.starts_with("bin/") { Some(usize::MAX) } else { floor_of.get(name).copied() }
     };
     for (a, targets) in &graphs[&lib_root] {
         for b in targets {
             match (floor(a), floor(b)) {
-                (Some(fa), Some(fb)) if fb >= fa => findings
-                    .layer_errors
-                    .push(format!("{a} imports {b}, which lib.rs puts on the same floor or above")),
-                (None, _) => findings.layer_errors.push(format!("{a} is missing from the floors of lib.rs")),
-                (_, None) => findings.layer_errors.push(format!("{b} is missing from the floors of lib.rs")),
+                (Some(fa), Some(fb)) if fb >= fa => {
+                    findings.layer_errors.push(format!("{a} imports {b}, on the same floor or above"))
+                }
+                (None, _) => findings.layer_errors.push(format!("{a} is missing from the floors")),
+                (_, None) => findings.layer_errors.push(format!("{b} is missing from the floors")),
                 _ => {}
+            }
+        }
+    }
+    // Each binary's floors, the modules not listed on one above them all.
+    for (binary, floors) in binary_floors {
+        let floor = |m: &Module| {
+            let name = m.path.first().map_or("", String::as_str);
+            floors.iter().position(|f| f.contains(&name)).unwrap_or(floors.len())
+        };
+        for (a, b) in edges.iter().filter(|(a, b)| a.krate == *binary && b.krate == *binary) {
+            let (from_root, to_root) = (a.path.is_empty(), b.path.is_empty());
+            let top = floors.len();
+            if a.path.first() != b.path.first()
+                && !from_root
+                && !to_root
+                && floor(b) >= floor(a)
+                && floor(a) < top
+            {
+                findings.layer_errors.push(format!(
+                    "{} imports {}, on the same floor or above",
+                    a.name(),
+                    b.name()
+                ));
             }
         }
     }
     findings.layer_errors.sort();
     findings.layer_errors.dedup();
     findings
+}
+
+/// The modules `lib.rs` declares (`mod name;`, `pub mod name;`), test-only ones aside.
+fn declared_modules(text: &str) -> BTreeSet<String> {
+    let (mut names, mut test_only) = (BTreeSet::new(), false);
+    for line in code_only(text).lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let name =
+            line.strip_prefix("pub ").unwrap_or(line).strip_prefix("mod ").and_then(|r| r.strip_suffix(';'));
+        if let Some(name) = name
+            && !test_only
+        {
+            names.insert(name.to_string());
+        }
+        test_only = line == "#[cfg(test)]";
+    }
+    names
 }
 
 /// The strongly connected components of more than one node (Tarjan), with their edges.
@@ -550,7 +614,7 @@ fn the_import_graph_of_src_has_no_circle_and_respects_the_layers() {
     let mut files = Vec::new();
     read_tree(&src, &src, &mut files);
     assert!(files.len() > 50 && files.iter().any(|(rel, _)| rel == "lib.rs"), "the tree was read");
-    let findings = check(&files);
+    let findings = check(&files, FLOORS, BINARY_FLOORS);
     let mut problems: Vec<String> =
         findings.circles.iter().map(|circle| format!("import circle {}", describe(circle))).collect();
     problems.extend(findings.layer_errors.iter().cloned());
@@ -571,84 +635,122 @@ mod checker {
 
     #[test]
     fn a_clean_tree_passes() {
-        let f = check(&tree(&[
-            ("lib.rs", "mod a;\n\npub mod b;\npub use a::Thing;\n#[cfg(test)]\nmod checks;"),
-            ("a.rs", "pub struct Thing;"),
-            ("b/mod.rs", "mod x;\nmod y;\npub use x::X;\nuse crate::Thing;"),
-            ("b/x.rs", "use super::y::Y; use crate::a::Thing; pub struct X;"),
-            ("b/y.rs", "pub struct Y; fn f() -> super::Z { todo!() }"),
-            ("bin/tool/main.rs", "mod cli; use nimcount::b::X;"),
-            ("bin/tool/cli.rs", "use crate::Args; use nimcount::{a::Thing, b};"),
-            ("checks.rs", ""),
-        ]));
+        let f = check(
+            &tree(&[
+                ("lib.rs", "mod a;\npub mod b;\npub use a::Thing;\n#[cfg(test)]\nmod checks;"),
+                ("a.rs", "pub struct Thing;"),
+                ("b/mod.rs", "mod x;\nmod y;\npub use x::X;\nuse crate::Thing;"),
+                ("b/x.rs", "use super::y::Y; use crate::a::Thing; pub struct X;"),
+                ("b/y.rs", "pub struct Y; fn f() -> super::Z { todo!() }"),
+                ("bin/tool/main.rs", "mod cli; use nimcount::b::X;"),
+                ("bin/tool/cli.rs", "use crate::Args; use nimcount::{a::Thing, b};"),
+                ("checks.rs", ""),
+            ]),
+            &[&["a"], &["b"]],
+            &[("tool", &[&["cli"]])],
+        );
         assert!(f.circles.is_empty() && f.layer_errors.is_empty(), "{f:?}");
     }
 
     #[test]
     fn a_circle_between_top_level_modules_is_found() {
-        let f = check(&tree(&[
-            ("lib.rs", "mod a;\n\nmod b;"),
-            ("a.rs", "use crate::{b::{self, Y}, Error};"),
-            ("b.rs", "fn f() { crate::a::g() }"),
-        ]));
+        let f = check(
+            &tree(&[
+                ("lib.rs", "mod a;\nmod b;"),
+                ("a.rs", "use crate::{b::{self, Y}, Error};"),
+                ("b.rs", "fn f() { crate::a::g() }"),
+            ]),
+            &[&["a"], &["b"]],
+            &[],
+        );
         assert_eq!(circle_names(&f), [["a", "b"]]);
-        assert_eq!(f.layer_errors, ["a imports b, which lib.rs puts on the same floor or above"]);
+        assert_eq!(f.layer_errors, ["a imports b, on the same floor or above"]);
     }
 
     #[test]
     fn a_circle_inside_a_directory_is_found_through_super_and_subdirectories() {
-        let f = check(&tree(&[
-            ("lib.rs", "mod d;"),
-            ("d/mod.rs", "mod p;\nmod q;"),
-            ("d/p.rs", "mod inner { use super::super::q::deep::Z; }"),
-            ("d/q/mod.rs", "pub mod deep;"),
-            ("d/q/deep.rs", "pub struct Z; use crate::d::p as other;"),
-        ]));
+        let f = check(
+            &tree(&[
+                ("lib.rs", "mod d;"),
+                ("d/mod.rs", "mod p;\nmod q;"),
+                ("d/p.rs", "mod inner { use super::super::q::deep::Z; }"),
+                ("d/q/mod.rs", "pub mod deep;"),
+                ("d/q/deep.rs", "pub struct Z; use crate::d::p as other;"),
+            ]),
+            &[&["d"]],
+            &[],
+        );
         assert_eq!(circle_names(&f), [["d::p", "d::q"]]);
         assert!(f.layer_errors.is_empty());
     }
 
     #[test]
     fn a_circle_between_files_of_a_binary_is_found() {
-        let f = check(&tree(&[
-            ("lib.rs", ""),
-            ("bin/tool/main.rs", "mod one;\nmod two;"),
-            ("bin/tool/one.rs", "use crate::two::f;"),
-            ("bin/tool/two.rs", "pub fn f() { crate::one::g() }"),
-        ]));
+        let f = check(
+            &tree(&[
+                ("lib.rs", ""),
+                ("bin/tool/main.rs", "mod one;\nmod two;"),
+                ("bin/tool/one.rs", "use crate::two::f;"),
+                ("bin/tool/two.rs", "pub fn f() { crate::one::g() }"),
+            ]),
+            &[],
+            &[],
+        );
         assert_eq!(circle_names(&f), [["bin/tool::one", "bin/tool::two"]]);
     }
 
     #[test]
     fn comments_literals_and_tests_are_not_imports() {
-        let f = check(&tree(&[
-            ("lib.rs", "mod a;\nmod b;"),
-            ("a.rs", "use crate::b::X;"),
-            (
-                "b.rs",
-                "// use crate::a::X;\n/* crate::a::X /* nested */ crate::a::Y */\n\
+        let f = check(
+            &tree(&[
+                ("lib.rs", "mod a;\nmod b;"),
+                ("a.rs", "use crate::b::X;"),
+                (
+                    "b.rs",
+                    "// use crate::a::X;\n/* crate::a::X /* nested */ crate::a::Y */\n\
                  const S: &str = \"crate::a::X\"; const R: &str = r#\"crate::a::\"X\"#;\n\
                  const C: char = '\"'; fn f<'a>(x: &'a str) {}\n\
                  #[cfg(test)]\nmod tests { use crate::a::X; }\npub struct X;",
-            ),
-        ]));
+                ),
+            ]),
+            &[&["b"], &["a"]],
+            &[],
+        );
         assert!(f.circles.is_empty(), "{f:?}");
-        // An import from the floor below is fine; one from the floor above is not.
-        let f = check(&tree(&[
-            ("lib.rs", "mod b;\n// a comment\nmod a;"),
-            ("a.rs", "use crate::b::X;"),
-            ("b.rs", ""),
-        ]));
+        // An import from the floor below is fine; one from the same floor or above is not.
+        let files = tree(&[("lib.rs", "mod a;\nmod b;"), ("a.rs", "use crate::b::X;"), ("b.rs", "")]);
+        let f = check(&files, &[&["b"], &["a"]], &[]);
         assert!(f.layer_errors.is_empty(), "{f:?}");
-        for lib in ["mod a;\nmod b;", "mod a;\n\nmod b;", "mod b;\nmod a;"] {
-            let f = check(&tree(&[("lib.rs", lib), ("a.rs", "use crate::b::X;"), ("b.rs", "")]));
+        for floors in [&[&["a"][..], &["b"]][..], &[&["a", "b"]]] {
+            let f = check(&files, floors, &[]);
+            assert_eq!(f.layer_errors, ["a imports b, on the same floor or above"], "{floors:?}");
+        }
+        let f = check(&files, &[&["b"]], &[]);
+        assert_eq!(f.layer_errors, ["a is missing from the floors"]);
+        let f = check(&files, &[&["b"], &["a", "c"]], &[]);
+        assert_eq!(f.layer_errors, ["c is on a floor but lib.rs declares no such module"]);
+    }
+
+    #[test]
+    fn a_binary_module_importing_from_its_floor_or_above_is_found() {
+        let files = tree(&[
+            ("lib.rs", ""),
+            ("bin/tool/main.rs", "mod common;\nmod output;\nmod run;\nuse run::go;"),
+            ("bin/tool/common.rs", "pub struct Failure; #[cfg(test)] mod t { use crate::run::go; }"),
+            ("bin/tool/output.rs", "use crate::common::Failure;"),
+            ("bin/tool/run.rs", "use crate::{common::Failure, output::Out};"),
+        ]);
+        let f = check(&files, &[], &[("tool", &[&["common"], &["output"]])]);
+        assert!(f.layer_errors.is_empty(), "{f:?}");
+        let f = check(&files, &[], &[("tool", &[&["common"], &["output", "run"]])]);
+        assert_eq!(f.layer_errors, ["bin/tool::run imports bin/tool::output, on the same floor or above"]);
+        for floors in [&[&["output"][..], &["common"]][..], &[&["common", "output"]]] {
+            let f = check(&files, &[], &[("tool", floors)]);
             assert_eq!(
                 f.layer_errors,
-                ["a imports b, which lib.rs puts on the same floor or above"],
-                "{lib}"
+                ["bin/tool::output imports bin/tool::common, on the same floor or above"],
+                "{floors:?}"
             );
         }
-        let f = check(&tree(&[("lib.rs", "mod b;"), ("a.rs", "use crate::b::X;"), ("b.rs", "")]));
-        assert_eq!(f.layer_errors, ["a is missing from the floors of lib.rs"]);
     }
 }

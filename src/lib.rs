@@ -2,9 +2,9 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// Floors, bottom to top (a group of lines is a floor): a module imports only from the floors
-// below its own. The test in `layers` checks it, and that no files of a directory import each
-// other in a circle.
+// Modules bottom to top. Their floors (a module imports only from the floors below its own)
+// are listed in `layers::FLOORS`, whose test checks them and that no files of a directory
+// import each other in a circle.
 // Ground: one-line messages (what the user typed, shortened and escaped); errors and
 // progress; what may be allocated; the expression parser; input files and threads. The
 // generator the unit tests share.
