@@ -27,10 +27,8 @@
 //! products per set of the exact count, at the full width of the registers, and no widening of
 //! the rows (the even and the odd sets' residues are the low and the high halves of `u64` words).
 
-use std::any::Any;
-
 use crate::error::{Error, Result};
-use crate::ring::{Exact64, Exact128, Mod32, Ring, Wrap64};
+use crate::ring::{Internal, Mod32, Ring, Words, Wrap64};
 use crate::simd::Backend;
 use crate::simd::sets::{Vectorised, run_widest};
 
@@ -110,37 +108,35 @@ where
     let words = 2 * (n as u128 + 1) * len as u128;
     let bytes = crate::memory::bytes_for::<R::Elem>(|| "the ranked transforms".into(), words)?;
     crate::memory::ensure_fits(|| format!("the ranked transforms of 2^{n} sets"), bytes)?;
-    let any = &ring as &dyn Any;
     let sum = |x: &mut dyn Iterator<Item = u128>| x.fold(0u128, u128::saturating_add);
-    if any.is::<Exact64>() {
-        let (a64, b64): (Vec<i64>, Vec<i64>) = (same(a), same(b));
-        let sa = sum(&mut a64.iter().map(|x| u128::from(x.unsigned_abs())));
-        let sb = sum(&mut b64.iter().map(|x| u128::from(x.unsigned_abs())));
-        if sa.checked_mul(sb).is_none_or(|p| p > i64::MAX as u128) {
-            return Err(overflow("i64", sa, sb));
+    match ring.words(Internal(())) {
+        Words::Exact64(same) => {
+            let (a64, b64) = (same.to(a), same.to(b));
+            let sa = sum(&mut a64.iter().map(|x| u128::from(x.unsigned_abs())));
+            let sb = sum(&mut b64.iter().map(|x| u128::from(x.unsigned_abs())));
+            if sa.checked_mul(sb).is_none_or(|p| p > i64::MAX as u128) {
+                return Err(overflow("i64", sa, sb));
+            }
+            // Every result is below 2^63 in absolute value: modulo 2^64 it is exact.
+            let wrapped = ranked_widest(&WordRanks(Wrap64), a64, b64, |x: i64| x as u64, n, backend);
+            return Ok(same.from(bytemuck::cast_slice::<u64, i64>(&wrapped).to_vec()));
         }
-        // Every result is below 2^63 in absolute value: modulo 2^64 it is exact.
-        let wrapped = ranked_widest(&WordRanks(Wrap64), &a64, &b64, |x: i64| x as u64, n, backend);
-        return Ok(same(bytemuck::cast_slice::<u64, i64>(&wrapped)));
-    }
-    if any.is::<Exact128>() {
-        let (a128, b128): (Vec<i128>, Vec<i128>) = (same(a), same(b));
-        let sa = sum(&mut a128.iter().map(|x| x.unsigned_abs()));
-        let sb = sum(&mut b128.iter().map(|x| x.unsigned_abs()));
-        // Every intermediate value is at most 2^n (n + 1) Σ|a| Σ|b| in absolute value.
-        let factor = (1u128 << n).saturating_mul(n as u128 + 1);
-        if sa.checked_mul(sb).and_then(|p| p.checked_mul(factor)).is_none_or(|p| p > i128::MAX as u128) {
-            return Err(overflow("i128", sa, sb));
+        Words::Exact128(same) => {
+            let (a128, b128) = (same.to(a), same.to(b));
+            let sa = sum(&mut a128.iter().map(|x| x.unsigned_abs()));
+            let sb = sum(&mut b128.iter().map(|x| x.unsigned_abs()));
+            // Every intermediate value is at most 2^n (n + 1) Σ|a| Σ|b| in absolute value.
+            let factor = (1u128 << n).saturating_mul(n as u128 + 1);
+            if sa.checked_mul(sb).and_then(|p| p.checked_mul(factor)).is_none_or(|p| p > i128::MAX as u128) {
+                return Err(overflow("i128", sa, sb));
+            }
         }
-    }
-    if let Some(m) = any.downcast_ref::<Mod32>() {
-        // The element type is u32 (checked by the ring's type): no copies in or out.
-        let word =
-            |x: R::Elem| *(&x as &dyn Any).downcast_ref::<u32>().expect("the element type of the ring");
-        let out = ranked_widest(&Mod32Ranks::new(*m), a, b, word, n, backend);
-        return Ok(*(Box::new(out) as Box<dyn Any>)
-            .downcast::<Vec<R::Elem>>()
-            .expect("the element type of the ring"));
+        Words::Mod32(m, same) => {
+            // The element type is u32: no copies in or out.
+            let out = ranked_widest(&Mod32Ranks::new(m), same.to(a), same.to(b), |x| x, n, backend);
+            return Ok(same.from(out));
+        }
+        Words::Other => {}
     }
     Ok(ranked_widest(&WordRanks(ring), a, b, |x| x, n, backend))
 }
@@ -151,11 +147,6 @@ fn overflow(ring: &str, sa: u128, sb: u128) -> Error {
         ring: ring.into(),
         detail: format!("the absolute values sum to {sa} and {sb}, whose product could leave the ring"),
     }
-}
-
-/// A copy of `x` as a vector of `T`, where `E` is `T` (the caller checked the ring's type).
-fn same<E: Clone + 'static, T: 'static>(x: &[E]) -> Vec<T> {
-    *(Box::new(x.to_vec()) as Box<dyn Any>).downcast::<Vec<T>>().expect("the element type of the ring")
 }
 
 /// The arithmetic of the ranked transforms: additions of rows, the transforms of rows and of

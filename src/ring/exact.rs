@@ -1,12 +1,12 @@
 //! Exact signed integers, with overflow refused before it can happen.
 
-use super::{Internal, Ring, portable_transform};
+use super::{Internal, Ring, Same, Words, portable_transform};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
 
 macro_rules! exact_ring {
-    ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path, $sets:path) => {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $label:expr, $transform:path, $sets:path, $words:ident) => {
         unit_ring!($(#[$doc])* $name, $label);
 
         impl $name {
@@ -89,6 +89,9 @@ macro_rules! exact_ring {
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
                 $transform(self, data, log2, backend, parallel);
             }
+            fn words(&self, _: Internal) -> Words<$elem> {
+                Words::$words(Same::id())
+            }
             fn transform_sets(
                 &self,
                 data: &mut [$elem],
@@ -114,12 +117,12 @@ exact_ring!(
     /// [`Error::Overflow`] before anything is written (the bound is the sum of the absolute values
     /// of each chunk). The normalised inverse divides exactly and refuses values that are not
     /// multiples of the length.
-    Exact64, i64, "i64", transform_i64, sets_i64
+    Exact64, i64, "i64", transform_i64, sets_i64, Exact64
 );
 
 exact_ring!(
     /// Exact `i128` arithmetic, with the same bound checks as [`Exact64`]; portable code only.
-    Exact128, i128, "i128", transform_i128, sets_i128
+    Exact128, i128, "i128", transform_i128, sets_i128, Exact128
 );
 
 /// Within the checked bound, wrapping `u64` arithmetic is exact `i64` arithmetic.

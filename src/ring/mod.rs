@@ -263,6 +263,13 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         portable_transform(self, data, log2, parallel);
     }
 
+    /// What the subset convolution knows of this ring's words ([`Words`]): the built-in rings
+    /// whose ranked transforms have a path of their own say so here. Only nimcount can call it.
+    #[doc(hidden)]
+    fn words(&self, _: Internal) -> Words<Self::Elem> {
+        Words::Other
+    }
+
     /// One pass of the transform across `rows` (the transform of length `rows.len()` of every
     /// column) on the SIMD kernel, where this ring has one and the rows suit it; false, with the
     /// rows untouched, when the caller must do it. `staggered` for rows far apart in memory.
@@ -345,6 +352,45 @@ pub(crate) const POW_CHUNK: usize = 1 << 12;
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Internal(pub(crate) ());
+
+/// A proof that `E` is `T` ([`Same::id`] is its only constructor): slices and vectors of one
+/// read as the other, with no copy and no downcast.
+#[doc(hidden)]
+pub struct Same<E, T> {
+    to: fn(&[E]) -> &[T],
+    from: fn(Vec<T>) -> Vec<E>,
+}
+
+impl<E> Same<E, E> {
+    /// `E` is `E`.
+    pub fn id() -> Self {
+        Same { to: |x| x, from: |x| x }
+    }
+}
+
+impl<E, T> Same<E, T> {
+    /// `x` as `T`s.
+    pub fn to<'a>(&self, x: &'a [E]) -> &'a [T] {
+        (self.to)(x)
+    }
+    /// `x` as `E`s.
+    pub fn from(&self, x: Vec<T>) -> Vec<E> {
+        (self.from)(x)
+    }
+}
+
+/// A ring's words as the subset convolution sees them ([`Ring::words`]).
+#[doc(hidden)]
+pub enum Words<E> {
+    /// Residues of [`Mod32`], stored as `u32`.
+    Mod32(Mod32, Same<E, u32>),
+    /// Exact `i64` integers ([`Exact64`]).
+    Exact64(Same<E, i64>),
+    /// Exact `i128` integers ([`Exact128`]).
+    Exact128(Same<E, i128>),
+    /// Any other ring: its own arithmetic, element by element.
+    Other,
+}
 
 /// A ring's `(a + b, a − b)`, for the portable kernel.
 struct RingButterfly<'a, R>(&'a R);

@@ -91,6 +91,10 @@ impl fmt::Display for Mod32 {
 }
 
 impl Ring for Mod32 {
+    fn words(&self, _: Internal) -> super::Words<u32> {
+        super::Words::Mod32(*self, super::Same::id())
+    }
+
     type Elem = u32;
 
     fn zero(&self) -> u32 {
