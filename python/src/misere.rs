@@ -105,12 +105,13 @@ fn find(
     budget: &Budget,
     partial: bool,
     progress: &dyn Progress,
-) -> nimcount::Result<(Quotient, Option<String>)> {
+) -> nimcount::Result<(std::sync::Arc<Quotient>, Option<String>)> {
     let game = Spec::parse(spec)?.heap_game()?;
-    match misere::quotient_reporting(&game, budget, progress) {
+    let search = misere::Search::new(&game).budget(*budget).progress(progress);
+    match search.run() {
         Ok(q) => Ok((q, None)),
         Err(Error::QuotientNotFound { reason, .. }) if partial => {
-            let q = misere::partial_quotient_reporting(&game, budget.max_heap, budget, progress)?;
+            let q = search.heaps(budget.max_heap).run()?;
             Ok((q, Some(reason)))
         }
         Err(e) => Err(e),

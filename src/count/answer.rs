@@ -154,7 +154,7 @@ pub enum Source {
         period: u64,
     },
     /// Misère play counted in the monoid algebra of the misère quotient of the game's heaps
-    /// `0..=largest_heap` ([`crate::misere::partial_quotient`]): the game has no quotient of
+    /// `0..=largest_heap` ([`crate::misere::Search::heaps`]): the game has no quotient of
     /// every heap size found, and the sizes counted are at most `largest_heap`.
     PartialQuotient {
         /// The quotient's order.

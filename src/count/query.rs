@@ -318,7 +318,7 @@ impl<'p> Query<'p> {
     /// tuples, multisets and sets, multisets and sets within [`max_work`](Query::max_work)):
     /// the game's quotient of every heap size when it is found (octal and finite subtraction
     /// games), else the quotient of its heaps `0..=hi` for the largest size `hi`
-    /// ([`crate::misere::partial_quotient`], within the budget's `max_heap`), else
+    /// ([`crate::misere::Search::heaps`], within the budget's `max_heap`), else
     /// [`Error::QuotientNotFound`]. A histogram, or a sum of different games, is refused,
     /// since misère outcomes do not follow from Grundy values.
     /// [`crate::play::MiserePosition`] judges single positions of any game.
@@ -528,7 +528,7 @@ impl<'p> Query<'p> {
     fn misere_quotient(&self, game: &Game, hi: &BigUint) -> Result<std::sync::Arc<crate::misere::Quotient>> {
         let budget = &self.misere_budget;
         let every = crate::misere::MisereTheorem::for_game(game)
-            .map(|_| crate::misere::shared_reporting(game, budget, self.progress));
+            .map(|_| crate::misere::Search::new(game).budget(*budget).progress(self.progress).cached().run());
         let not_found = match every {
             Some(Ok(q)) => return Ok(q),
             Some(Err(e @ Error::QuotientNotFound { .. })) => Some(e),
@@ -536,9 +536,12 @@ impl<'p> Query<'p> {
             None => None,
         };
         match (hi.to_u64(), not_found) {
-            (Some(n), _) if n <= budget.max_heap => {
-                crate::misere::shared_partial_reporting(game, n, budget, self.progress)
-            }
+            (Some(n), _) if n <= budget.max_heap => crate::misere::Search::new(game)
+                .heaps(n)
+                .budget(*budget)
+                .progress(self.progress)
+                .cached()
+                .run(),
             (_, Some(e)) => Err(e),
             (_, None) => Err(Error::QuotientNotFound {
                 game: game.spec(),

@@ -28,7 +28,7 @@ pub(super) fn histogram(q: &Quotient, lo: &BigUint, hi: &BigUint) -> Vec<BigUint
     // The sizes below the preperiod, one by one.
     let mut n = lo.to_u64().filter(|&n| n < n0);
     while let Some(size) = n.filter(|&s| BigUint::from(s) <= *hi && s < n0) {
-        h[q.element_u64(size)] += 1u32;
+        h[q.image(size)] += 1u32;
         n = Some(size + 1);
     }
     // The sizes n >= max(lo, n0), by residue r = (n − n0) mod p: those up to x number
@@ -44,7 +44,7 @@ pub(super) fn histogram(q: &Quotient, lo: &BigUint, hi: &BigUint) -> Vec<BigUint
     for r in 0..p {
         let below = if start.is_zero() { BigUint::zero() } else { upto(&(&start - 1u32), r) };
         let count = upto(hi, r) - below;
-        h[q.phi_index_element(n0 + r)] += count;
+        h[q.image(n0 + r)] += count;
     }
     h
 }
@@ -539,7 +539,7 @@ mod tests {
                 .collect();
         for (spec, lo, hi) in [("octal:0.75", "0", "10^18"), ("subtract:1,2", "7", "10^30+1")] {
             let game = Game::parse(spec).unwrap();
-            let q = crate::misere::quotient(&game, &crate::misere::Budget::default()).unwrap();
+            let q = crate::misere::Search::new(&game).run().unwrap();
             let (lo, hi) = (parse(lo), parse(hi));
             let h = super::histogram(&q, &lo, &hi);
             let p = |a: usize| q.in_p(a);

@@ -8,7 +8,7 @@
 //! stage's, its copy for the conservative extension, the trial's, the reduced one and the base
 //! of a refinement: [`TABLES`] of them), besides the trial monoids of up to `16·max_order`
 //! elements (a mark, a number in a hash table, about [`TRIAL_ELEMENT_BYTES`] each) and the
-//! quotients of the heaps `0..=n` kept by [`super::shared_partial`] ([`super::PARTIAL_KEPT_BYTES`]).
+//! quotients of the heaps `0..=n` kept by [`super::Search::cached`] ([`super::PARTIAL_KEPT_BYTES`]).
 //! With the order at its limit this is an upper bound of every search within the budget:
 //! [`estimate`] gives it, and the memory check ([`crate::memory::ensure_fits`]) refuses a
 //! budget beyond the room of the process before any work.

@@ -10,7 +10,7 @@
 //! eventually periodic, misère play at any size is a lookup and counting misère positions is a
 //! power in the monoid algebra of `Q`.
 //!
-//! [`quotient`] computes `Q` heap size by heap size ([`build`]: the quotient of the heaps
+//! [`Search`] computes `Q` heap size by heap size ([`build`]: the quotient of the heaps
 //! `0..n` grows into that of `0..=n` by a conservative extension, or by a trial monoid refined
 //! until it judges every position right, each stage proven by the check of [`verify`]), looks
 //! for a period of `Φ`, and proves the candidate with [`MisereTheorem`]: a finite check that
@@ -22,16 +22,16 @@
 //!
 //! ```
 //! use nimcount::game::Game;
-//! use nimcount::misere::{Budget, quotient};
+//! use nimcount::misere::Search;
 //!
 //! // octal 0.75: the quotient of order 8 (Plambeck, "Taming the wild", 2005).
-//! let q = quotient(&Game::parse("octal:0.75")?, &Budget::default())?;
+//! let q = Search::new(&Game::parse("octal:0.75")?).run()?;
 //! assert_eq!((q.order(), q.preperiod(), q.period()), (8, 8, 2));
 //! // One heap of 1 is lost (the player to move must take the last stone), two are won.
-//! assert!(q.is_lost(&[1u32.into()]));
-//! assert!(!q.is_lost(&[1u32.into(), 1u32.into()]));
+//! assert!(q.is_lost(&[1u32.into()])?);
+//! assert!(!q.is_lost(&[1u32.into(), 1u32.into()])?);
 //! // The empty position is won: the opponent made the last move.
-//! assert!(!q.is_lost(&[]));
+//! assert!(!q.is_lost(&[])?);
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 //!
@@ -44,7 +44,7 @@
 //! (Plambeck, "Daisies, Kayles, and the Sibert–Conway decomposition in misère octal games",
 //! TCS 96, 1992). Guiles (`0.15`): order 42, periodic from heap 66 with period 10. The orders of
 //! Kayles and Guiles are nimcount's own, proven by the check and compared with a plain misère
-//! search in the tests. Quotients of the heaps `0..=n` ([`partial_quotient`]): Dawson's Kayles
+//! search in the tests. Quotients of the heaps `0..=n` ([`Search::heaps`]): Dawson's Kayles
 //! (`0.07`), heaps `0..=30`, order 360 (Siegel, "Some MisereSolver questions answered",
 //! miseregames.wordpress.com, 2007; a test run with `--ignored`, seconds); those of Dawson's
 //! Kayles, `0.137`, Lasker's Nim, Nim, Kayles, `allbut:1,2` and `hex:0.8` up to heaps of 7 to 14
@@ -53,11 +53,11 @@
 //! **Limits of the construction.** Dawson's Kayles (`0.07`) is not found within the default
 //! budget (the construction passes its work limit at heap 27; with more, its trial monoids grow
 //! past the order limit at heap 34); Nim, Lasker's Nim, all-but and hexadecimal games have no
-//! theorem here and are refused by [`quotient`].
+//! theorem here and are refused by the search of every heap size.
 //!
 //! **Quotients of the heaps in range.** Every game's heaps have finitely many options, so the
 //! positions made of the heaps `0..=n` form a closed set with a quotient of its own, computed by
-//! the same construction stopped at heap `n` ([`partial_quotient`]): it judges every position
+//! the same construction stopped at heap `n` ([`Search::heaps`]): it judges every position
 //! of those heaps exactly, whether or not the game has a finite quotient, and refuses a larger
 //! heap. Counts whose sizes are at most `n` and play whose heaps are small use it when no
 //! quotient of every heap size is found. Dawson's Kayles' quotient of the heaps `0..=30` has
@@ -163,7 +163,7 @@ pub enum MisereTheorem {
         /// `s`.
         largest_move: u64,
     },
-    /// No period: the quotient of the heaps `0..=n` only ([`partial_quotient`]), proven on every
+    /// No period: the quotient of the heaps `0..=n` only ([`Search::heaps`]), proven on every
     /// position made of them by the check of its last stage ([`verify`]). It says nothing of a
     /// heap above `n`.
     Heaps {
@@ -224,8 +224,8 @@ impl fmt::Display for MisereTheorem {
     }
 }
 
-/// A game's misère quotient, proven for every heap size ([`quotient`]), or for the heaps
-/// `0..=n` only ([`partial_quotient`], [`Quotient::largest_heap`]).
+/// A game's misère quotient, proven for every heap size ([`Search`]), or for the heaps
+/// `0..=n` only ([`Search::heaps`], [`Quotient::largest_heap`]).
 ///
 /// Elements are numbered `0..order`; `0` is the identity (the empty position).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,7 +279,7 @@ impl Quotient {
         self.period
     }
 
-    /// `Some(n)` for the quotient of the heaps `0..=n` ([`partial_quotient`]), `None` for a
+    /// `Some(n)` for the quotient of the heaps `0..=n` ([`Search::heaps`]), `None` for a
     /// quotient proven for every heap size.
     pub fn largest_heap(&self) -> Option<u64> {
         match self.theorem {
@@ -294,16 +294,23 @@ impl Quotient {
     }
 
     /// Refuses a heap above the heaps the quotient knows ([`Quotient::covers`]) with
-    /// [`Error::QuotientNotFound`] naming `max_heap`: call it before [`Quotient::element`] on
-    /// heaps a user chose.
+    /// [`Error::QuotientNotFound`] naming `max_heap` (every lookup by heap does so too).
     pub fn check_heaps(&self, heaps: &[BigUint]) -> Result<()> {
-        match (self.largest_heap(), heaps.iter().find(|h| !self.covers(h))) {
-            (Some(top), Some(h)) => Err(Error::QuotientNotFound {
-                game: self.game.clone(),
-                reason: format!("a heap of {h} is above the heaps 0..={top} of the quotient computed"),
-                limit: Some("max_heap"),
-            }),
-            _ => Ok(()),
+        match heaps.iter().find(|h| !self.covers(h)) {
+            Some(h) => Err(self.not_covered(h)),
+            None => Ok(()),
+        }
+    }
+
+    /// The error of a heap of `n` above the heaps `0..=largest_heap` of a partial quotient.
+    fn not_covered(&self, n: &dyn fmt::Display) -> Error {
+        Error::QuotientNotFound {
+            game: self.game.clone(),
+            reason: format!(
+                "a heap of {n} is above the heaps 0..={} of the quotient computed",
+                self.preperiod.saturating_sub(1)
+            ),
+            limit: Some("max_heap"),
         }
     }
 
@@ -322,47 +329,43 @@ impl Quotient {
         &self.phi
     }
 
-    /// `Φ(n)`, the element of one heap of `n` stones, for any `n` the quotient covers.
-    ///
-    /// # Panics
-    ///
-    /// On a heap above the scope of a quotient of the heaps `0..=n` ([`Quotient::check_heaps`]
-    /// refuses it with an error first): never a wrong element.
-    pub fn element(&self, n: &BigUint) -> usize {
-        let (n0, p) = (self.preperiod, self.period);
-        let index = match n.to_u64() {
-            Some(n) if n < n0 => n,
-            _ => {
-                assert!(p > 0, "a heap above the heaps 0..{n0} of a partial misère quotient");
-                let offset = (n - BigUint::from(n0)) % BigUint::from(p);
-                n0 + offset.to_u64().expect("below the period")
+    /// `Φ(n)`, the element of one heap of `n` stones; a heap above the heaps of a quotient of
+    /// the heaps `0..=n` is refused ([`Quotient::check_heaps`]).
+    pub fn element(&self, n: &BigUint) -> Result<usize> {
+        match n.to_u64() {
+            Some(n) => self.element_u64(n),
+            None if self.period == 0 => Err(self.not_covered(n)),
+            None => {
+                let offset = (n - BigUint::from(self.preperiod)) % BigUint::from(self.period);
+                Ok(self.image(self.preperiod + offset.to_u64().expect("below the period")))
             }
-        };
-        self.phi[index as usize] as usize
+        }
     }
 
-    /// `Φ(n)` for `n < n0 + p`, the heaps stored.
-    pub fn phi_index_element(&self, n: u64) -> usize {
+    /// [`Quotient::element`] of a heap of 64 bits.
+    pub fn element_u64(&self, n: u64) -> Result<usize> {
+        let (n0, p) = (self.preperiod, self.period);
+        match (n < n0, p) {
+            (true, _) => Ok(self.image(n)),
+            (false, 0) => Err(self.not_covered(&n)),
+            (false, p) => Ok(self.image(n0 + (n - n0) % p)),
+        }
+    }
+
+    /// `Φ(n)` for `n < n0 + p`, the images stored ([`Quotient::images`]).
+    pub(crate) fn image(&self, n: u64) -> usize {
         self.phi[n as usize] as usize
     }
 
-    /// `Φ(n)` for a heap of 64 bits (panics as [`Quotient::element`] does).
-    pub fn element_u64(&self, n: u64) -> usize {
-        let (n0, p) = (self.preperiod, self.period);
-        assert!(n < n0 || p > 0, "a heap above the heaps 0..{n0} of a partial misère quotient");
-        let index = if n < n0 { n } else { n0 + (n - n0) % p };
-        self.phi[index as usize] as usize
-    }
-
-    /// The product of the heaps' elements (panics as [`Quotient::element`] does).
-    pub fn product(&self, heaps: &[BigUint]) -> usize {
-        heaps.iter().fold(0, |x, h| self.mul(x, self.element(h)))
+    /// The product of the heaps' elements ([`Quotient::element`]).
+    pub fn product(&self, heaps: &[BigUint]) -> Result<usize> {
+        heaps.iter().try_fold(0, |x, h| Ok(self.mul(x, self.element(h)?)))
     }
 
     /// Whether the position of these heaps is lost for the player to move in misère play
-    /// (panics as [`Quotient::element`] does).
-    pub fn is_lost(&self, heaps: &[BigUint]) -> bool {
-        self.in_p(self.product(heaps))
+    /// ([`Quotient::element`]).
+    pub fn is_lost(&self, heaps: &[BigUint]) -> Result<bool> {
+        Ok(self.in_p(self.product(heaps)?))
     }
 
     /// Generators (the elements of the first heaps that are new) and relations.
@@ -371,26 +374,148 @@ impl Quotient {
     }
 }
 
-/// The misère quotient of `game`, proven for every heap size, or [`Error::QuotientNotFound`]
-/// naming the limit reached (see the module's documentation).
-pub fn quotient(game: &Game, budget: &Budget) -> Result<Quotient> {
-    quotient_reporting(game, budget, &crate::progress::Silent)
-}
-
-/// [`quotient`], reporting to `progress`: one stage, `"misère quotient"`, whose total is the
-/// budget's `max_seconds` of estimated time in milliseconds and whose position, after each
-/// heap joined, is the larger part spent of the two limits of a search's work (the estimated
-/// time, the `5 · max_states` states of checks and marking walks), with a message naming the
-/// heap, the order, the states and the estimated time so far.
+/// A search for a game's misère quotient: the one way to build one.
+///
+/// By default: the quotient of every heap size, proven by a [`MisereTheorem`] (octal and finite
+/// subtraction games; any other game is refused with [`Error::QuotientNotFound`]), within
+/// [`Budget::default`], reporting nothing, computed afresh. [`Search::heaps`] asks for the
+/// quotient of the heaps `0..=n` instead, [`Search::budget`] sets the limits (one [`Budget`]
+/// for every search), [`Search::progress`] reports the construction and [`Search::cached`]
+/// keeps what it finds in the process cache.
 ///
 /// A budget estimated beyond its `max_seconds` ([`estimate`]) is refused before any work
-/// ([`admit`]); the search stops where its meter passes `max_seconds`
-/// ([`Error::QuotientNotFound`] naming `max_seconds`).
-pub fn quotient_reporting(
-    game: &Game,
-    budget: &Budget,
-    progress: &dyn crate::progress::Progress,
-) -> Result<Quotient> {
+/// ([`admit`], [`Error::QuotientTooCostly`]); the construction stops where its meter passes
+/// `max_seconds`, at `max_order`, at `5 · max_states` states of checks, or (every heap size) at
+/// `max_heap` without a proven period: [`Error::QuotientNotFound`] naming the limit reached.
+///
+/// Progress: one stage, `"misère quotient"`, whose total is the budget's `max_seconds` of
+/// estimated time in milliseconds and whose position, after each heap joined, is the larger
+/// part spent of the two limits of its work (the estimated time, the `5 · max_states` states of
+/// checks and marking walks), with a message naming the heap, the order, the states and the
+/// estimated time so far. A progress that asks to stop
+/// ([`crate::progress::Progress::cancellation`]) is obeyed within a step of the construction.
+///
+/// ```
+/// use nimcount::game::Game;
+/// use nimcount::misere::{Budget, Search};
+///
+/// let game = Game::parse("octal:0.75")?;
+/// let q = Search::new(&game).run()?;
+/// assert_eq!((q.order(), q.preperiod(), q.period()), (8, 8, 2));
+/// // Any budget, kept for later searches of the same game and budget.
+/// let budget = Budget { max_states: 500_000, ..Budget::default() };
+/// let again = Search::new(&game).budget(budget).cached().run()?;
+/// assert_eq!(again.order(), 8);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Search<'a> {
+    game: &'a Game,
+    budget: Budget,
+    heaps: Option<u64>,
+    progress: &'a dyn crate::progress::Progress,
+    cached: bool,
+}
+
+impl<'a> Search<'a> {
+    /// The search for the quotient of every heap size of `game`, within [`Budget::default`].
+    pub fn new(game: &'a Game) -> Self {
+        Search {
+            game,
+            budget: Budget::default(),
+            heaps: None,
+            progress: &crate::progress::Silent,
+            cached: false,
+        }
+    }
+
+    /// Within `budget`.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// The quotient of the heaps `0..=largest_heap`: the quotient of the closed set of
+    /// positions made of those heaps, for any game whose heaps have finitely many options
+    /// (every [`Game`]: octal, hexadecimal, subtraction and all-but games, Lasker's Nim, Nim,
+    /// custom games), with or without a misère quotient of every heap size.
+    ///
+    /// **Why it is exact.** The options of a position of heaps `<= n` are positions of heaps
+    /// `<= n`, so these positions form a closed set and their quotient is defined like the
+    /// game's (two positions are identified when no position of the set added to both tells
+    /// them apart). It is the last stage of the construction of the quotient of every heap size
+    /// ([`build`]): the check of [`verify`] covers every position of the heaps `0..=n` (its
+    /// theorem: every reachable state satisfies the misère rule, so every position is lost
+    /// exactly when its product lies in P), and the reduction keeps apart only elements that
+    /// some position tells apart. So [`Quotient::is_lost`] is right on every position of heaps
+    /// `<= n`, and refuses a heap above `n` ([`Quotient::check_heaps`]). Its theorem is
+    /// [`MisereTheorem::Heaps`], its preperiod `n + 1` and its period 0. `largest_heap` above
+    /// the budget's `max_heap` is refused before any work.
+    ///
+    /// ```
+    /// use nimcount::game::Game;
+    /// use nimcount::misere::Search;
+    ///
+    /// // Dawson's Kayles has no known finite quotient; that of its heaps 0..=20 has order 24.
+    /// let q = Search::new(&Game::parse("octal:0.07")?).heaps(20).run()?;
+    /// assert_eq!((q.order(), q.largest_heap()), (24, Some(20)));
+    /// assert!(q.is_lost(&[4u32.into(), 4u32.into()])?);
+    /// // Lasker's Nim has no periodicity theorem here, yet its small heaps have a quotient.
+    /// let q = Search::new(&Game::parse("lasker")?).heaps(6).run()?;
+    /// assert!(q.is_lost(&[1u32.into()])? && !q.is_lost(&[6u32.into()])?);
+    /// assert!(q.is_lost(&[7u32.into()]).is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn heaps(mut self, largest_heap: u64) -> Self {
+        self.heaps = Some(largest_heap);
+        self
+    }
+
+    /// Reporting to `progress` (see [`Search`]).
+    pub fn progress(mut self, progress: &'a dyn crate::progress::Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Through the process cache: a quotient (or a failure) found once per game and budget is
+    /// given again, and the construction of the heaps `0..=n` is kept and grown as larger heaps
+    /// are asked for (play asks for the quotients up to each position's largest heap, in any
+    /// order). The cache holds at most [`CACHED_SEARCHES`] games and budgets of each kind, and
+    /// [`PARTIAL_KEPT_BYTES`] of tables for each; it forgets them all when full.
+    pub fn cached(mut self) -> Self {
+        self.cached = true;
+        self
+    }
+
+    /// The quotient, or why it was not found (see [`Search`]).
+    pub fn run(&self) -> Result<std::sync::Arc<Quotient>> {
+        let (game, budget, progress) = (self.game, &self.budget, self.progress);
+        match (self.heaps, self.cached) {
+            (None, false) => every_heap(game, budget, progress).map(std::sync::Arc::new),
+            (None, true) => cached_every_heap(game, budget, progress),
+            (Some(n), false) => heaps_up_to(game, n, budget, progress).map(std::sync::Arc::new),
+            (Some(n), true) => cached_heaps_up_to(game, n, budget, progress),
+        }
+    }
+}
+
+/// The most games and budgets the process cache of [`Search::cached`] keeps of each kind.
+pub const CACHED_SEARCHES: usize = 64;
+
+/// The table of a process cache, emptied when it holds [`CACHED_SEARCHES`] entries and a new
+/// one comes.
+fn bounded<K: std::hash::Hash + Eq, V>(
+    table: &mut Option<std::collections::HashMap<K, V>>,
+) -> &mut std::collections::HashMap<K, V> {
+    let table = table.get_or_insert_with(std::collections::HashMap::new);
+    if table.len() >= CACHED_SEARCHES {
+        table.clear();
+    }
+    table
+}
+
+/// The quotient of every heap size ([`Search`]).
+fn every_heap(game: &Game, budget: &Budget, progress: &dyn crate::progress::Progress) -> Result<Quotient> {
     let spec = game.spec();
     let fail = |reason: String, limit: Option<&'static str>| Error::QuotientNotFound {
         game: spec.clone(),
@@ -510,47 +635,8 @@ fn stuck_error(spec: &str, n: u64, stuck: build::Stuck, budget: &Budget) -> Erro
     }
 }
 
-/// The misère quotient of the heaps `0..=largest_heap` of `game`: the quotient of the closed
-/// set of positions made of those heaps, for any game whose heaps have finitely many options
-/// (every [`Game`]: octal, hexadecimal, subtraction and all-but games, Lasker's Nim, Nim,
-/// custom games), with or without a misère quotient of every heap size.
-///
-/// **Why it is exact.** The options of a position of heaps `<= n` are positions of heaps
-/// `<= n`, so these positions form a closed set and their quotient is defined like the
-/// game's (two positions are identified when no position of the set added to both tells them
-/// apart). It is the last stage of the construction of [`quotient`] ([`build`]): the check of
-/// [`verify`] covers every position of the heaps `0..=n` (its theorem: every reachable state
-/// satisfies the misère rule, so every position is lost exactly when its product lies in P), and
-/// the reduction keeps apart only elements that some position tells apart. So
-/// [`Quotient::is_lost`] is right on every position of heaps `<= n`; a heap above `n` is
-/// refused ([`Quotient::check_heaps`]). Its theorem is [`MisereTheorem::Heaps`], its
-/// preperiod `n + 1` and its period 0.
-///
-/// Budgets: `largest_heap` above `budget.max_heap`, or a budget estimated beyond its limits
-/// ([`admit`]), is refused before any work; the construction stops, as [`quotient`]'s does, at
-/// `budget.max_order`, at `5 · max_states` states of checks or at `max_seconds` of estimated
-/// time ([`Error::QuotientNotFound`] naming the limit).
-///
-/// ```
-/// use nimcount::game::Game;
-/// use nimcount::misere::{Budget, partial_quotient};
-///
-/// // Dawson's Kayles has no known finite quotient; that of its heaps 0..=20 has order 24.
-/// let q = partial_quotient(&Game::parse("octal:0.07")?, 20, &Budget::default())?;
-/// assert_eq!((q.order(), q.largest_heap()), (24, Some(20)));
-/// assert!(q.is_lost(&[4u32.into(), 4u32.into()]));
-/// // Lasker's Nim has no periodicity theorem here, yet its small heaps have a quotient.
-/// let q = partial_quotient(&Game::parse("lasker")?, 6, &Budget::default())?;
-/// assert!(q.is_lost(&[1u32.into()]) && !q.is_lost(&[6u32.into()]));
-/// assert!(q.check_heaps(&[7u32.into()]).is_err());
-/// # Ok::<(), nimcount::Error>(())
-/// ```
-pub fn partial_quotient(game: &Game, largest_heap: u64, budget: &Budget) -> Result<Quotient> {
-    partial_quotient_reporting(game, largest_heap, budget, &crate::progress::Silent)
-}
-
-/// [`partial_quotient`], reporting to `progress` as [`quotient_reporting`] does.
-pub fn partial_quotient_reporting(
+/// The quotient of the heaps `0..=largest_heap` ([`Search::heaps`]).
+fn heaps_up_to(
     game: &Game,
     largest_heap: u64,
     budget: &Budget,
@@ -625,20 +711,14 @@ fn report(progress: &dyn crate::progress::Progress, stage: &build::Stage, budget
     ));
 }
 
-/// [`partial_quotient`], computed once per game, heap and budget in a process and shared (see
-/// [`shared_partial_reporting`]).
-pub fn shared_partial(game: &Game, largest_heap: u64, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
-    shared_partial_reporting(game, largest_heap, budget, &crate::progress::Silent)
-}
-
-/// [`shared_partial`], reporting the construction (when it runs) to `progress`.
+/// [`heaps_up_to`] through the process cache ([`Search::cached`]).
 ///
 /// The construction of each game and budget is kept and grown as larger heaps are asked for,
 /// with the quotient of every heap joined (up to [`PARTIAL_KEPT_BYTES`] of tables in all): play
 /// asks for the quotients of the heaps up to each position's largest, in any order. A heap
 /// where the construction stopped stops every larger one (the construction of `0..=n` passes
 /// through that of `0..=m` for `m < n`, with the same work so far).
-pub fn shared_partial_reporting(
+fn cached_heaps_up_to(
     game: &Game,
     largest_heap: u64,
     budget: &Budget,
@@ -650,7 +730,7 @@ pub fn shared_partial_reporting(
     static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
     let spec = game.spec();
     if largest_heap > budget.max_heap {
-        return partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new);
+        return heaps_up_to(game, largest_heap, budget, progress).map(Arc::new);
     }
     admit(game, budget)?;
     let key = (game.clone(), *budget);
@@ -668,7 +748,7 @@ pub fn shared_partial_reporting(
         (_, Some((heap, reason, limit))) if largest_heap >= *heap => {
             Err(Error::QuotientNotFound { game: spec.clone(), reason: reason.clone(), limit: *limit })
         }
-        (Some(None), _) => partial_quotient_reporting(game, largest_heap, budget, progress).map(Arc::new),
+        (Some(None), _) => heaps_up_to(game, largest_heap, budget, progress).map(Arc::new),
         (None, _) => {
             let Growth { stage, kept, bytes, stuck } = &mut growth;
             let mut answer = None;
@@ -697,15 +777,15 @@ pub fn shared_partial_reporting(
         }
     };
     if let Ok(mut k) = KNOWN.lock() {
-        k.get_or_insert_with(HashMap::new).insert(key, growth);
+        bounded(&mut k).insert(key, growth);
     }
     answer
 }
 
-/// The most bytes of tables [`shared_partial_reporting`] keeps per game and budget.
+/// The most bytes of tables [`cached_heaps_up_to`] keeps per game and budget.
 pub const PARTIAL_KEPT_BYTES: usize = 64 << 20;
 
-/// A construction kept by [`shared_partial_reporting`].
+/// A construction kept by [`cached_heaps_up_to`].
 struct Growth {
     stage: build::Stage,
     /// The quotient of the heaps `0..=n` at `n`, when kept.
@@ -733,14 +813,8 @@ fn snapshot(stage: &build::Stage, spec: &str, game: &Game, n: u64) -> Quotient {
     q
 }
 
-/// [`quotient`], computed once per game and budget in a process and shared: play and count
-/// ask for the same quotients many times.
-pub fn shared(game: &Game, budget: &Budget) -> Result<std::sync::Arc<Quotient>> {
-    shared_reporting(game, budget, &crate::progress::Silent)
-}
-
-/// [`shared`], reporting the search (when it runs) to `progress` ([`quotient_reporting`]).
-pub fn shared_reporting(
+/// [`every_heap`] through the process cache ([`Search::cached`]).
+fn cached_every_heap(
     game: &Game,
     budget: &Budget,
     progress: &dyn crate::progress::Progress,
@@ -756,13 +830,13 @@ pub fn shared_reporting(
     let found = match remembered {
         Some(found) => found,
         None => {
-            let found = match quotient_reporting(game, budget, progress) {
+            let found = match every_heap(game, budget, progress) {
                 Ok(q) => Ok(Arc::new(q)),
                 Err(Error::QuotientNotFound { reason, limit, .. }) => Err((reason, limit)),
                 Err(other) => return Err(other),
             };
             if let Ok(mut k) = KNOWN.lock() {
-                k.get_or_insert_with(HashMap::new).insert(key, found.clone());
+                bounded(&mut k).insert(key, found.clone());
             }
             found
         }
@@ -837,7 +911,7 @@ mod tests {
             ("subtract:2,3", 6, 0, 5),
             ("octal:4.0", 2, 1, 2),
         ] {
-            let q = quotient(&Game::parse(spec).unwrap(), &Budget::default()).unwrap();
+            let q = Search::new(&Game::parse(spec).unwrap()).run().unwrap();
             assert_eq!((q.order(), q.preperiod(), q.period()), (order, preperiod, period), "{spec}");
             // Misère quotients of impartial games have even order and a P-portion of at least one.
             assert_eq!(q.order() % 2, 0);
@@ -847,9 +921,9 @@ mod tests {
 
     #[test]
     fn presentations_rewrite_every_word_to_its_element() {
-        let q = quotient(&Game::parse("octal:0.75").unwrap(), &Budget::default()).unwrap();
+        let q = Search::new(&Game::parse("octal:0.75").unwrap()).run().unwrap();
         let p = q.presentation();
-        let gens: Vec<usize> = p.generators.iter().map(|&(_, h)| q.element_u64(h)).collect();
+        let gens: Vec<usize> = p.generators.iter().map(|&(_, h)| q.element_u64(h).unwrap()).collect();
         let eval = |w: &[u32]| w.iter().zip(&gens).fold(0, |x, (&e, &g)| (0..e).fold(x, |x, _| q.mul(x, g)));
         for (a, w) in p.normal_forms.iter().enumerate() {
             assert_eq!(eval(w), a);
@@ -887,7 +961,7 @@ mod tests {
                 Some("max_order"),
             ),
         ] {
-            let e = quotient(&Game::parse(spec).unwrap(), &budget).unwrap_err();
+            let e = Search::new(&Game::parse(spec).unwrap()).budget(budget).run().unwrap_err();
             let Error::QuotientNotFound { limit: reached, .. } = &e else { panic!("{spec}: {e}") };
             assert_eq!(*reached, limit, "{spec}: {e}");
             let e = e.to_string();
@@ -904,10 +978,11 @@ mod tests {
         for spec in ["lasker", "kayles", "octal:0.07"] {
             let game = Game::parse(spec).unwrap();
             // (Lasker's Nim has no theorem here: quotient refuses it before any estimate.)
-            let every = MisereTheorem::for_game(&game).map(|_| quotient(&game, &raised).unwrap_err());
+            let every =
+                MisereTheorem::for_game(&game).map(|_| Search::new(&game).budget(raised).run().unwrap_err());
             for e in every.into_iter().chain([
-                partial_quotient(&game, 1000, &raised).unwrap_err(),
-                shared_partial(&game, 10, &raised).unwrap_err(),
+                Search::new(&game).heaps(1000).budget(raised).run().unwrap_err(),
+                Search::new(&game).heaps(10).budget(raised).cached().run().unwrap_err(),
             ]) {
                 let Error::QuotientTooCostly { seconds, states, limit, .. } = e else {
                     panic!("{spec}: {e}")

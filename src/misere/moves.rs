@@ -12,6 +12,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::Quotient;
+use crate::error::{Error, Result};
 use crate::game::Game;
 
 /// The splits `a + b = m`, `1 <= a <= b`, whose `a` runs over `first, first + step, …` (`count`
@@ -30,8 +31,9 @@ pub struct SplitClass {
 
 /// Every split of `m` stones into two non-empty heaps, by classes of equal product (see the
 /// module's documentation). Shared shape with normal play: replace `Φ` and the product by the
-/// Grundy value and XOR.
-pub fn split_classes(q: &Quotient, m: &BigUint) -> Vec<SplitClass> {
+/// Grundy value and XOR. A heap above those of a partial quotient is refused
+/// ([`Quotient::element`]).
+pub fn split_classes(q: &Quotient, m: &BigUint) -> Result<Vec<SplitClass>> {
     let (n0, p) = (q.preperiod(), q.period());
     let half: BigUint = m >> 1u32;
     let mut classes = Vec::new();
@@ -41,7 +43,7 @@ pub fn split_classes(q: &Quotient, m: &BigUint) -> Vec<SplitClass> {
             break;
         }
         let b = m - BigUint::from(a);
-        let element = q.mul(q.element_u64(a), q.element(&b));
+        let element = q.mul(q.element_u64(a)?, q.element(&b)?);
         classes.push(SplitClass { first: a.into(), step: p, count: BigUint::one(), element });
     }
     // The a >= max(n0, 1) by residue: a = n0 + r + p·i.
@@ -56,29 +58,37 @@ pub fn split_classes(q: &Quotient, m: &BigUint) -> Vec<SplitClass> {
         }
         let count = (&half - &first) / BigUint::from(p) + 1u32;
         let b = m - &first;
-        let element = q.mul(q.element(&first), q.element(&b));
+        let element = q.mul(q.element(&first)?, q.element(&b)?);
         classes.push(SplitClass { first, step: p, count, element });
     }
-    classes
+    Ok(classes)
 }
 
 /// The options of a heap of `n` whose product with `rest` lies in P: at most `most` of them
-/// listed (each the heaps it leaves), and how many there are in all.
-pub fn winning_options(q: &Quotient, n: &BigUint, rest: usize, most: usize) -> (Vec<Vec<BigUint>>, BigUint) {
+/// listed (each the heaps it leaves), and how many there are in all. Octal and subtraction
+/// games only ([`Error::QuotientNotFound`] for others); a heap above those of a partial
+/// quotient is refused ([`Quotient::element`]).
+pub fn winning_options(
+    q: &Quotient,
+    n: &BigUint,
+    rest: usize,
+    most: usize,
+) -> Result<(Vec<Vec<BigUint>>, BigUint)> {
     let wins = |element: usize| q.in_p(q.mul(rest, element));
     let mut listed: Vec<Vec<BigUint>> = Vec::new();
     let mut count = BigUint::zero();
-    let single = |left: BigUint, listed: &mut Vec<Vec<BigUint>>, count: &mut BigUint| {
-        let element = if left.is_zero() { 0 } else { q.element(&left) };
+    let single = |left: BigUint, listed: &mut Vec<Vec<BigUint>>, count: &mut BigUint| -> Result<()> {
+        let element = if left.is_zero() { 0 } else { q.element(&left)? };
         if wins(element) {
             *count += 1u32;
             if listed.len() < most {
                 listed.push(if left.is_zero() { Vec::new() } else { vec![left] });
             }
         }
+        Ok(())
     };
-    let splits = |m: &BigUint, listed: &mut Vec<Vec<BigUint>>, count: &mut BigUint| {
-        for class in split_classes(q, m).into_iter().filter(|c| wins(c.element)) {
+    let splits = |m: &BigUint, listed: &mut Vec<Vec<BigUint>>, count: &mut BigUint| -> Result<()> {
+        for class in split_classes(q, m)?.into_iter().filter(|c| wins(c.element)) {
             *count += &class.count;
             let mut a = class.first.clone();
             let room = most.saturating_sub(listed.len());
@@ -88,6 +98,7 @@ pub fn winning_options(q: &Quotient, n: &BigUint, rest: usize, most: usize) -> (
                 a += class.step;
             }
         }
+        Ok(())
     };
     match &q.rules {
         Game::Octal(code) => {
@@ -99,13 +110,13 @@ pub fn winning_options(q: &Quotient, n: &BigUint, rest: usize, most: usize) -> (
                 let d = code.digit(j);
                 let left = n - &j_big;
                 if left.is_zero() && d & 1 != 0 {
-                    single(left.clone(), &mut listed, &mut count);
+                    single(left.clone(), &mut listed, &mut count)?;
                 }
                 if !left.is_zero() && j > 0 && d & 2 != 0 {
-                    single(left.clone(), &mut listed, &mut count);
+                    single(left.clone(), &mut listed, &mut count)?;
                 }
                 if d & 4 != 0 && left >= BigUint::from(2u8) {
-                    splits(&left, &mut listed, &mut count);
+                    splits(&left, &mut listed, &mut count)?;
                 }
             }
         }
@@ -115,12 +126,19 @@ pub fn winning_options(q: &Quotient, n: &BigUint, rest: usize, most: usize) -> (
                 if k > *n {
                     break;
                 }
-                single(n - k, &mut listed, &mut count);
+                single(n - k, &mut listed, &mut count)?;
             }
         }
-        _ => unreachable!("quotients are computed for octal and subtraction games only"),
+        _ => {
+            return Err(Error::QuotientNotFound {
+                game: q.game().to_string(),
+                reason: "the options of a heap are judged by a quotient for octal and subtraction games"
+                    .into(),
+                limit: None,
+            });
+        }
     }
     // Options are listed in the order of the rules; sort each heap's list as the search does.
     listed.sort();
-    (listed, count)
+    Ok((listed, count))
 }

@@ -16,8 +16,8 @@
 //!   With an even number and no move, the player to move has won (misère). With an even number
 //!   and a move, every move flips the parity to odd, lost for the opponent.
 //! - **Quotients**: the game's misère quotient of every heap size when it is found
-//!   ([`crate::misere::quotient`]), else the quotient of its heaps `0..=n` for the position's
-//!   largest heap `n` when `n` is small ([`crate::misere::partial_quotient`]): lost when the
+//!   ([`crate::misere::Search`]), else the quotient of its heaps `0..=n` for the position's
+//!   largest heap `n` when `n` is small ([`crate::misere::Search::heaps`]): lost when the
 //!   product of the heaps' elements lies in the P-portion; every option of a heap is judged
 //!   the same way.
 //! - **Search**: the outcome of every position reachable, memoised over sorted multisets of
@@ -73,7 +73,7 @@ pub enum MisereRule {
         period: u64,
     },
     /// The misère quotient of the game's heaps `0..=largest_heap`, the position's largest heap
-    /// ([`crate::misere::partial_quotient`]): lost when the product of the heaps' elements lies
+    /// ([`crate::misere::Search::heaps`]): lost when the product of the heaps' elements lies
     /// in its P-portion.
     PartialQuotient {
         /// The quotient's order.
@@ -258,8 +258,8 @@ fn by_quotient(
     if rules.iter().any(|r| r.heap_game().builtin() != Some(game)) {
         return None;
     }
-    let q = crate::misere::shared(game, budget).ok()?;
-    let elements: Vec<usize> = heaps.iter().map(|h| q.element(h)).collect();
+    let q = crate::misere::Search::new(game).budget(*budget).cached().run().ok()?;
+    let elements: Vec<usize> = heaps.iter().map(|h| q.element(h)).collect::<Result<_>>().ok()?;
     let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
     let verdict = Verdict::lost_if(q.in_p(product));
     let mut moves = Vec::new();
@@ -267,7 +267,7 @@ fn by_quotient(
     for (i, h) in heaps.iter().enumerate() {
         let rest = elements.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |x, (_, &e)| q.mul(x, e));
         let room = MISERE_KEPT_MOVES.saturating_sub(moves.len());
-        let (listed, all) = crate::misere::winning_options(&q, h, rest, room);
+        let (listed, all) = crate::misere::winning_options(&q, h, rest, room).ok()?;
         count += all;
         moves.extend(listed.into_iter().map(|to| Move::single(i, h.clone(), to)));
     }
@@ -298,8 +298,8 @@ fn by_partial_quotient(
     if largest > PARTIAL_MAX_HEAP {
         return None;
     }
-    let q = crate::misere::shared_partial(game, largest, budget).ok()?;
-    let elements: Vec<usize> = sizes.iter().map(|&h| q.element_u64(h)).collect();
+    let q = crate::misere::Search::new(game).heaps(largest).budget(*budget).cached().run().ok()?;
+    let elements: Vec<usize> = sizes.iter().map(|&h| q.element_u64(h)).collect::<Result<_>>().ok()?;
     let product = elements.iter().fold(0, |x, &e| q.mul(x, e));
     let verdict = Verdict::lost_if(q.in_p(product));
     let mut moves = Vec::new();
@@ -315,7 +315,8 @@ fn by_partial_quotient(
         options.sort_unstable();
         options.dedup();
         for left in options {
-            let after = left.iter().fold(rest, |x, &g| q.mul(x, q.element_u64(g)));
+            // Options are heaps below `h`, which the quotient covers.
+            let after = left.iter().try_fold(rest, |x, &g| q.element_u64(g).map(|e| q.mul(x, e))).ok()?;
             if q.in_p(after) {
                 moves.push(Move::single(i, h.into(), left.into_iter().map(BigUint::from).collect()));
             }
@@ -933,24 +934,26 @@ mod tests {
         assert!(matches!(position.rule(), MisereRule::Quotient { order: 8, .. }));
         // Every winning move is a winning move by the quotient, and the count is exact: count
         // the splits of the first heap by brute force over one period of classes.
-        let q = crate::misere::quotient(&Game::parse("octal:0.75").unwrap(), &PLAY_BUDGET).unwrap();
-        let other = q.element(&(huge.clone() + 1u32));
+        let game = Game::parse("octal:0.75").unwrap();
+        let q = crate::misere::Search::new(&game).budget(PLAY_BUDGET).run().unwrap();
+        let element = |h: &BigUint| q.element(h).unwrap();
+        let other = element(&(huge.clone() + 1u32));
         for m in position.winning_moves() {
             let i = m.changes[0].heap;
-            let rest = if i == 0 { other } else { q.element(&huge) };
-            let after = m.changes[0].to.iter().fold(rest, |x, h| q.mul(x, q.element(h)));
+            let rest = if i == 0 { other } else { element(&huge) };
+            let after = m.changes[0].to.iter().fold(rest, |x, h| q.mul(x, element(h)));
             assert!(q.in_p(after), "{m}");
         }
         assert!(*position.winning_move_count().unwrap() >= BigUint::from(position.winning_moves().len()));
         // Split classes cover every split exactly once: m = 40 by brute force.
         let m = BigUint::from(40u32);
-        let classes = crate::misere::split_classes(&q, &m);
+        let classes = crate::misere::split_classes(&q, &m).unwrap();
         let total: BigUint = classes.iter().map(|c| c.count.clone()).sum();
         assert_eq!(total, BigUint::from(20u32));
         for c in &classes {
             let mut a = c.first.clone();
             for _ in 0..c.count.to_u64().unwrap() {
-                assert_eq!(q.mul(q.element(&a), q.element(&(&m - &a))), c.element);
+                assert_eq!(q.mul(element(&a), element(&(&m - &a))), c.element);
                 a += c.step;
             }
         }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use nimcount::game::{Game, HeapGame};
-use nimcount::misere::{Budget, shared};
+use nimcount::misere::{Budget, Search};
 use nimcount::num_bigint::BigUint;
 
 /// Whether the position (heap sizes, ascending) is lost for the player to move when whoever
@@ -33,13 +33,13 @@ fn lost(game: &Game, position: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bo
 /// against the plain search.
 fn agrees_with_search(spec: &str, heaps: usize, largest: u64) {
     let game = Game::parse(spec).unwrap();
-    let q = shared(&game, &Budget::default()).unwrap();
+    let q = Search::new(&game).cached().run().unwrap();
     let mut memo = HashMap::new();
     let mut position: Vec<u64> = Vec::new();
     let mut checked = 0;
     each(&mut position, heaps, 1, largest, &mut |p| {
         let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
-        assert_eq!(q.is_lost(&big), lost(&game, p, &mut memo), "{spec} {p:?}");
+        assert_eq!(q.is_lost(&big).unwrap(), lost(&game, p, &mut memo), "{spec} {p:?}");
         checked += 1;
     });
     assert!(checked > 100);
@@ -80,7 +80,7 @@ fn orders_of_the_quotients() {
     for (spec, order, preperiod, period) in
         [("kayles", 40, 71, 12), ("octal:0.15", 42, 66, 10), ("octal:0.75", 8, 8, 2)]
     {
-        let q = shared(&Game::parse(spec).unwrap(), &Budget::default()).unwrap();
+        let q = Search::new(&Game::parse(spec).unwrap()).cached().run().unwrap();
         assert_eq!((q.order(), q.preperiod(), q.period()), (order, preperiod, period), "{spec}");
         assert_eq!(q.order() % 2, 0);
     }
@@ -189,7 +189,7 @@ fn source_order(source: &nimcount::count::Source) -> usize {
 /// naming the limit.
 #[test]
 fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
-    use nimcount::misere::{MisereTheorem, partial_quotient};
+    use nimcount::misere::MisereTheorem;
     for (spec, heaps, largest) in [
         ("dawsons-kayles", 3, 14),
         ("octal:0.137", 3, 12),
@@ -200,7 +200,7 @@ fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
         ("hex:0.8", 2, 14),
     ] {
         let game = Game::parse(spec).unwrap();
-        let q = partial_quotient(&game, largest, &QUICK).unwrap();
+        let q = Search::new(&game).heaps(largest).budget(QUICK).run().unwrap();
         assert_eq!(q.largest_heap(), Some(largest), "{spec}");
         assert_eq!(q.theorem(), MisereTheorem::Heaps { largest_heap: largest });
         assert_eq!(q.images().len() as u64, largest + 1);
@@ -210,23 +210,29 @@ fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
         each(&mut Vec::new(), heaps, 1, largest, &mut |p| {
             let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
             assert!(q.check_heaps(&big).is_ok());
-            assert_eq!(q.is_lost(&big), lost(&game, p, &mut memo), "{spec} {p:?}");
+            assert_eq!(q.is_lost(&big).unwrap(), lost(&game, p, &mut memo), "{spec} {p:?}");
         });
         let above = [BigUint::from(3u8), BigUint::from(largest + 1)];
         let e = q.check_heaps(&above).unwrap_err();
         assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_heap"), .. }), "{e}");
         assert!(e.to_string().contains(&format!("0..={largest}")), "{e}");
+        // Every lookup by heap refuses such a heap the same way, never panics.
+        let huge = BigUint::from(u64::MAX) * 4u32;
+        assert_eq!(q.is_lost(&above).unwrap_err().to_string(), e.to_string());
+        assert!(q.product(&above).is_err() && q.element(&huge).is_err());
+        assert!(q.element_u64(largest + 1).is_err() && q.element_u64(u64::MAX).is_err());
+        assert_eq!(q.element_u64(largest).unwrap(), q.element(&BigUint::from(largest)).unwrap());
     }
     // Heaps above the budget's largest, before any work.
     let game = Game::parse("lasker").unwrap();
     let few = Budget { max_heap: 20, ..QUICK };
-    let e = partial_quotient(&game, 21, &few).unwrap_err();
+    let e = Search::new(&game).heaps(21).budget(few).run().unwrap_err();
     assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_heap"), .. }), "{e}");
     let query = nimcount::count::Query::new(game).sizes(0u32, 21u32).heaps(2u32).misere(true);
     let e = query.misere_budget(few).count().unwrap_err();
     assert!(e.to_string().contains("above the limit of heap 20") && !e.to_string().contains('\n'), "{e}");
     // A construction that passes a limit says which.
-    let e = partial_quotient(&Game::parse("dawsons-kayles").unwrap(), 30, &QUICK).unwrap_err();
+    let e = Search::new(&Game::parse("dawsons-kayles").unwrap()).heaps(30).budget(QUICK).run().unwrap_err();
     assert!(matches!(e, nimcount::Error::QuotientNotFound { limit: Some("max_states"), .. }), "{e}");
 }
 
@@ -237,6 +243,6 @@ fn partial_quotients_judge_their_heaps_and_refuse_the_others() {
 #[ignore]
 fn dawsons_kayles_heaps_up_to_thirty_have_the_published_order() {
     let budget = Budget { max_states: 1_000_000, ..Budget::default() };
-    let q = nimcount::misere::partial_quotient(&Game::parse("octal:0.07").unwrap(), 30, &budget).unwrap();
+    let q = Search::new(&Game::parse("octal:0.07").unwrap()).heaps(30).budget(budget).run().unwrap();
     assert_eq!(q.order(), 360);
 }

@@ -80,11 +80,12 @@ pub fn run(args: Args) -> Result<()> {
         None => reason,
     };
     // The quotient of every heap size; with --max-heap N, else the quotient of the heaps 0..=N.
-    let found = match misere::quotient_reporting(&game, &budget, &progress) {
+    let search = misere::Search::new(&game).budget(budget).progress(&progress);
+    let found = match search.run() {
         Ok(q) => Ok((q, None)),
         Err(Error::QuotientNotFound { reason, limit, .. }) if args.max_heap.is_some() => {
             let every = not_found(reason, limit);
-            match misere::partial_quotient_reporting(&game, budget.max_heap, &budget, &progress) {
+            match search.heaps(budget.max_heap).run() {
                 Ok(q) => Ok((q, Some(every))),
                 Err(Error::QuotientNotFound { reason, limit, .. }) => Err(format!(
                     "{every}; the quotient of the heaps 0..={}: {}",
