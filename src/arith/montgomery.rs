@@ -35,6 +35,8 @@ pub trait Word: Copy + Eq + Ord + Debug + Send + Sync + sealed::Sealed {
     fn wrapping_mul(self, b: Self) -> Self;
     /// `a − b mod 2^B`.
     fn wrapping_sub(self, b: Self) -> Self;
+    /// `a + b mod 2^B`.
+    fn wrapping_add(self, b: Self) -> Self;
     /// `−a mod 2^B`.
     fn wrapping_neg(self) -> Self;
     /// `a − b` for `b <= a`.
@@ -89,6 +91,10 @@ macro_rules! word {
             #[inline(always)]
             fn wrapping_sub(self, b: $w) -> $w {
                 <$w>::wrapping_sub(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_add(self, b: $w) -> $w {
+                <$w>::wrapping_add(self, b)
             }
             #[inline(always)]
             fn wrapping_neg(self) -> $w {
@@ -228,7 +234,7 @@ impl<W: Word> Montgomery<W> {
     }
 
     /// `x^e mod m` for a plain residue `x < m` (`x^0 = 1`, or 0 for `m = 1`).
-    fn pow_of(&self, x: W, e: &impl super::Exponent) -> W {
+    pub fn pow_of(&self, x: W, e: &impl super::Exponent) -> W {
         self.leave(super::square_and_multiply(self.enter(x), e, self.one(), |a, b| self.mul(*a, *b)))
     }
 }

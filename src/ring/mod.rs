@@ -50,7 +50,7 @@ use num_bigint::BigUint;
 pub use any::AnyRing;
 pub use exact::{Exact64, Exact128};
 pub use float::{Float32, Float64};
-pub use modular::{Mod32, Mod64};
+pub use modular::{Mod32, Mod64, Modular, ModularWord};
 pub(crate) use residue::{Big, Integers, OddWord, Residues, TwoWord, pow_reduced};
 pub use wrapping::{Wrap32, Wrap64};
 

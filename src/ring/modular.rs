@@ -1,11 +1,15 @@
-//! Residues modulo an odd modulus chosen at run time.
+//! Residues modulo an odd modulus chosen at run time: [`Modular`], written once over the
+//! machine word, with [`Mod32`] and [`Mod64`] its two instances.
 
 use std::fmt;
 
 use num_bigint::BigUint;
 
-use super::{Internal, POW_CHUNK, Ring, first_invalid_from, portable_transform, portable_transform_checked};
-use crate::arith::{ExponentRule, Montgomery32, Montgomery64, Shoup32, Shoup64, inverse_power_of_two};
+use super::{
+    Internal, POW_CHUNK, Ring, Same, Words, first_invalid_from, portable_transform,
+    portable_transform_checked,
+};
+use crate::arith::{ExponentRule, Montgomery, Shoup32, Shoup64, Word, inverse_power_of_two};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
@@ -15,10 +19,18 @@ fn two_power_inverse_word(m: u64, log2: u32) -> u64 {
     u64::try_from(inverse_power_of_two(log2, &m.into())).expect("below m")
 }
 
-/// Residues modulo an odd `m < 2^31`, stored as `u32` in `0..m`.
+/// Residues modulo an odd `m` below half the word (`m < 2^31` for `u32`, `m < 2^63` for `u64`),
+/// stored as words in `0..m`.
 ///
-/// Additions stay below `2m - 1 < 2^32`, which is what keeps the transform's branch-free
-/// reduction `min(s, s - m)` exact. Multiplication uses Montgomery form internally.
+/// Additions stay below `2m - 1`, under the word's top, which is what keeps the transform's
+/// branch-free reduction `min(s, s - m)` exact. Multiplication uses Montgomery form internally
+/// ([`Montgomery`]); the transforms run on the SIMD kernels of the word ([`ModularWord`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modular<W: ModularWord> {
+    mont: Montgomery<W>,
+}
+
+/// Residues modulo an odd `m < 2^31`, stored as `u32` in `0..m` ([`Modular`]).
 ///
 /// ```
 /// use nimcount::ring::{Mod32, Ring};
@@ -28,119 +40,266 @@ fn two_power_inverse_word(m: u64, log2: u32) -> u64 {
 /// assert!(Mod32::new(10).is_err());
 /// # Ok::<(), nimcount::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mod32 {
-    mont: Montgomery32,
+pub type Mod32 = Modular<u32>;
+
+/// Residues modulo an odd `m < 2^63`, stored as `u64` in `0..m` ([`Modular`]).
+///
+/// ```
+/// use nimcount::ring::{Mod64, Ring};
+/// let ring = Mod64::new((1 << 61) - 1)?;
+/// assert_eq!(ring.mul(1 << 60, 4), 2);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub type Mod64 = Modular<u64>;
+
+/// A word of [`Modular`] residues: its bounds, and the SIMD kernels and pointwise products that
+/// the built-in backends have for it (each returns false, or `None`, where the caller must run
+/// the portable code). Sealed: `u32` and `u64`.
+pub trait ModularWord: Word + fmt::Display + Into<u64> + 'static {
+    /// `u32` or `u64`, as the ring's name shows it.
+    #[doc(hidden)]
+    const NAME: &'static str;
+    /// The largest accepted modulus, `2^(B−1) − 1`.
+    #[doc(hidden)]
+    const MAX_MODULUS: Self;
+    /// The word below `m` (`v < m`).
+    #[doc(hidden)]
+    fn from_u64(v: u64) -> Self;
+    /// The transform on the SIMD kernel of `backend`.
+    #[doc(hidden)]
+    fn transform(m: Self, data: &mut [Self], log2: u32, backend: Backend, parallel: bool) -> bool;
+    /// The zeta or Möbius transform of kind `kind` on the SIMD kernel.
+    #[doc(hidden)]
+    fn sets(m: Self, kind: u8, data: &mut [Self], log2: u32, backend: Backend, parallel: bool) -> bool;
+    /// One column pass across `rows`.
+    #[doc(hidden)]
+    fn rows(m: Self, rows: &mut [&mut [Self]], staggered: bool, backend: Backend, parallel: bool) -> bool;
+    /// The transform that checks each block as it loads it.
+    #[doc(hidden)]
+    fn checked(
+        m: Self,
+        data: &mut [Self],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        undo: crate::simd::kernel::Undo<'_, Self>,
+    ) -> Option<std::result::Result<(), usize>>;
+    /// `x^e` for every `x` of `data`, on the SIMD kernel from the start: how many it did.
+    #[doc(hidden)]
+    fn pow_simd(mont: Montgomery<Self>, data: &mut [Self], e: u64, backend: Backend) -> usize;
+    /// `a · b` in Montgomery form times `w_r2` for the leading elements: how many it did.
+    #[doc(hidden)]
+    fn mul_scaled_simd(
+        mont: Montgomery<Self>,
+        a: &mut [Self],
+        b: &[Self],
+        w_r2: Self,
+        backend: Backend,
+    ) -> usize;
+    /// `x · w mod m` for every `x`, `w` fixed (Shoup's products).
+    #[doc(hidden)]
+    fn mul_each_by(data: &mut [Self], w: Self, m: Self, parallel: bool);
+    /// The ring's words for the subset convolution ([`Ring::words`]).
+    #[doc(hidden)]
+    fn words(ring: Modular<Self>) -> Words<Self>;
 }
 
-impl Mod32 {
-    /// The largest accepted modulus, `2^31 - 1`.
-    pub const MAX_MODULUS: u32 = (1 << 31) - 1;
+/// The Montgomery constants the SIMD kernels of `u32` take.
+fn constants(mont: Montgomery<u32>) -> simd::pointwise::Montgomery32 {
+    simd::pointwise::Montgomery32 {
+        m: mont.modulus(),
+        neg_inv: mont.neg_inv(),
+        r2: mont.r2(),
+        one: mont.one(),
+    }
+}
 
-    /// The ring of residues modulo `m`; `m` must be odd and below `2^31`.
-    pub fn new(m: u32) -> Result<Self> {
-        check_modulus(u64::from(m), u64::from(Self::MAX_MODULUS), "2^31")?;
-        Ok(Mod32 { mont: Montgomery32::new(m) })
+impl ModularWord for u32 {
+    const NAME: &'static str = "u32";
+    const MAX_MODULUS: u32 = (1 << 31) - 1;
+    fn from_u64(v: u64) -> u32 {
+        v as u32
+    }
+    fn transform(m: u32, data: &mut [u32], log2: u32, backend: Backend, parallel: bool) -> bool {
+        simd::mod32(m, data, log2, backend, parallel)
+    }
+    fn sets(m: u32, kind: u8, data: &mut [u32], log2: u32, backend: Backend, parallel: bool) -> bool {
+        simd::sets::mod32(m, kind, data, log2, backend, parallel)
+    }
+    fn rows(m: u32, rows: &mut [&mut [u32]], staggered: bool, backend: Backend, parallel: bool) -> bool {
+        simd::mod32_rows(m, rows, staggered, backend, parallel)
+    }
+    fn checked(
+        m: u32,
+        data: &mut [u32],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        undo: crate::simd::kernel::Undo<'_, u32>,
+    ) -> Option<std::result::Result<(), usize>> {
+        simd::mod32_checked(m, data, log2, backend, parallel, undo)
+    }
+    fn pow_simd(mont: Montgomery<u32>, data: &mut [u32], e: u64, backend: Backend) -> usize {
+        simd::pointwise::pow_mod32(constants(mont), data, e, backend)
+    }
+    fn mul_scaled_simd(
+        mont: Montgomery<u32>,
+        a: &mut [u32],
+        b: &[u32],
+        w_r2: u32,
+        backend: Backend,
+    ) -> usize {
+        simd::pointwise::mul_scaled_mod32(constants(mont), a, b, w_r2, backend)
+    }
+    fn mul_each_by(data: &mut [u32], w: u32, m: u32, parallel: bool) {
+        let w = Shoup32::new(w, m);
+        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
+    }
+    fn words(ring: Mod32) -> Words<u32> {
+        Words::Mod32(ring, Same::id())
+    }
+}
+
+impl ModularWord for u64 {
+    const NAME: &'static str = "u64";
+    const MAX_MODULUS: u64 = (1 << 63) - 1;
+    fn from_u64(v: u64) -> u64 {
+        v
+    }
+    fn transform(m: u64, data: &mut [u64], log2: u32, backend: Backend, parallel: bool) -> bool {
+        simd::mod64(m, data, log2, backend, parallel)
+    }
+    fn sets(m: u64, kind: u8, data: &mut [u64], log2: u32, backend: Backend, parallel: bool) -> bool {
+        simd::sets::mod64(m, kind, data, log2, backend, parallel)
+    }
+    fn rows(m: u64, rows: &mut [&mut [u64]], staggered: bool, backend: Backend, parallel: bool) -> bool {
+        simd::mod64_rows(m, rows, staggered, backend, parallel)
+    }
+    fn checked(
+        m: u64,
+        data: &mut [u64],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+        undo: crate::simd::kernel::Undo<'_, u64>,
+    ) -> Option<std::result::Result<(), usize>> {
+        simd::mod64_checked(m, data, log2, backend, parallel, undo)
+    }
+    /// No vectorised power of 64-bit residues: the scalar loop does them all.
+    fn pow_simd(_: Montgomery<u64>, _: &mut [u64], _: u64, _: Backend) -> usize {
+        0
+    }
+    fn mul_scaled_simd(_: Montgomery<u64>, _: &mut [u64], _: &[u64], _: u64, _: Backend) -> usize {
+        0
+    }
+    fn mul_each_by(data: &mut [u64], w: u64, m: u64, parallel: bool) {
+        let w = Shoup64::new(w, m);
+        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
+    }
+    fn words(_: Mod64) -> Words<u64> {
+        Words::Other
+    }
+}
+
+impl<W: ModularWord> Modular<W> {
+    /// The largest accepted modulus: `2^31 − 1` for [`Mod32`], `2^63 − 1` for [`Mod64`].
+    pub const MAX_MODULUS: W = W::MAX_MODULUS;
+
+    /// The ring of residues modulo `m`; `m` must be odd and at most [`Modular::MAX_MODULUS`].
+    pub fn new(m: W) -> Result<Self> {
+        let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
+        if !m.is_odd() {
+            return Err(invalid(
+                "an odd modulus is needed (Montgomery arithmetic; the XOR transform also needs 1/2); \
+                 the wrapping rings compute modulo powers of two",
+            ));
+        }
+        if m > W::MAX_MODULUS {
+            return Err(invalid(if W::BITS == 32 {
+                "the modulus must be below 2^31 (Mod64 takes moduli below 2^63)"
+            } else {
+                "the modulus must be below 2^63"
+            }));
+        }
+        Ok(Modular { mont: Montgomery::new(m) })
     }
 
     /// The modulus.
-    pub fn modulus(&self) -> u32 {
+    pub fn modulus(&self) -> W {
         self.mont.modulus()
     }
 
+    /// The inverse of `2^log2` modulo `m`.
+    fn two_power_inverse(&self, log2: u32) -> W {
+        W::from_u64(two_power_inverse_word(self.modulus().into(), log2))
+    }
+}
+
+impl Mod32 {
     /// `x mod m`.
     pub fn reduce(&self, x: u64) -> u32 {
         (x % u64::from(self.modulus())) as u32
     }
+}
 
-    /// The Montgomery constants the SIMD kernels take.
-    fn constants(&self) -> simd::pointwise::Montgomery32 {
-        let mont = self.mont;
-        simd::pointwise::Montgomery32 {
-            m: mont.modulus(),
-            neg_inv: mont.neg_inv(),
-            r2: mont.r2(),
-            one: mont.one(),
-        }
+impl Mod64 {
+    /// `x mod m`.
+    pub fn reduce(&self, x: u128) -> u64 {
+        (x % u128::from(self.modulus())) as u64
     }
 }
 
-/// Refuses an even modulus or one above `max`.
-fn check_modulus(m: u64, max: u64, bound: &'static str) -> Result<()> {
-    let invalid = |reason| Error::InvalidModulus { modulus: m.to_string(), reason };
-    if m.is_multiple_of(2) {
-        return Err(invalid(
-            "an odd modulus is needed (Montgomery arithmetic; the XOR transform also needs 1/2); the \
-             wrapping rings compute modulo powers of two",
-        ));
-    }
-    if m > max {
-        return Err(invalid(if bound == "2^31" {
-            "the modulus must be below 2^31 (Mod64 takes moduli below 2^63)"
-        } else {
-            "the modulus must be below 2^63"
-        }));
-    }
-    Ok(())
-}
-
-impl fmt::Display for Mod32 {
+impl<W: ModularWord> fmt::Display for Modular<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "u32 mod {}", self.modulus())
+        write!(f, "{} mod {}", W::NAME, self.modulus())
     }
 }
 
-impl Ring for Mod32 {
-    fn words(&self, _: Internal) -> super::Words<u32> {
-        super::Words::Mod32(*self, super::Same::id())
-    }
+impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
+    type Elem = W;
 
-    type Elem = u32;
-
-    fn zero(&self) -> u32 {
-        0
+    fn zero(&self) -> W {
+        W::from_u64(0)
     }
-    fn one(&self) -> u32 {
-        1 % self.modulus()
+    fn one(&self) -> W {
+        W::from_u64(1 % self.modulus().into())
     }
-    /// `a + b < 2m - 1 < 2^32`; `min(s, s - m)` picks `s - m` exactly when `s >= m`
-    /// (otherwise `s - m` wraps above `2^31 > s`).
+    /// `a + b < 2m - 1 < 2^B`; `min(s, s - m)` picks `s - m` exactly when `s >= m`
+    /// (otherwise `s - m` wraps above `2^(B−1) > s`).
     #[inline]
-    fn add(&self, a: u32, b: u32) -> u32 {
+    fn add(&self, a: W, b: W) -> W {
         let s = a.wrapping_add(b);
         s.min(s.wrapping_sub(self.modulus()))
     }
-    /// `a - b` wraps above `2^32 - m > m` exactly when `a < b`; then `d + m` is the residue.
+    /// `a - b` wraps above `2^B - m > m` exactly when `a < b`; then `d + m` is the residue.
     #[inline]
-    fn sub(&self, a: u32, b: u32) -> u32 {
+    fn sub(&self, a: W, b: W) -> W {
         let d = a.wrapping_sub(b);
         d.min(d.wrapping_add(self.modulus()))
     }
     #[inline]
-    fn mul(&self, a: u32, b: u32) -> u32 {
+    fn mul(&self, a: W, b: W) -> W {
         self.mont.mul_plain(a, b)
     }
     fn reduce_exponent(&self, k: &BigUint) -> BigUint {
-        ExponentRule::for_modulus(u64::from(self.modulus())).reduce(k)
+        ExponentRule::for_modulus(self.modulus().into()).reduce(k)
     }
-    fn pow(&self, x: u32, k: &BigUint) -> u32 {
-        self.mont.pow(x, exponent_u64(&self.reduce_exponent(k)))
+    fn pow(&self, x: W, k: &BigUint) -> W {
+        self.mont.pow_of(x, &exponent_u64(&self.reduce_exponent(k)))
     }
-    fn is_valid(&self, x: &u32) -> bool {
+    fn is_valid(&self, x: &W) -> bool {
         *x < self.modulus()
     }
     fn can_halve(&self) -> bool {
         true
     }
-    fn divide_by_power_of_two(&self, data: &mut [u32], log2: u32, parallel: bool) -> Result<()> {
-        let m = self.modulus();
-        let w = Shoup32::new(two_power_inverse_word(u64::from(m), log2) as u32, m);
-        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
+    fn divide_by_power_of_two(&self, data: &mut [W], log2: u32, parallel: bool) -> Result<()> {
+        W::mul_each_by(data, self.two_power_inverse(log2), self.modulus(), parallel);
         Ok(())
     }
     fn pow_each(
         &self,
-        data: &mut [u32],
+        data: &mut [W],
         k: &BigUint,
         backend: Backend,
         parallel: bool,
@@ -148,47 +307,48 @@ impl Ring for Mod32 {
     ) -> Result<()> {
         let e = exponent_u64(&self.reduce_exponent(k));
         let mont = self.mont;
-        let constants = self.constants();
         parallel::chunks(data, parallel, 2 * POW_CHUNK, |chunk| {
-            let done = simd::pointwise::pow_mod32(constants, chunk, e, backend);
+            let done = W::pow_simd(mont, chunk, e, backend);
             for x in &mut chunk[done..] {
-                *x = mont.pow(*x, e);
+                *x = mont.pow_of(*x, &e);
             }
         });
         Ok(())
     }
-    /// `a · b · 2^-log2` with two Montgomery products and no conversion (vectorised).
+    /// `a · b · 2^-log2`: `(a·b·R⁻¹) · (w·R²) · R⁻¹`, two Montgomery products and no
+    /// conversion (vectorised for `u32`).
     fn mul_each_scaled(
         &self,
-        a: &mut [u32],
-        b: &[u32],
+        a: &mut [W],
+        b: &[W],
         log2: u32,
         backend: Backend,
         parallel: bool,
         _: Internal,
     ) -> Result<bool> {
         let mont = self.mont;
-        let w = two_power_inverse_word(u64::from(mont.modulus()), log2) as u32;
         // w · R² mod m: a Montgomery product with it multiplies by w · R.
-        let w_r2 = mont.mul(mont.enter(w), mont.r2());
-        let constants = self.constants();
+        let w_r2 = mont.mul(mont.enter(self.two_power_inverse(log2)), mont.r2());
         let b = &b[..a.len()];
         crate::parallel::zip_chunks(a, b, parallel, PARALLEL_MIN, |a, b| {
-            let done = simd::pointwise::mul_scaled_mod32(constants, a, b, w_r2, backend);
+            let done = W::mul_scaled_simd(mont, a, b, w_r2, backend);
             for (x, &y) in a[done..].iter_mut().zip(&b[done..]) {
                 *x = mont.mul(mont.mul(*x, y), w_r2);
             }
         });
         Ok(true)
     }
-    fn transform(&self, data: &mut [u32], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-        if !simd::mod32(self.modulus(), data, log2, backend, parallel) {
+    fn words(&self, _: Internal) -> Words<W> {
+        W::words(*self)
+    }
+    fn transform(&self, data: &mut [W], log2: u32, backend: Backend, parallel: bool, _: Internal) {
+        if !W::transform(self.modulus(), data, log2, backend, parallel) {
             portable_transform(self, data, log2, parallel);
         }
     }
     fn transform_sets(
         &self,
-        data: &mut [u32],
+        data: &mut [W],
         log2: u32,
         superset: bool,
         inverse: bool,
@@ -197,7 +357,7 @@ impl Ring for Mod32 {
         _: Internal,
     ) -> bool {
         let kind = simd::sets::kind(superset, inverse);
-        let ran = simd::sets::mod32(self.modulus(), kind, data, log2, backend, parallel);
+        let ran = W::sets(self.modulus(), kind, data, log2, backend, parallel);
         if !ran {
             super::portable_sets(self, data, log2, superset, inverse, parallel);
         }
@@ -205,28 +365,28 @@ impl Ring for Mod32 {
     }
     fn transform_rows(
         &self,
-        rows: &mut [&mut [u32]],
+        rows: &mut [&mut [W]],
         staggered: bool,
         backend: Backend,
         parallel: bool,
         _: Internal,
     ) -> bool {
-        simd::mod32_rows(self.modulus(), rows, staggered, backend, parallel)
+        W::rows(self.modulus(), rows, staggered, backend, parallel)
     }
     /// Each block is checked as the kernel first loads it (see
     /// [`crate::simd::kernel::transform_checked`]); no pass over memory of its own.
     fn transform_checked(
         &self,
-        data: &mut [u32],
+        data: &mut [W],
         log2: u32,
         backend: Backend,
         parallel: bool,
         _: Internal,
     ) -> std::result::Result<(), usize> {
-        let undo = |block: &mut [u32]| {
+        let undo = |block: &mut [W]| {
             let _ = self.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
         };
-        match simd::mod32_checked(self.modulus(), data, log2, backend, parallel, &undo) {
+        match W::checked(self.modulus(), data, log2, backend, parallel, &undo) {
             Some(result) => result.map_err(|start| first_invalid_from(self, data, start)),
             None => portable_transform_checked(self, data, log2, parallel, &undo),
         }
@@ -236,164 +396,6 @@ impl Ring for Mod32 {
 /// An exponent reduced by a word modulus' rule: below `λ(m) + threshold`, so a word.
 fn exponent_u64(e: &BigUint) -> u64 {
     u64::try_from(e).expect("an exponent reduced modulo a word's λ fits in a word")
-}
-
-/// Residues modulo an odd `m < 2^63`, stored as `u64` in `0..m`.
-///
-/// ```
-/// use nimcount::ring::{Mod64, Ring};
-/// let ring = Mod64::new((1 << 61) - 1)?;
-/// assert_eq!(ring.mul(1 << 60, 4), 2);
-/// # Ok::<(), nimcount::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mod64 {
-    mont: Montgomery64,
-}
-
-impl Mod64 {
-    /// The largest accepted modulus, `2^63 - 1`.
-    pub const MAX_MODULUS: u64 = (1 << 63) - 1;
-
-    /// The ring of residues modulo `m`; `m` must be odd and below `2^63`.
-    pub fn new(m: u64) -> Result<Self> {
-        check_modulus(m, Self::MAX_MODULUS, "2^63")?;
-        Ok(Mod64 { mont: Montgomery64::new(m) })
-    }
-
-    /// The modulus.
-    pub fn modulus(&self) -> u64 {
-        self.mont.modulus()
-    }
-
-    /// `x mod m`.
-    pub fn reduce(&self, x: u128) -> u64 {
-        (x % u128::from(self.modulus())) as u64
-    }
-}
-
-impl fmt::Display for Mod64 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "u64 mod {}", self.modulus())
-    }
-}
-
-impl Ring for Mod64 {
-    type Elem = u64;
-
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn one(&self) -> u64 {
-        1 % self.modulus()
-    }
-    /// Same bounds as [`Mod32`]: `a + b < 2m - 1 < 2^64`.
-    #[inline]
-    fn add(&self, a: u64, b: u64) -> u64 {
-        let s = a.wrapping_add(b);
-        s.min(s.wrapping_sub(self.modulus()))
-    }
-    #[inline]
-    fn sub(&self, a: u64, b: u64) -> u64 {
-        let d = a.wrapping_sub(b);
-        d.min(d.wrapping_add(self.modulus()))
-    }
-    #[inline]
-    fn mul(&self, a: u64, b: u64) -> u64 {
-        self.mont.mul_plain(a, b)
-    }
-    fn reduce_exponent(&self, k: &BigUint) -> BigUint {
-        ExponentRule::for_modulus(self.modulus()).reduce(k)
-    }
-    fn pow(&self, x: u64, k: &BigUint) -> u64 {
-        self.mont.pow(x, &exponent_u64(&self.reduce_exponent(k)))
-    }
-    fn is_valid(&self, x: &u64) -> bool {
-        *x < self.modulus()
-    }
-    fn can_halve(&self) -> bool {
-        true
-    }
-    fn divide_by_power_of_two(&self, data: &mut [u64], log2: u32, parallel: bool) -> Result<()> {
-        let m = self.modulus();
-        let w = Shoup64::new(two_power_inverse_word(m, log2), m);
-        parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
-        Ok(())
-    }
-    fn pow_each(&self, data: &mut [u64], k: &BigUint, _: Backend, parallel: bool, _: Internal) -> Result<()> {
-        let e = exponent_u64(&self.reduce_exponent(k));
-        let mont = self.mont;
-        parallel::for_each(data, parallel, POW_CHUNK, |x| *x = mont.pow(*x, &e));
-        Ok(())
-    }
-    /// `a · b · 2^-log2`: `(a·b·R⁻¹) · (w·R²) · R⁻¹`, two Montgomery products.
-    fn mul_each_scaled(
-        &self,
-        a: &mut [u64],
-        b: &[u64],
-        log2: u32,
-        _: Backend,
-        parallel: bool,
-        _: Internal,
-    ) -> Result<bool> {
-        let mont = self.mont;
-        let w = mont.enter(mont.enter(two_power_inverse_word(mont.modulus(), log2)));
-        crate::parallel::zip_chunks(a, &b[..a.len()], parallel, PARALLEL_MIN, |a, b| {
-            for (x, &y) in a.iter_mut().zip(b) {
-                *x = mont.mul(mont.mul(*x, y), w);
-            }
-        });
-        Ok(true)
-    }
-    fn transform_sets(
-        &self,
-        data: &mut [u64],
-        log2: u32,
-        superset: bool,
-        inverse: bool,
-        backend: Backend,
-        parallel: bool,
-        _: Internal,
-    ) -> bool {
-        let kind = simd::sets::kind(superset, inverse);
-        let ran = simd::sets::mod64(self.modulus(), kind, data, log2, backend, parallel);
-        if !ran {
-            super::portable_sets(self, data, log2, superset, inverse, parallel);
-        }
-        ran
-    }
-    fn transform_rows(
-        &self,
-        rows: &mut [&mut [u64]],
-        staggered: bool,
-        backend: Backend,
-        parallel: bool,
-        _: Internal,
-    ) -> bool {
-        simd::mod64_rows(self.modulus(), rows, staggered, backend, parallel)
-    }
-    fn transform(&self, data: &mut [u64], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-        if !simd::mod64(self.modulus(), data, log2, backend, parallel) {
-            portable_transform(self, data, log2, parallel);
-        }
-    }
-    /// As for [`Mod32`].
-    fn transform_checked(
-        &self,
-        data: &mut [u64],
-        log2: u32,
-        backend: Backend,
-        parallel: bool,
-        _: Internal,
-    ) -> std::result::Result<(), usize> {
-        let undo = |block: &mut [u64]| {
-            let _ = self.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
-        };
-        match simd::mod64_checked(self.modulus(), data, log2, backend, parallel, &undo) {
-            Some(result) => result.map_err(|start| first_invalid_from(self, data, start)),
-            None => portable_transform_checked(self, data, log2, parallel, &undo),
-        }
-    }
 }
 
 #[cfg(test)]
