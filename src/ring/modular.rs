@@ -114,31 +114,39 @@ fn constants(mont: Montgomery<u32>) -> simd::pointwise::Montgomery32 {
     }
 }
 
+/// The four kernel entries of a [`ModularWord`]: the word's transform, zeta and Möbius
+/// transforms, column pass and checked transform.
+macro_rules! kernels {
+    ($w:ty, $transform:path, $sets:path, $rows:path, $checked:path) => {
+        fn transform(m: $w, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
+            $transform(m, data, log2, backend, parallel)
+        }
+        fn sets(m: $w, kind: u8, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
+            $sets(m, kind, data, log2, backend, parallel)
+        }
+        fn rows(m: $w, rows: &mut [&mut [$w]], staggered: bool, backend: Backend, parallel: bool) -> bool {
+            $rows(m, rows, staggered, backend, parallel)
+        }
+        fn checked(
+            m: $w,
+            data: &mut [$w],
+            log2: u32,
+            backend: Backend,
+            parallel: bool,
+            undo: crate::simd::kernel::Undo<'_, $w>,
+        ) -> Option<std::result::Result<(), usize>> {
+            $checked(m, data, log2, backend, parallel, undo)
+        }
+    };
+}
+
 impl ModularWord for u32 {
     const NAME: &'static str = "u32";
     const MAX_MODULUS: u32 = (1 << 31) - 1;
     fn from_u64(v: u64) -> u32 {
         v as u32
     }
-    fn transform(m: u32, data: &mut [u32], log2: u32, backend: Backend, parallel: bool) -> bool {
-        simd::mod32(m, data, log2, backend, parallel)
-    }
-    fn sets(m: u32, kind: u8, data: &mut [u32], log2: u32, backend: Backend, parallel: bool) -> bool {
-        simd::sets::mod32(m, kind, data, log2, backend, parallel)
-    }
-    fn rows(m: u32, rows: &mut [&mut [u32]], staggered: bool, backend: Backend, parallel: bool) -> bool {
-        simd::mod32_rows(m, rows, staggered, backend, parallel)
-    }
-    fn checked(
-        m: u32,
-        data: &mut [u32],
-        log2: u32,
-        backend: Backend,
-        parallel: bool,
-        undo: crate::simd::kernel::Undo<'_, u32>,
-    ) -> Option<std::result::Result<(), usize>> {
-        simd::mod32_checked(m, data, log2, backend, parallel, undo)
-    }
+    kernels!(u32, simd::mod32, simd::sets::mod32, simd::mod32_rows, simd::mod32_checked);
     fn pow_simd(mont: Montgomery<u32>, data: &mut [u32], e: u64, backend: Backend) -> usize {
         simd::pointwise::pow_mod32(constants(mont), data, e, backend)
     }
@@ -166,25 +174,7 @@ impl ModularWord for u64 {
     fn from_u64(v: u64) -> u64 {
         v
     }
-    fn transform(m: u64, data: &mut [u64], log2: u32, backend: Backend, parallel: bool) -> bool {
-        simd::mod64(m, data, log2, backend, parallel)
-    }
-    fn sets(m: u64, kind: u8, data: &mut [u64], log2: u32, backend: Backend, parallel: bool) -> bool {
-        simd::sets::mod64(m, kind, data, log2, backend, parallel)
-    }
-    fn rows(m: u64, rows: &mut [&mut [u64]], staggered: bool, backend: Backend, parallel: bool) -> bool {
-        simd::mod64_rows(m, rows, staggered, backend, parallel)
-    }
-    fn checked(
-        m: u64,
-        data: &mut [u64],
-        log2: u32,
-        backend: Backend,
-        parallel: bool,
-        undo: crate::simd::kernel::Undo<'_, u64>,
-    ) -> Option<std::result::Result<(), usize>> {
-        simd::mod64_checked(m, data, log2, backend, parallel, undo)
-    }
+    kernels!(u64, simd::mod64, simd::sets::mod64, simd::mod64_rows, simd::mod64_checked);
     /// No vectorised power of 64-bit residues: the scalar loop does them all.
     fn pow_simd(_: Montgomery<u64>, _: &mut [u64], _: u64, _: Backend) -> usize {
         0

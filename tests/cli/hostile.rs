@@ -322,18 +322,19 @@ mod output_files {
         })
     }
 
+    /// The transform of `x.txt` into `out.txt` in `dir`, standard output discarded.
+    fn transform_into_out(dir: &Path) -> Command {
+        let mut command = Command::new(bin());
+        command.current_dir(dir).args("transform --ring wrap64 --format text --input x.txt".split(' '));
+        command.args(["--output", "out.txt"]).stdout(Stdio::null());
+        command
+    }
+
     /// Runs the transform of `x.txt` into `out.txt` in `dir` and sends `signal` while it writes;
     /// `None` when it finished first.
     fn signalled_mid_write(dir: &Path, signal: &str) -> Option<(ExitStatus, String)> {
         let dir = std::fs::canonicalize(dir).unwrap();
-        let child = Command::new(bin())
-            .current_dir(&dir)
-            .args(["transform", "--ring", "wrap64", "--format", "text", "--input", "x.txt"])
-            .args(["--output", "out.txt"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = transform_into_out(&dir).stderr(Stdio::piped()).spawn().unwrap();
         let mut child = child;
         let mut seen = false;
         for _ in 0..150_000 {
@@ -388,14 +389,7 @@ mod output_files {
         std::fs::write(d.join("x.txt"), text).unwrap();
         let run = |signal_after: Option<std::time::Duration>| {
             std::fs::write(d.join("out.txt"), b"old\n").unwrap();
-            let mut child = Command::new(bin())
-                .current_dir(&d)
-                .args(["transform", "--ring", "wrap64", "--format", "text", "--input", "x.txt"])
-                .args(["--output", "out.txt"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
+            let mut child = transform_into_out(&d).stderr(Stdio::null()).spawn().unwrap();
             if let Some(delay) = signal_after {
                 std::thread::sleep(delay);
                 let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
