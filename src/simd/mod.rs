@@ -65,13 +65,18 @@ impl Backend {
     /// assert!(Backend::Scalar.is_available());
     /// assert!(Backend::best().is_available());
     /// ```
+    ///
+    /// A backend needs every CPU feature its kernels use, detected once per process: AVX2 needs
+    /// AVX2, FMA and F16C (the float and half-precision kernels); AVX-512 needs AVX-512 F, BW,
+    /// DQ and VL besides all of those. A CPU without one of them does not run the backend at
+    /// all: no kernel of it falls back to another backend's code.
     pub fn is_available(self) -> bool {
         match self {
             Backend::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Backend::Avx2 => cpu()[0],
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            Backend::Avx512 => cpu()[1],
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -95,6 +100,19 @@ impl Backend {
             Backend::Avx512 => "avx512",
         }
     }
+}
+
+/// Whether the CPU runs the AVX2 and the AVX-512 backends ([`Backend::is_available`]): the one
+/// check of CPU features of the process, made on first use.
+#[cfg(target_arch = "x86_64")]
+fn cpu() -> [bool; 2] {
+    use std::arch::is_x86_feature_detected as has;
+    static FEATURES: std::sync::OnceLock<[bool; 2]> = std::sync::OnceLock::new();
+    *FEATURES.get_or_init(|| {
+        let avx2 = has!("avx2") && has!("fma") && has!("f16c");
+        let avx512 = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl");
+        [avx2, avx512]
+    })
 }
 
 impl fmt::Display for Backend {
@@ -297,3 +315,45 @@ dispatch!(
     /// IEEE double precision.
     f64(), f64, avx2::F64x4::new(), avx512::F64x8::new()
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A backend is available exactly when the CPU has every feature of its kernels, and then
+    /// every register type of it exists: none is missing on its own, none is replaced.
+    #[test]
+    fn a_backend_runs_all_its_kernels_or_none() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let avx2 = has!("avx2") && has!("fma") && has!("f16c");
+            let avx512 = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl");
+            assert_eq!(Backend::Avx2.is_available(), avx2);
+            assert_eq!(Backend::Avx512.is_available(), avx512);
+            let avx2_types = [
+                avx2::Mod32x8::new(7).is_some(),
+                avx2::Mod64x4::new(7).is_some(),
+                avx2::Wrap32x8::new().is_some(),
+                avx2::Wrap64x4::new().is_some(),
+                avx2::F32x8::new().is_some(),
+                avx2::F64x4::new().is_some(),
+            ];
+            assert_eq!(avx2_types, [avx2; 6]);
+            let avx512_types = [
+                avx512::Mod32x16::new(7).is_some(),
+                avx512::Mod64x8::new(7).is_some(),
+                avx512::Wrap32x16::new().is_some(),
+                avx512::Wrap64x8::new().is_some(),
+                avx512::F32x16::new().is_some(),
+                avx512::F64x8::new().is_some(),
+            ];
+            assert_eq!(avx512_types, [avx512; 6]);
+            if !avx512 {
+                eprintln!("SKIPPED: the AVX-512 register types on a CPU that has them (this one lacks them)");
+            }
+        }
+        assert!(Backend::Scalar.is_available());
+        assert_eq!(Backend::best(), *Backend::ALL.iter().rev().find(|b| b.is_available()).unwrap());
+    }
+}

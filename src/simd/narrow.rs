@@ -782,7 +782,7 @@ mod x86 {
 
     impl Avx512 {
         pub(super) fn new() -> Option<Self> {
-            std::arch::is_x86_feature_detected!("avx512f").then_some(Avx512(()))
+            crate::simd::Backend::Avx512.is_available().then_some(Avx512(()))
         }
     }
 
@@ -877,10 +877,7 @@ mod x86 {
 
     impl Avx2 {
         pub(super) fn new() -> Option<Self> {
-            (std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-                && std::arch::is_x86_feature_detected!("f16c"))
-            .then_some(Avx2(()))
+            crate::simd::Backend::Avx2.is_available().then_some(Avx2(()))
         }
     }
 

@@ -238,7 +238,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX-512F enabled.
             unsafe { pow_body(l, c, data, e) }
         }
-        if !std::arch::is_x86_feature_detected!("avx512f") {
+        if !crate::simd::Backend::Avx512.is_available() {
             return 0;
         }
         // SAFETY: the CPU has AVX-512F (checked above).
@@ -254,7 +254,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX-512F enabled; the caller's lengths.
             unsafe { mul_scaled_body(l, a, b, w_r2) }
         }
-        if !std::arch::is_x86_feature_detected!("avx512f") || b.len() < a.len() {
+        if !crate::simd::Backend::Avx512.is_available() || b.len() < a.len() {
             return 0;
         }
         // SAFETY: the CPU has AVX-512F and b is long enough (checked above).
@@ -269,7 +269,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX2 enabled; the caller's lengths.
             unsafe { mul_scaled_body(l, a, b, w_r2) }
         }
-        if !std::arch::is_x86_feature_detected!("avx2") || b.len() < a.len() {
+        if !crate::simd::Backend::Avx2.is_available() || b.len() < a.len() {
             return 0;
         }
         // SAFETY: the CPU has AVX2 and b is long enough (checked above).
@@ -284,7 +284,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX2 enabled.
             unsafe { pow_body(l, c, data, e) }
         }
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        if !crate::simd::Backend::Avx2.is_available() {
             return 0;
         }
         // SAFETY: the CPU has AVX2 (checked above).

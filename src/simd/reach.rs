@@ -145,14 +145,14 @@ pub(crate) fn mark<T: Element>(
     }
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if std::arch::is_x86_feature_detected!("avx512f") => {
+        Backend::Avx512 if Backend::Avx512.is_available() => {
             // SAFETY: AVX-512F is available; the bounds checked above keep every read,
             // `values[start + i − m]` for `i < count`, inside `values`, and every write in
             // `masks`.
             unsafe { avx512::mark(values, start, moves, words, masks) }
         }
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 if std::arch::is_x86_feature_detected!("avx2") => {
+        Backend::Avx2 if Backend::Avx2.is_available() => {
             // SAFETY: AVX2 is available; bounds as above.
             unsafe { avx2::mark(values, start, moves, words, masks) }
         }

@@ -178,24 +178,12 @@ pub(crate) fn run_widest<K: Vectorised>(k: K, backend: Backend) -> K::Out {
         fn avx2<K: Vectorised>(k: K) -> K::Out {
             k.run()
         }
-        let has = |f: &[bool]| f.iter().all(|&x| x);
-        use std::arch::is_x86_feature_detected as has_feature;
-        if backend == Backend::Avx512
-            && has(&[
-                has_feature!("avx512f"),
-                has_feature!("avx512bw"),
-                has_feature!("avx512dq"),
-                has_feature!("avx512vl"),
-                has_feature!("avx2"),
-                has_feature!("fma"),
-            ])
-        {
-            // SAFETY: the CPU has every feature the function is compiled for (checked above).
+        if backend == Backend::Avx512 && backend.is_available() {
+            // SAFETY: the CPU has every feature the function is compiled for (the backend's,
+            // checked above).
             return unsafe { avx512(k) };
         }
-        if matches!(backend, Backend::Avx2 | Backend::Avx512)
-            && has(&[has_feature!("avx2"), has_feature!("fma")])
-        {
+        if backend == Backend::Avx2 && backend.is_available() {
             // SAFETY: the CPU has every feature the function is compiled for (checked above).
             return unsafe { avx2(k) };
         }

@@ -16,7 +16,7 @@ struct Token(());
 
 impl Token {
     fn new() -> Option<Token> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Token(()))
+        crate::simd::Backend::Avx2.is_available().then_some(Token(()))
     }
 }
 
@@ -256,14 +256,9 @@ pub(crate) struct F32x8 {
     _token: Token,
 }
 
-/// Whether this CPU has the fused multiply–adds the float kernels use.
-fn has_fma() -> bool {
-    std::arch::is_x86_feature_detected!("fma")
-}
-
 impl F32x8 {
     pub(crate) fn new() -> Option<Self> {
-        let token = Token::new().filter(|_| has_fma())?;
+        let token = Token::new()?;
         let s = signs::<3>(8).map(|lanes| std::hint::black_box(lanes.map(|x| x as f32)));
         // SAFETY: AVX is available (token); each array holds at least 8 readable `f32`.
         unsafe {
@@ -310,7 +305,7 @@ pub(crate) struct F64x4 {
 
 impl F64x4 {
     pub(crate) fn new() -> Option<Self> {
-        let token = Token::new().filter(|_| has_fma())?;
+        let token = Token::new()?;
         let s = signs::<2>(4).map(std::hint::black_box);
         // SAFETY: AVX is available (token); each array holds at least 4 readable `f64`.
         unsafe {
