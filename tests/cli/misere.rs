@@ -171,3 +171,46 @@ fn searches_estimated_beyond_their_time_are_refused_at_once() {
     refused(&[&lasker[..], &["--max-seconds", "0"]].concat(), "--max-seconds 0 is out of range");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }
+
+/// On a terminal of 80 columns the search's progress shows its whole message (heap, order,
+/// states, estimated time) on a line of its own below the bar, instead of cutting it.
+#[test]
+fn the_progress_message_is_whole_on_an_80_column_terminal() {
+    let program = assert_cmd::cargo::cargo_bin("nimcount");
+    let command = format!(
+        "stty cols 80 rows 30; '{}' misere --game dawsons-kayles --max-heap 27 --max-states 10^6 >/dev/null",
+        program.display()
+    );
+    let Ok(output) = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output()
+    else {
+        eprintln!("SKIPPED: no `script` to run the tool on a terminal");
+        return;
+    };
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // The terminal's lines, escape sequences removed.
+    let screen = String::from_utf8_lossy(&output.stdout);
+    let mut plain = String::new();
+    let mut chars = screen.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: `ESC [` parameters, then a final letter.
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(if c == '\r' { '\n' } else { c });
+        }
+    }
+    let messages: Vec<&str> = plain.lines().filter(|l| l.contains("heap ") && l.contains("order")).collect();
+    assert!(!messages.is_empty(), "no progress drawn: {plain:?}");
+    for line in messages {
+        // The bar's line is padded to the width and the message's follows it on the screen.
+        let at = line.find("heap ").unwrap();
+        let message = line[at..].trim_end();
+        assert!(message.ends_with("of estimated time"), "cut: {line:?}");
+        let column = line[..at].chars().count() % 80;
+        assert!(column + message.chars().count() <= 80, "wider than the terminal: {line:?}");
+    }
+}
