@@ -404,24 +404,29 @@ fn dlpack_rows(obj: &Bound<'_, PyAny>, axis: isize) -> PyResult<(Rows, Managed)>
 /// Values transformed between two looks at Ctrl-C: tens of milliseconds on one core.
 const CHUNK: usize = 1 << 22;
 
-/// Transforms every row, in place, [`CHUNK`] values (whole rows) at a time, looking at `signals`
-/// between chunks (Ctrl-C stops the transform there, the rows done so far transformed).
-fn run(
-    rows: &Rows,
-    plan: &HadamardPlan,
+/// One transform of rows: the plan, the scale, the direction and whether threads share it.
+struct Pass<'a> {
+    plan: &'a HadamardPlan,
     scale: f64,
     inverse: bool,
     parallel: bool,
-    signals: &Signals,
-) -> nimcount::Result<()> {
-    fn typed<S: Storage>(
-        rows: &Rows,
-        plan: &HadamardPlan,
-        scale: f64,
-        inverse: bool,
-        parallel: bool,
-        signals: &Signals,
-    ) -> nimcount::Result<()> {
+}
+
+impl Pass<'_> {
+    /// Transforms every row, in place, [`CHUNK`] values (whole rows) at a time, looking at
+    /// `signals` between chunks (Ctrl-C stops the transform there, the rows done so far
+    /// transformed).
+    fn run(&self, rows: &Rows, signals: &Signals) -> nimcount::Result<()> {
+        match rows.dtype {
+            Dtype::F16 => self.typed::<f16>(rows, signals),
+            Dtype::BF16 => self.typed::<bf16>(rows, signals),
+            Dtype::F32 => self.typed::<f32>(rows, signals),
+            Dtype::F64 => self.typed::<f64>(rows, signals),
+        }
+    }
+
+    fn typed<S: Storage>(&self, rows: &Rows, signals: &Signals) -> nimcount::Result<()> {
+        let Pass { plan, scale, inverse, parallel } = *self;
         let one =
             |data: &mut [S]| if inverse { plan.inverse(data, scale) } else { plan.forward(data, scale) };
         if rows.starts.is_empty() {
@@ -454,12 +459,6 @@ fn run(
             }
         }
         Ok(())
-    }
-    match rows.dtype {
-        Dtype::F16 => typed::<f16>(rows, plan, scale, inverse, parallel, signals),
-        Dtype::BF16 => typed::<bf16>(rows, plan, scale, inverse, parallel, signals),
-        Dtype::F32 => typed::<f32>(rows, plan, scale, inverse, parallel, signals),
-        Dtype::F64 => typed::<f64>(rows, plan, scale, inverse, parallel, signals),
     }
 }
 
@@ -521,9 +520,10 @@ pub fn hadamard<'py>(
     half_room(&rows, threads).map_err(|e| to_py(py, e))?;
     let claim = Claim::span(rows.span.0, rows.span.1)?;
     let pool = threads.pool()?;
+    let pass = Pass { plan: &plan, scale, inverse, parallel: threads.parallel() };
     let work = |signals: &Signals| match &pool {
-        Some(pool) => pool.install(|| run(&rows, &plan, scale, inverse, threads.parallel(), signals)),
-        None => run(&rows, &plan, scale, inverse, threads.parallel(), signals),
+        Some(pool) => pool.install(|| pass.run(&rows, signals)),
+        None => pass.run(&rows, signals),
     };
     // A transform of more than one chunk on a thread of its own, Ctrl-C looked at between
     // chunks; a smaller one here, without the thread's start (microseconds).

@@ -527,8 +527,8 @@ impl<'p> Query<'p> {
     /// construction a limit: the error names the limit).
     fn misere_quotient(&self, game: &Game, hi: &BigUint) -> Result<std::sync::Arc<crate::misere::Quotient>> {
         let budget = &self.misere_budget;
-        let every = crate::misere::MisereTheorem::for_game(game)
-            .map(|_| crate::misere::Search::new(game).budget(*budget).progress(self.progress).cached().run());
+        let search = crate::misere::Search::new(game).budget(*budget).progress(self.progress).cached();
+        let every = crate::misere::MisereTheorem::for_game(game).map(|_| search.run());
         let not_found = match every {
             Some(Ok(q)) => return Ok(q),
             Some(Err(e @ Error::QuotientNotFound { .. })) => Some(e),
@@ -536,12 +536,7 @@ impl<'p> Query<'p> {
             None => None,
         };
         match (hi.to_u64(), not_found) {
-            (Some(n), _) if n <= budget.max_heap => crate::misere::Search::new(game)
-                .heaps(n)
-                .budget(*budget)
-                .progress(self.progress)
-                .cached()
-                .run(),
+            (Some(n), _) if n <= budget.max_heap => search.heaps(n).run(),
             (_, Some(e)) => Err(e),
             (_, None) => Err(Error::QuotientNotFound {
                 game: game.spec(),
