@@ -17,9 +17,9 @@
 //! - The order-`m` part and the scale are one dense pass over each row after its blocks are
 //!   transformed, while the row is in cache, which also writes the storage type back: no pass
 //!   over memory of their own (and no pass at all for `f32` and `f64` rows of a power of two
-//!   with the scale 1). The pass is a straight-line program compiled for each matrix (in `f32`
-//!   or `f64` registers of every backend): about a third of the additions of the plain product
-//!   for order 28 (see `simd::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
+//!   with the scale 1). The pass is a program built for each matrix at compile time and read by
+//!   one loop (in `f32` or `f64` registers of every backend): about a third of the additions of
+//!   the plain product for order 28 (see `simd::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
 //!   buffer of one row per thread (allocated per call) and written back from it.
 //!
 //! # The matrices of order 12, 20, 28 and 40
@@ -202,13 +202,6 @@ const fn text(m: usize) -> &'static str {
     }
 }
 
-/// `H_M`, or its transpose where `T`, at compile time: the dense pass is compiled for each.
-struct Order<const M: usize, const T: bool>;
-
-impl<const M: usize, const T: bool> narrow::Matrix for Order<M, T> {
-    const PROGRAM: narrow::Program = narrow::Program::parse(text(M), M, T);
-}
-
 /// Whether the matrix of order `m` written in `text` (as [`narrow::Program::parse`] reads it)
 /// is symmetric.
 const fn is_symmetric(text: &str, m: usize) -> bool {
@@ -236,50 +229,61 @@ const fn is_symmetric(text: &str, m: usize) -> bool {
     true
 }
 
-// `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `with_order`).
+// `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `order`).
 const _: () = assert!(is_symmetric(HAD_12, 12), "had_12_paley is symmetric");
 
-/// `$body` with the type `$o` standing for the plan's matrix (its transpose where `$t`).
-macro_rules! with_order {
-    ($m:expr, $t:expr, $o:ident => $body:expr) => {
-        match ($m, $t) {
-            (1, _) => {
-                type $o = Order<1, false>;
+/// The program of `H_M`, or of its transpose where `T`, built at compile time.
+const fn program<const M: usize, const T: bool>() -> narrow::Program {
+    narrow::Program::parse(text(M), M, T)
+}
+
+/// `H_12`, whose dense pass is compiled as straight-line code ([`narrow::Unrolled`]).
+struct Order12;
+
+impl narrow::Matrix for Order12 {
+    const PROGRAM: narrow::Program = program::<12, false>();
+}
+
+/// `$body` with `$dense` the dense pass of order `m` (of the transpose where `t`): compiled
+/// twice, for order 12 and for the programs of the others.
+macro_rules! with_dense {
+    ($m:expr, $t:expr, $dense:ident => $body:expr) => {
+        match $m {
+            // `H_12` is its own transpose (checked at compile time above).
+            12 => {
+                let $dense = narrow::Unrolled::<Order12>::new();
                 $body
             }
-            // `H_12` is its own transpose (checked at compile time above): one dense pass for
-            // both directions.
-            (12, _) => {
-                type $o = Order<12, false>;
+            m => {
+                let $dense = order(m, $t);
                 $body
             }
-            (20, false) => {
-                type $o = Order<20, false>;
-                $body
-            }
-            (20, true) => {
-                type $o = Order<20, true>;
-                $body
-            }
-            (28, false) => {
-                type $o = Order<28, false>;
-                $body
-            }
-            (28, true) => {
-                type $o = Order<28, true>;
-                $body
-            }
-            (40, false) => {
-                type $o = Order<40, false>;
-                $body
-            }
-            (40, true) => {
-                type $o = Order<40, true>;
-                $body
-            }
-            (m, _) => unreachable!("no Hadamard matrix of order {m}"),
         }
     };
+}
+
+/// The dense pass of order `m`, of the transpose where `transposed`.
+fn order(m: usize, transposed: bool) -> &'static narrow::Program {
+    static ORDERS: [narrow::Program; 8] = [
+        program::<1, false>(),
+        // `H_12` is its own transpose (checked at compile time above): one program for both
+        // directions.
+        program::<12, false>(),
+        program::<20, false>(),
+        program::<20, true>(),
+        program::<28, false>(),
+        program::<28, true>(),
+        program::<40, false>(),
+        program::<40, true>(),
+    ];
+    match (m, transposed) {
+        (1, _) => &ORDERS[0],
+        (12, _) => &ORDERS[1],
+        (20, t) => &ORDERS[2 + usize::from(t)],
+        (28, t) => &ORDERS[4 + usize::from(t)],
+        (40, t) => &ORDERS[6 + usize::from(t)],
+        (m, _) => unreachable!("no Hadamard matrix of order {m}"),
+    }
 }
 
 /// The Hadamard matrix of order `n` that [`HadamardPlan`] multiplies by, row by row (`n · n`
@@ -429,36 +433,34 @@ impl private::Sealed for f32 {
             return short_narrow_rows(plan, data, inverse, scale);
         }
         let scale = scale as f32;
-        with_order!(plan.m, inverse, O => {
-            for_rows(data, plan.len, |row, next| {
-                plan.blocks(&Float32, row, parallel);
-                // The product by 1 of the Sylvester transform alone changes nothing.
-                if plan.m > 1 || scale != 1.0 {
-                    narrow::finish_in_place::<O>(row, next, scale, plan.backend);
-                }
-            })
-        })
+        with_dense!(plan.m, inverse, dense => for_rows(data, plan.len, |row, next| {
+            plan.blocks(&Float32, row, parallel);
+            // The product by 1 of the Sylvester transform alone changes nothing.
+            if plan.m > 1 || scale != 1.0 {
+                narrow::finish_in_place(dense, row, next, scale, plan.backend);
+            }
+        }))
     }
 }
 
 impl private::Sealed for f64 {
     fn rows(plan: &HadamardPlan, data: &mut [f64], inverse: bool, scale: f64, parallel: bool) {
-        if is_short(plan, data.len()) {
-            return with_order!(plan.m, inverse, O => short_rows(
-                plan,
-                data,
-                |rows, flat| flat.copy_from_slice(rows),
-                |wide, out| {
-                    narrow::finish_f64::<O>(wide, None, scale, plan.backend);
-                    out.copy_from_slice(wide);
-                },
-            ));
-        }
-        with_order!(plan.m, inverse, O => {
+        with_dense!(plan.m, inverse, dense => {
+            if is_short(plan, data.len()) {
+                return short_rows(
+                    plan,
+                    data,
+                    |rows, flat| flat.copy_from_slice(rows),
+                    |wide, out| {
+                        narrow::finish_f64(dense, wide, None, scale, plan.backend);
+                        out.copy_from_slice(wide);
+                    },
+                );
+            }
             for_rows(data, plan.len, |row, next| {
                 plan.blocks(&Float64, row, parallel);
                 if plan.m > 1 || scale != 1.0 {
-                    narrow::finish_f64::<O>(row, next, scale, plan.backend);
+                    narrow::finish_f64(dense, row, next, scale, plan.backend);
                 }
             })
         })
@@ -478,13 +480,13 @@ fn for_rows<S>(data: &mut [S], len: usize, mut f: impl FnMut(&mut [S], Option<&[
 
 /// [`short_rows`] of `f32`, `f16` or `bf16`, in `f32` arithmetic.
 fn short_narrow_rows<S: narrow::Narrow>(plan: &HadamardPlan, data: &mut [S], inverse: bool, scale: f64) {
-    with_order!(plan.m, inverse, O => short_rows(
+    with_dense!(plan.m, inverse, dense => short_rows(
         plan,
         data,
         |rows, flat| narrow::widen(rows, flat, plan.backend),
         |wide, out| {
             let stride = wide.len() / plan.m;
-            narrow::finish::<S, O>((wide, stride), (out, None), scale as f32, plan.backend)
+            narrow::finish(dense, (wide, stride), (out, None), scale as f32, plan.backend)
         },
     ))
 }
@@ -501,13 +503,11 @@ fn half_rows<S: narrow::Narrow>(
         return short_narrow_rows(plan, data, inverse, scale);
     }
     let mut wide = vec![0.0f32; plan.len];
-    with_order!(plan.m, inverse, O => {
-        for_rows(data, plan.len, |row, next| {
-            narrow::widen(row, &mut wide, plan.backend);
-            plan.blocks(&Float32, &mut wide, parallel);
-            narrow::finish::<S, O>((&wide, 1 << plan.log2), (row, next), scale as f32, plan.backend);
-        })
-    })
+    with_dense!(plan.m, inverse, dense => for_rows(data, plan.len, |row, next| {
+        narrow::widen(row, &mut wide, plan.backend);
+        plan.blocks(&Float32, &mut wide, parallel);
+        narrow::finish(dense, (&wide, 1 << plan.log2), (row, next), scale as f32, plan.backend);
+    }))
 }
 
 impl private::Sealed for f16 {

@@ -10,12 +10,12 @@
 //! the same bits (NaN payloads aside).
 //!
 //! The dense pass computes `y_a = scale · Σ_c h[a][c] · x_c` with `h[a][c] = ±1` by a
-//! straight-line [`Program`] built at compile time for each matrix ([`Matrix`]): sums and
-//! differences of pairs of columns, then of two pairs, then each row's sum of those, each
-//! rounded once, then one product by `±scale`: the same operations in the same order on every
-//! backend, about a third of the additions of the plain product for order 28. For a strip of one
-//! register's width of columns, the `m` inputs are loaded into registers and the program runs
-//! as straight-line code on fixed registers ([`unroll`]), with no index loaded at run time.
+//! [`Program`] built at compile time for each matrix: sums and differences of pairs of columns,
+//! then of two pairs, then each row's sum of those, each rounded once, then one product by
+//! `±scale`: the same operations in the same order on every backend, about a third of the
+//! additions of the plain product for order 28. One loop ([`strip`]) reads every program, a
+//! register's width of columns at a time: the kernels are compiled once per instruction set and
+//! storage type, not once per matrix.
 #![allow(clippy::needless_range_loop)]
 
 use std::mem::MaybeUninit;
@@ -27,48 +27,28 @@ use super::Backend;
 /// The largest order of the dense pass.
 pub(crate) const MAX_ORDER: usize = 40;
 
-/// The most operations of a [`Program`]: for order 40, 40 sums and differences of pairs, 80
-/// combinations of two pairs, 9 additions and one store a row.
-const MAX_OPS: usize = 528;
-const _: () = assert!(MAX_OPS == 33 * 16, "the operations that `strip` unrolls");
+/// The most groups of four columns.
+const MAX_GROUPS: usize = MAX_ORDER / 4;
 
-/// The variables of a [`Program`]: the inputs (`0..MAX_ORDER`), four pairs, the eight
-/// combinations of each group of four columns, a row's sum.
-const PAIRS: usize = MAX_ORDER;
-const COMBINATIONS: usize = PAIRS + 4;
-const SUM: usize = COMBINATIONS + 8 * (MAX_ORDER / 4);
-const VARIABLES: usize = SUM + 1;
-
-/// The kinds of [`Program`] operations.
-const NOTHING: u8 = 0;
-const ADD: u8 = 1;
-const SUB: u8 = 2;
-const STORE: u8 = 3;
-const STORE_NEGATED: u8 = 4;
-
-/// The dense product by a square matrix of `±1` of order `m <= MAX_ORDER` as a straight-line
-/// program, built at compile time ([`Program::of`]) for a [`Matrix`].
+/// The dense product by a square matrix of `±1` of order `m` (1, or a multiple of 4 up to
+/// `MAX_ORDER`), as the table that [`strip`] reads; built at compile time ([`Program::of`]).
 ///
-/// The columns go in groups of four, `x₀ … x₃`: the pairs `x₀ ± x₁` and `x₂ ± x₃` (four
-/// operations), then the combinations `(x₀ ± x₁) ± (x₂ ± x₃)` that some row uses (at most
-/// eight): every row's signs on a group are one of them, negated or not. Each row then sums its
-/// `m / 4` signed combinations left to right (the columns of an incomplete last group are
-/// single terms) and is stored times `±scale`, the sign that makes its first term positive. For
-/// order 28: at most 28 + 56 + 28·6 additions and 28 products, against 28·27 additions for the
-/// plain product. Every variable is written before it is read (checked as the program is built).
+/// The columns go in groups of four, `x₀ … x₃`: the pairs `x₀ ± x₁` and `x₂ ± x₃`, then the
+/// eight combinations `(x₀ ± x₁) ± (x₂ ± x₃)` and their negations: every row's signs on a group
+/// are one of those sixteen. Each row then sums its `m / 4` combinations left to right, the first
+/// one positive, and is stored times `±scale` (the sign of its first column). For order 28: 28
+/// pair sums, 56 combinations, 28·6 additions and 28 products a column, against 28·27
+/// additions for the plain product; the same operations in the same order on every backend.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Program {
     m: usize,
-    /// The number of operations.
-    ops: usize,
-    /// Operation `k`: `ADD` or `SUB` (`v[to] = v[a] ± v[b]`), `STORE` or `STORE_NEGATED` (row
-    /// `to` is `±scale · v[a]`).
-    kind: [u8; MAX_OPS],
-    a: [u8; MAX_OPS],
-    b: [u8; MAX_OPS],
-    to: [u8; MAX_OPS],
-    /// Whether variable `i` holds a value.
-    defined: [bool; VARIABLES],
+    /// Row `r`'s combination of group `g`: `16·g + s`, `s < 8` the combination of pattern `s`
+    /// ([`Program::pattern`]), `s >= 8` the negation of pattern `s − 8`.
+    terms: [[u8; MAX_GROUPS]; MAX_ORDER],
+    /// The entries of group `g` that some row reads: bit `s` for entry `16·g + s`.
+    used: [u16; MAX_GROUPS],
+    /// Whether row `r` is stored times `−scale`.
+    negated: [bool; MAX_ORDER],
 }
 
 impl Program {
@@ -97,91 +77,29 @@ impl Program {
         Program::of(negative, m)
     }
 
-    /// Appends one operation on defined variables.
-    const fn push(&mut self, kind: u8, a: usize, b: usize, to: usize) {
-        assert!(self.ops < MAX_OPS, "a program longer than MAX_OPS");
-        assert!(
-            self.defined[a] && (kind >= STORE || self.defined[b]),
-            "a variable read before it is written"
-        );
-        if kind < STORE {
-            self.defined[to] = true;
-        }
-        self.kind[self.ops] = kind;
-        self.a[self.ops] = a as u8;
-        self.b[self.ops] = b as u8;
-        self.to[self.ops] = to as u8;
-        self.ops += 1;
-    }
-
-    /// `v[to] = v[a] + v[b]`, or `v[a] − v[b]` where `minus`.
-    const fn sum(&mut self, minus: bool, a: usize, b: usize, to: usize) {
-        self.push(if minus { SUB } else { ADD }, a, b, to)
-    }
-
     /// The program of the matrix whose entry `(r, c)` is `−1` where `negative[r][c]`, for
     /// `r, c < m`.
     pub(crate) const fn of(negative: [[bool; MAX_ORDER]; MAX_ORDER], m: usize) -> Program {
+        assert!(m == 1 || (m.is_multiple_of(4) && m <= MAX_ORDER), "an order of 1 or a multiple of 4");
         let mut p = Program {
             m,
-            ops: 0,
-            kind: [NOTHING; MAX_OPS],
-            a: [0; MAX_OPS],
-            b: [0; MAX_OPS],
-            to: [0; MAX_OPS],
-            defined: [false; VARIABLES],
+            terms: [[0; MAX_GROUPS]; MAX_ORDER],
+            used: [0; MAX_GROUPS],
+            negated: [false; MAX_ORDER],
         };
-        let mut c = 0;
-        while c < m {
-            p.defined[c] = true;
-            c += 1;
-        }
-        // The combination of group `g` with pattern `s` is variable `COMBINATIONS + 8·g + s`.
-        let groups = m / 4;
-        let mut g = 0;
-        while g < groups {
-            let c = 4 * g;
-            let mut used = [false; 8];
-            let mut r = 0;
-            while r < m {
-                used[Self::pattern(&negative[r], c)] = true;
-                r += 1;
-            }
-            p.sum(false, c, c + 1, PAIRS);
-            p.sum(true, c, c + 1, PAIRS + 1);
-            p.sum(false, c + 2, c + 3, PAIRS + 2);
-            p.sum(true, c + 2, c + 3, PAIRS + 3);
-            let mut s = 0;
-            while s < 8 {
-                if used[s] {
-                    p.sum(s & 4 != 0, PAIRS + (s & 1), PAIRS + 2 + (s >> 1 & 1), COMBINATIONS + 8 * g + s);
-                }
-                s += 1;
-            }
-            g += 1;
-        }
         let mut r = 0;
         while r < m {
-            // The row's terms: one combination a group, then the single columns, each with its
-            // sign relative to the first term's, whose sign goes to the store.
+            // Each group's term relative to the row's first column, whose sign goes to the store.
             let first = negative[r][0];
-            let mut sum = if groups > 0 { COMBINATIONS + Self::pattern(&negative[r], 0) } else { 0 };
-            let mut g = 1;
-            while g < groups {
-                let term = COMBINATIONS + 8 * g + Self::pattern(&negative[r], 4 * g);
-                p.sum(negative[r][4 * g] != first, sum, term, SUM);
-                sum = SUM;
+            p.negated[r] = first;
+            let mut g = 0;
+            while g < m / 4 {
+                let minus = negative[r][4 * g] != first;
+                let entry = Self::pattern(&negative[r], 4 * g) + 8 * minus as usize;
+                p.terms[r][g] = (16 * g + entry) as u8;
+                p.used[g] |= 1 << entry;
                 g += 1;
             }
-            let mut c = 4 * groups;
-            while c < m {
-                if c > 0 {
-                    p.sum(negative[r][c] != first, sum, c, SUM);
-                    sum = SUM;
-                }
-                c += 1;
-            }
-            p.push(if first { STORE_NEGATED } else { STORE }, sum, 0, r);
             r += 1;
         }
         p
@@ -194,23 +112,6 @@ impl Program {
         let (r1, r2, r3) = (signs[c + 1] != signs[c], signs[c + 2] != signs[c], signs[c + 3] != signs[c]);
         r1 as usize | ((r3 != r2) as usize) << 1 | (r2 as usize) << 2
     }
-}
-
-/// A matrix of `±1` known at compile time: the kernels of the dense pass are compiled for it.
-pub(crate) trait Matrix {
-    /// Its product as a program.
-    const PROGRAM: Program;
-}
-
-/// `$body` once for each literal `$k` of the list, with `const $i: usize = $k`: a loop
-/// unrolled by construction, whose index is a constant in every copy.
-macro_rules! unroll {
-    ($i:ident; $($k:literal)*; $body:block) => {
-        $({
-            const $i: usize = $k;
-            $body
-        })*
-    };
 }
 
 /// Arithmetic in registers of `f32` or `f64` lanes.
@@ -237,6 +138,8 @@ pub(crate) trait Arith: Copy {
     fn sub(self, a: Self::V, b: Self::V) -> Self::V;
     /// `a · b`, lane by lane.
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `−a`, lane by lane: the sign bit flipped (so that `x + (−y)` is `x − y`, bit for bit).
+    fn neg(self, a: Self::V) -> Self::V;
 }
 
 /// Registers of `f32` with loads and stores from each storage type.
@@ -273,8 +176,8 @@ pub(crate) trait Narrow: Copy + Send + Sync {
 /// Where the registers of `A` are written (rounded to the storage type), element `i` of a row.
 ///
 /// For `f32` registers the storage type is a value chosen at run time ([`Row`]: one predictable
-/// branch a store), so that each matrix's straight-line program is compiled once per instruction
-/// set rather than once per storage type.
+/// branch a store), so that [`strip`] is compiled once per instruction set rather than once per
+/// storage type.
 pub(crate) trait Sink<A: Arith>: Copy {
     /// # Safety
     /// Elements `i..i + WIDTH` writable (as [`Arith::store`]).
@@ -393,6 +296,10 @@ impl Arith for Scalar {
     fn mul(self, a: f32, b: f32) -> f32 {
         a * b
     }
+    #[inline(always)]
+    fn neg(self, a: f32) -> f32 {
+        -a
+    }
 }
 
 impl Wide for Scalar {
@@ -452,6 +359,10 @@ impl Arith for Scalar64 {
     fn mul(self, a: f64, b: f64) -> f64 {
         a * b
     }
+    #[inline(always)]
+    fn neg(self, a: f64) -> f64 {
+        -a
+    }
 }
 
 /// `dst[i] = src[i]` widened to `f32`, for `i < len`.
@@ -474,109 +385,206 @@ unsafe fn widen_body<W: Wide, S: Narrow>(w: W, src: *const S, dst: *mut f32, len
 }
 
 /// The dense pass over one strip of `A::WIDTH` columns from column `j` of one row of `m`
-/// blocks (`m` the order of `O`), block `c` at `src + c·stride`: `out[a·len + j..] = scale ·
-/// Σ_c h[a][c] · src[c·stride + j..]` by `O`'s [`Program`], `factor` holding `scale` and
+/// blocks (`m` the order of `program`), block `c` at `src + c·stride`: `out[a·len + j..] = scale
+/// · Σ_c h[a][c] · src[c·stride + j..]` by the [`Program`], `factor` holding `scale` and
 /// `−scale`. Every column of the strip is read whole before any is written: `out` may be `src`
 /// (with `stride == len`).
+///
+/// One loop for every matrix: the sixteen combinations of each group go to a table on the stack,
+/// then each row adds up its entries of the table in a register.
 ///
 /// # Safety
 /// `src + c·stride + j..+ WIDTH` readable and `out + c·len + j..+ WIDTH` writable for `c < m`;
 /// `A`'s instruction set available.
 #[inline(always)]
-#[allow(unused_assignments)] // the last variables written are read by no later copy
-unsafe fn strip<A: Arith, P: Sink<A>, O: Matrix>(
+unsafe fn strip<A: Arith, P: Sink<A>>(
     a: A,
+    program: &Program,
     (src, stride): (*const A::E, usize),
     out: P,
     len: usize,
     j: usize,
     factor: [A::V; 2],
 ) {
-    // Written before read (checked as the program was built): no initialisation.
-    let mut v = [const { MaybeUninit::<A::V>::uninit() }; VARIABLES];
-    #[rustfmt::skip]
-    unroll!(C;
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34
-        35 36 37 38 39; {
-        if const { C < O::PROGRAM.m } {
-            // SAFETY: C < m.
-            v[C] = MaybeUninit::new(unsafe { a.load(src.add(C * stride + j)) });
-        }
-    });
-    // Operation `K = 16·HIGH + LOW` (`MAX_OPS = 33 · 16`).
-    #[rustfmt::skip]
-    unroll!(HIGH;
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; {
-        unroll!(LOW; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; {
-            const K: usize = HIGH * 16 + LOW;
-            let (p, q) = (const { O::PROGRAM.a[K] as usize }, const { O::PROGRAM.b[K] as usize });
-            let to = const { O::PROGRAM.to[K] as usize };
-            // Each condition is a constant of its own, so that only the program's operations
-            // are compiled (a comparison of constants would leave every slot's code to LLVM).
-            if const { O::PROGRAM.kind[K] == ADD || O::PROGRAM.kind[K] == SUB } {
-                // SAFETY: the program writes a variable before it reads it (checked as it was
-                // built).
-                let (x, y) = unsafe { (v[p].assume_init(), v[q].assume_init()) };
-                v[to] = MaybeUninit::new(if const { O::PROGRAM.kind[K] == ADD } { a.add(x, y) } else { a.sub(x, y) });
-            } else if const { O::PROGRAM.kind[K] == STORE || O::PROGRAM.kind[K] == STORE_NEGATED } {
-                // SAFETY: as above.
-                let x = unsafe { v[p].assume_init() };
-                let y = a.mul(x, factor[const { (O::PROGRAM.kind[K] == STORE_NEGATED) as usize }]);
-                // SAFETY: row `to` < m.
-                unsafe { out.put(a, to * len + j, y) };
+    let m = program.m;
+    if m == 1 {
+        // SAFETY: column j of the one block: the caller's bounds.
+        let x = unsafe { a.load(src.add(j)) };
+        // SAFETY: as above.
+        return unsafe { out.put(a, j, a.mul(x, factor[usize::from(program.negated[0])])) };
+    }
+    // Indexed by a `u8`: no bounds check. The entries that rows read (`used`) are written before
+    // any row reads them.
+    let mut table = [const { MaybeUninit::<A::V>::uninit() }; 256];
+    for g in 0..m / 4 {
+        // SAFETY: columns 4g..4g + 4 < m: the caller's bounds.
+        let x = |c: usize| unsafe { a.load(src.add((4 * g + c) * stride + j)) };
+        let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
+        let pairs = [a.add(x0, x1), a.sub(x0, x1), a.add(x2, x3), a.sub(x2, x3)];
+        let used = program.used[g];
+        for s in 0..8 {
+            if used >> s & 0x101 == 0 {
+                continue;
             }
-        });
-    });
+            let (p, q) = (pairs[s & 1], pairs[2 + (s >> 1 & 1)]);
+            let v = if s & 4 == 0 { a.add(p, q) } else { a.sub(p, q) };
+            table[16 * g + s] = MaybeUninit::new(v);
+            table[16 * g + 8 + s] = MaybeUninit::new(a.neg(v));
+        }
+    }
+    for (r, terms) in program.terms[..m].iter().enumerate() {
+        // SAFETY: every term is a used entry (written above).
+        let entry = |t: u8| unsafe { table[usize::from(t)].assume_init() };
+        let sum = terms[1..m / 4].iter().fold(entry(terms[0]), |sum, &t| a.add(sum, entry(t)));
+        // SAFETY: row r < m, columns j..j + WIDTH <= len: the caller's bounds.
+        unsafe { out.put(a, r * len + j, a.mul(sum, factor[usize::from(program.negated[r])])) };
+    }
 }
 
-/// [`strip`] with the program read as it runs, one lane at a time: the one-lane paths (the last
-/// columns of a row, and the portable backend) compile one loop per storage type instead of a
-/// straight-line program per matrix. The same operations in the same order: the same bits.
-///
-/// # Safety
-/// As [`columns`], for `A::WIDTH == 1`.
-#[inline(never)]
-unsafe fn columns_interpreted<A: Arith, P: Sink<A>>(
-    a: A,
-    program: &Program,
-    (src, stride): (*const A::E, usize),
-    out: P,
-    len: usize,
-    (from, to): (usize, usize),
-    factor: [A::V; 2],
-) {
-    debug_assert_eq!(A::WIDTH, 1);
-    let mut v = [const { MaybeUninit::<A::V>::uninit() }; VARIABLES];
-    for j in from..to {
-        for (c, slot) in v.iter_mut().enumerate().take(program.m) {
-            // SAFETY: c < m: the caller's bounds.
-            *slot = MaybeUninit::new(unsafe { a.load(src.add(c * stride + j)) });
-        }
-        for k in 0..program.ops {
-            let (p, q, to) =
-                (usize::from(program.a[k]), usize::from(program.b[k]), usize::from(program.to[k]));
-            match program.kind[k] {
-                kind @ (ADD | SUB) => {
-                    // SAFETY: the program writes a variable before it reads it (checked as it was
-                    // built).
-                    let (x, y) = unsafe { (v[p].assume_init(), v[q].assume_init()) };
-                    v[to] = MaybeUninit::new(if kind == ADD { a.add(x, y) } else { a.sub(x, y) });
-                }
-                kind @ (STORE | STORE_NEGATED) => {
-                    // SAFETY: as above.
-                    let y = a.mul(unsafe { v[p].assume_init() }, factor[usize::from(kind == STORE_NEGATED)]);
-                    // SAFETY: row `to` < m, column j < len: the caller's bounds.
-                    unsafe { out.put(a, to * len + j, y) };
-                }
-                _ => {}
+/// How the dense pass of a matrix runs: read from its [`Program`] by [`strip`] (`&Program`,
+/// compiled once for every matrix), or as straight-line code compiled for the matrix
+/// ([`Unrolled`], for small orders whose values stay in registers).
+pub(crate) trait Dense: Copy {
+    /// The matrix's program.
+    fn program(&self) -> &Program;
+
+    /// The pass over one strip (see [`strip`]).
+    ///
+    /// # Safety
+    /// As [`strip`].
+    unsafe fn strip<A: Arith, P: Sink<A>>(
+        self,
+        a: A,
+        src: (*const A::E, usize),
+        out: P,
+        len: usize,
+        j: usize,
+        factor: [A::V; 2],
+    );
+}
+
+impl Dense for &Program {
+    fn program(&self) -> &Program {
+        self
+    }
+
+    #[inline(always)]
+    unsafe fn strip<A: Arith, P: Sink<A>>(
+        self,
+        a: A,
+        src: (*const A::E, usize),
+        out: P,
+        len: usize,
+        j: usize,
+        factor: [A::V; 2],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { strip(a, self, src, out, len, j, factor) }
+    }
+}
+
+/// A matrix whose program is known at compile time.
+pub(crate) trait Matrix {
+    /// Its program.
+    const PROGRAM: Program;
+}
+
+/// The pass of a matrix of order 4, 8 or 12 as straight-line code: the program's indices are
+/// constants, so the table of [`strip`] becomes registers. For an order of 12 the interpreted
+/// pass costs about five times the instructions; from order 20 on, whose values do not fit in
+/// the registers, it is as fast as this and compiles once.
+pub(crate) struct Unrolled<O>(std::marker::PhantomData<O>);
+
+impl<O> Clone for Unrolled<O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O> Copy for Unrolled<O> {}
+
+impl<O: Matrix> Unrolled<O> {
+    /// The unrolled pass of `O`.
+    pub(crate) const fn new() -> Self {
+        let m = O::PROGRAM.m;
+        assert!(m.is_multiple_of(4) && m <= UNROLLED_ORDER, "an unrolled order of 4, 8 or 12");
+        Unrolled(std::marker::PhantomData)
+    }
+}
+
+/// The largest order of an [`Unrolled`] matrix.
+const UNROLLED_ORDER: usize = 12;
+
+/// `$body` once for each literal `$k` of the list, with `const $i: usize = $k`: a loop
+/// unrolled by construction, whose index is a constant in every copy.
+macro_rules! unroll {
+    ($i:ident; $($k:literal)*; $body:block) => {
+        $({
+            const $i: usize = $k;
+            $body
+        })*
+    };
+}
+
+impl<O: Matrix> Dense for Unrolled<O> {
+    fn program(&self) -> &Program {
+        const { &O::PROGRAM }
+    }
+
+    #[inline(always)]
+    unsafe fn strip<A: Arith, P: Sink<A>>(
+        self,
+        a: A,
+        (src, stride): (*const A::E, usize),
+        out: P,
+        len: usize,
+        j: usize,
+        factor: [A::V; 2],
+    ) {
+        // The table of [`strip`], of the first three groups; every index below is a constant.
+        let mut table = [const { MaybeUninit::<A::V>::uninit() }; 48];
+        #[rustfmt::skip]
+        unroll!(G; 0 1 2; {
+            if const { G < O::PROGRAM.m / 4 } {
+                // SAFETY: columns 4G..4G + 4 < m: the caller's bounds.
+                let x = |c: usize| unsafe { a.load(src.add((4 * G + c) * stride + j)) };
+                let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
+                let pairs = [a.add(x0, x1), a.sub(x0, x1), a.add(x2, x3), a.sub(x2, x3)];
+                unroll!(S; 0 1 2 3 4 5 6 7; {
+                    if const { O::PROGRAM.used[G] >> S & 0x101 != 0 } {
+                        let (p, q) = (pairs[S & 1], pairs[2 + (S >> 1 & 1)]);
+                        let v = if S & 4 == 0 { a.add(p, q) } else { a.sub(p, q) };
+                        table[16 * G + S] = MaybeUninit::new(v);
+                        table[16 * G + 8 + S] = MaybeUninit::new(a.neg(v));
+                    }
+                });
             }
-        }
+        });
+        #[rustfmt::skip]
+        unroll!(R; 0 1 2 3 4 5 6 7 8 9 10 11; {
+            if const { R < O::PROGRAM.m } {
+                // SAFETY: every term is a used entry (written above).
+                let entry = |t: u8| unsafe { table[usize::from(t)].assume_init() };
+                let mut sum = entry(const { O::PROGRAM.terms[R][0] });
+                unroll!(G; 1 2; {
+                    if const { G < O::PROGRAM.m / 4 } {
+                        sum = a.add(sum, entry(const { O::PROGRAM.terms[R][G] }));
+                    }
+                });
+                let negated = const { O::PROGRAM.negated[R] as usize };
+                // SAFETY: row R < m, columns j..j + WIDTH <= len: the caller's bounds.
+                unsafe { out.put(a, R * len + j, a.mul(sum, factor[negated])) };
+            }
+        });
     }
 }
 
 /// The row after the one written, whose lines the pass asks for in L2 as it goes: its first
 /// byte (null for none) and the bytes of an element.
 type Next = (*const u8, usize);
+
+/// No row to ask for.
+const NO_NEXT: Next = (std::ptr::null(), 0);
 
 /// The [`Next`] of `next`.
 fn next_of<S>(next: Option<&[S]>) -> Next {
@@ -591,25 +599,25 @@ fn next_of<S>(next: Option<&[S]>) -> Next {
 /// (the row after `out`, whose lines are asked for in L2 strip by strip as the pass goes) may be
 /// null.
 #[inline(always)]
-unsafe fn columns<A: Arith, P: Sink<A>, O: Matrix>(
+unsafe fn columns<A: Arith, P: Sink<A>, D: Dense>(
     a: A,
+    dense: D,
     src: (*const A::E, usize),
     (out, next): (P, Next),
     len: usize,
     (from, to): (usize, usize),
-    scale: A::E,
-    minus_scale: A::E,
+    (scale, minus_scale): (A::E, A::E),
 ) {
     let factor = [a.splat(scale), a.splat(minus_scale)];
     let mut j = from;
     while j < to {
         if !next.0.is_null() {
-            for c in 0..O::PROGRAM.m {
+            for c in 0..dense.program().m {
                 prefetch(next.0.wrapping_add((c * len + j) * next.1));
             }
         }
         // SAFETY: j + WIDTH <= to <= len.
-        unsafe { strip::<A, P, O>(a, src, out, len, j, factor) };
+        unsafe { dense.strip(a, src, out, len, j, factor) };
         j += A::WIDTH;
     }
 }
@@ -652,22 +660,24 @@ pub(crate) fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Backend) {
     unsafe { widen_body(Scalar, s, d, n) }
 }
 
-/// The last pass over one row of `m` blocks by the matrix `O` of order `m` (see [`strip`]),
+/// The last pass over one row of `m` blocks by the matrix of `dense`, of order `m` (see [`Dense`]),
 /// from the `f32` values `src`, block `c` at `c·stride`, to `out` (`m` blocks of `out.len() / m`
 /// values, at most `stride`).
-pub(crate) fn finish<S: Narrow, O: Matrix>(
+pub(crate) fn finish<S: Narrow, D: Dense>(
+    dense: D,
     (src, stride): (&[f32], usize),
     (out, next): (&mut [S], Option<&[S]>),
     scale: f32,
     backend: Backend,
 ) {
-    let m = O::PROGRAM.m;
+    let m = dense.program().m;
     assert!(out.len().is_multiple_of(m));
     let len = out.len() / m;
     assert!(stride >= len && src.len() >= (m - 1) * stride + len);
     // SAFETY: the lengths were checked; distinct slices do not overlap.
     unsafe {
-        finish_raw::<O>(
+        finish_raw(
+            dense,
             (src.as_ptr(), stride),
             (S::row(out.as_mut_ptr()), next_of(next)),
             len,
@@ -678,22 +688,25 @@ pub(crate) fn finish<S: Narrow, O: Matrix>(
 }
 
 /// [`finish`] in place, on `f32` values.
-pub(crate) fn finish_in_place<O: Matrix>(
+pub(crate) fn finish_in_place<D: Dense>(
+    dense: D,
     data: &mut [f32],
     next: Option<&[f32]>,
     scale: f32,
     backend: Backend,
 ) {
-    assert!(data.len().is_multiple_of(O::PROGRAM.m));
+    let m = dense.program().m;
+    assert!(data.len().is_multiple_of(m));
     let p = data.as_mut_ptr();
-    let len = data.len() / O::PROGRAM.m;
+    let len = data.len() / m;
     // SAFETY: the length was checked; the pass reads each column whole before writing it.
-    unsafe { finish_raw::<O>((p, len), (Row::F32(p), next_of(next)), len, scale, backend) }
+    unsafe { finish_raw(dense, (p, len), (Row::F32(p), next_of(next)), len, scale, backend) }
 }
 
 /// # Safety
 /// As [`columns`].
-unsafe fn finish_raw<O: Matrix>(
+unsafe fn finish_raw<D: Dense>(
+    dense: D,
     src: (*const f32, usize),
     out: (Row, Next),
     len: usize,
@@ -707,29 +720,33 @@ unsafe fn finish_raw<O: Matrix>(
             if let Some(w) = x86::Avx512::new() {
                 done = len - len % 16;
                 // SAFETY: forwarded; the token proves AVX-512F.
-                unsafe { x86::finish512::<O>(w, src, out, len, done, scale) };
+                unsafe { x86::finish512(w, dense, src, out, len, done, scale) };
             }
         }
         Backend::Avx2 => {
             if let Some(w) = x86::Avx2::new() {
                 done = len - len % 8;
                 // SAFETY: forwarded; the token proves AVX2, FMA and F16C.
-                unsafe { x86::finish256::<O>(w, src, out, len, done, scale) };
+                unsafe { x86::finish256(w, dense, src, out, len, done, scale) };
             }
         }
         _ => {}
     }
     let _ = backend;
     // SAFETY: forwarded from the caller.
-    unsafe {
-        columns_interpreted::<Scalar, Row>(Scalar, &O::PROGRAM, src, out.0, len, (done, len), [scale, -scale])
-    }
+    unsafe { columns(Scalar, dense.program(), src, (out.0, NO_NEXT), len, (done, len), (scale, -scale)) }
 }
 
-/// The `f64` last pass by the matrix `O`, in place: [`strip`] in `f64`, on `backend` (8 or 4
+/// The `f64` last pass by the matrix of `dense`, in place: its strips in `f64`, on `backend` (8 or 4
 /// lanes) and the scalar path for the last columns.
-pub(crate) fn finish_f64<O: Matrix>(data: &mut [f64], next: Option<&[f64]>, scale: f64, backend: Backend) {
-    let m = O::PROGRAM.m;
+pub(crate) fn finish_f64<D: Dense>(
+    dense: D,
+    data: &mut [f64],
+    next: Option<&[f64]>,
+    scale: f64,
+    backend: Backend,
+) {
+    let m = dense.program().m;
     assert!(data.len().is_multiple_of(m));
     let (p, len) = (data.as_mut_ptr(), data.len() / m);
     let next = next_of(next);
@@ -741,31 +758,21 @@ pub(crate) fn finish_f64<O: Matrix>(data: &mut [f64], next: Option<&[f64]>, scal
                 done = len - len % 8;
                 // SAFETY: the length was checked; the pass reads each column whole before
                 // writing it; the token proves AVX-512F.
-                unsafe { x86::finish512_f64::<O>(w, (p, len), (p, next), len, done, scale) };
+                unsafe { x86::finish512_f64(w, dense, (p, len), (p, next), len, done, scale) };
             }
         }
         Backend::Avx2 => {
             if let Some(w) = x86::Avx2F64::new() {
                 done = len - len % 4;
                 // SAFETY: as above; the token proves AVX2, FMA and F16C.
-                unsafe { x86::finish256_f64::<O>(w, (p, len), (p, next), len, done, scale) };
+                unsafe { x86::finish256_f64(w, dense, (p, len), (p, next), len, done, scale) };
             }
         }
         _ => {}
     }
     let _ = backend;
     // SAFETY: as above.
-    unsafe {
-        columns_interpreted::<Scalar64, *mut f64>(
-            Scalar64,
-            &O::PROGRAM,
-            (p, len),
-            p,
-            len,
-            (done, len),
-            [scale, -scale],
-        )
-    }
+    unsafe { columns(Scalar64, dense.program(), (p, len), (p, NO_NEXT), len, (done, len), (scale, -scale)) }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -774,7 +781,7 @@ mod x86 {
 
     use half::{bf16, f16};
 
-    use super::{Arith, Matrix, Narrow, Next, Row, Wide, columns, widen_body};
+    use super::{Arith, Dense, Narrow, Next, Row, Wide, columns, widen_body};
 
     /// `f32` in 16 lanes; exists only where the CPU runs AVX-512F.
     #[derive(Clone, Copy)]
@@ -836,6 +843,13 @@ mod x86 {
         fn mul(self, a: __m512, b: __m512) -> __m512 {
             // SAFETY: AVX-512F (token).
             unsafe { _mm512_mul_ps(a, b) }
+        }
+        #[inline(always)]
+        fn neg(self, a: __m512) -> __m512 {
+            // SAFETY: AVX-512F (token).
+            unsafe {
+                _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32(i32::MIN)))
+            }
         }
     }
 
@@ -932,6 +946,11 @@ mod x86 {
             // SAFETY: AVX (token).
             unsafe { _mm256_mul_ps(a, b) }
         }
+        #[inline(always)]
+        fn neg(self, a: __m256) -> __m256 {
+            // SAFETY: AVX (token).
+            unsafe { _mm256_xor_ps(a, _mm256_set1_ps(-0.0)) }
+        }
     }
 
     impl Wide for Avx2 {
@@ -975,13 +994,14 @@ mod x86 {
         unsafe { widen_body(w, src, dst, len) }
     }
 
-    /// [`columns`] `0..to` of one row by `O`.
+    /// [`columns`] `0..to` of one row by `dense`.
     ///
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn finish512<O: Matrix>(
+    pub(super) unsafe fn finish512<D: Dense>(
         w: Avx512,
+        dense: D,
         src: (*const f32, usize),
         out: (Row, Next),
         len: usize,
@@ -989,16 +1009,17 @@ mod x86 {
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx512, Row, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns(w, dense, src, out, len, (0, to), (scale, -scale)) }
     }
 
-    /// [`columns`] `0..to` of one row by `O`.
+    /// [`columns`] `0..to` of one row by `dense`.
     ///
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn finish256<O: Matrix>(
+    pub(super) unsafe fn finish256<D: Dense>(
         w: Avx2,
+        dense: D,
         src: (*const f32, usize),
         out: (Row, Next),
         len: usize,
@@ -1006,7 +1027,7 @@ mod x86 {
         scale: f32,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx2, Row, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns(w, dense, src, out, len, (0, to), (scale, -scale)) }
     }
 
     /// `f64` in 8 lanes; exists only where the CPU runs AVX-512F.
@@ -1052,6 +1073,13 @@ mod x86 {
         fn mul(self, a: __m512d, b: __m512d) -> __m512d {
             // SAFETY: AVX-512F (token).
             unsafe { _mm512_mul_pd(a, b) }
+        }
+        #[inline(always)]
+        fn neg(self, a: __m512d) -> __m512d {
+            // SAFETY: AVX-512F (token).
+            unsafe {
+                _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(i64::MIN)))
+            }
         }
     }
 
@@ -1099,15 +1127,21 @@ mod x86 {
             // SAFETY: AVX (token).
             unsafe { _mm256_mul_pd(a, b) }
         }
+        #[inline(always)]
+        fn neg(self, a: __m256d) -> __m256d {
+            // SAFETY: AVX (token).
+            unsafe { _mm256_xor_pd(a, _mm256_set1_pd(-0.0)) }
+        }
     }
 
-    /// [`columns`] `0..to` of one row of `f64` by `O`.
+    /// [`columns`] `0..to` of one row of `f64` by `dense`.
     ///
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn finish512_f64<O: Matrix>(
+    pub(super) unsafe fn finish512_f64<D: Dense>(
         w: Avx512F64,
+        dense: D,
         src: (*const f64, usize),
         out: (*mut f64, Next),
         len: usize,
@@ -1115,16 +1149,17 @@ mod x86 {
         scale: f64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx512F64, *mut f64, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns(w, dense, src, out, len, (0, to), (scale, -scale)) }
     }
 
-    /// [`columns`] `0..to` of one row of `f64` by `O`.
+    /// [`columns`] `0..to` of one row of `f64` by `dense`.
     ///
     /// # Safety
     /// As [`columns`].
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn finish256_f64<O: Matrix>(
+    pub(super) unsafe fn finish256_f64<D: Dense>(
         w: Avx2F64,
+        dense: D,
         src: (*const f64, usize),
         out: (*mut f64, Next),
         len: usize,
@@ -1132,7 +1167,7 @@ mod x86 {
         scale: f64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { columns::<Avx2F64, *mut f64, O>(w, src, out, len, (0, to), scale, -scale) }
+        unsafe { columns(w, dense, src, out, len, (0, to), (scale, -scale)) }
     }
 }
 
@@ -1140,34 +1175,74 @@ mod x86 {
 mod tests {
     use super::*;
 
-    /// A matrix of order `M` with signs in an irregular pattern (not Hadamard), of lists of every
-    /// length from 0 up, and rows of mostly `−1`.
-    struct Pattern<const M: usize>;
-
-    impl<const M: usize> Matrix for Pattern<M> {
-        const PROGRAM: Program = {
-            let mut negative = [[false; MAX_ORDER]; MAX_ORDER];
-            let mut i = 0;
-            while i < M * M {
-                let (a, c) = (i / M, i % M);
-                negative[a][c] = if a == 0 {
-                    true
-                } else if a < M / 2 {
-                    c > a
-                } else {
-                    (i * 7 + a) % 3 == 0
-                };
-                i += 1;
-            }
-            Program::of(negative, M)
-        };
+    /// The signs of a matrix of order `m` in an irregular pattern (not Hadamard), with rows of
+    /// mostly `−1`.
+    const fn pattern(m: usize) -> [[bool; MAX_ORDER]; MAX_ORDER] {
+        let mut negative = [[false; MAX_ORDER]; MAX_ORDER];
+        let mut i = 0;
+        while i < m * m {
+            let (a, c) = (i / m, i % m);
+            negative[a][c] = if a == 0 {
+                true
+            } else if a < m / 2 {
+                c > a
+            } else {
+                (i * 7 + a) % 3 == 0
+            };
+            i += 1;
+        }
+        negative
     }
 
-    /// The last pass by `O` on `backend` and on the scalar path (from blocks apart), bit for bit,
+    /// The irregular matrix of order 12, for the unrolled pass.
+    struct Pattern12;
+
+    impl Matrix for Pattern12 {
+        const PROGRAM: Program = Program::of(pattern(12), 12);
+    }
+
+    /// The program's product equals the plain sum `scale · Σ_c ±x_c` where `f32` is exact (small
+    /// integers, a power-of-two scale), on every backend, for every storage type the sums fit.
+    #[test]
+    fn programs_equal_the_plain_product_where_arithmetic_is_exact() {
+        for m in [1, 4, 12, 20, 40] {
+            let negative = pattern(m);
+            let program = Program::of(negative, m);
+            let len = 37;
+            let x: Vec<f32> = (0..m * len).map(|i| ((i * 7919) % 61) as f32 - 30.0).collect();
+            let plain: Vec<f32> = (0..m * len)
+                .map(|i| {
+                    let (a, j) = (i / len, i % len);
+                    let sum: f32 =
+                        (0..m).map(|c| if negative[a][c] { -x[c * len + j] } else { x[c * len + j] }).sum();
+                    sum * 0.5
+                })
+                .collect();
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let mut y = x.clone();
+                finish_in_place(&program, &mut y, None, 0.5, backend);
+                assert_eq!(y, plain, "f32 {backend} m {m}");
+                let mut y: Vec<f64> = x.iter().map(|&v| f64::from(v)).collect();
+                finish_f64(&program, &mut y, None, 0.5, backend);
+                assert!(y.iter().zip(&plain).all(|(&p, &q)| p == f64::from(q)), "f64 {backend} m {m}");
+                let mut y = vec![bf16::ZERO; x.len()];
+                finish(&program, (&x, len), (&mut y, None), 0.5, backend);
+                let rounded: Vec<bf16> = plain.iter().map(|&v| bf16::from_f32(v)).collect();
+                assert_eq!(y, rounded, "bf16 {backend} m {m}");
+                if m == 12 {
+                    let mut y = x.clone();
+                    finish_in_place(Unrolled::<Pattern12>::new(), &mut y, None, 0.5, backend);
+                    assert_eq!(y, plain, "f32 unrolled {backend} m {m}");
+                }
+            }
+        }
+    }
+
+    /// The last pass by `program` on `backend` and on the scalar path (from blocks apart), bit for bit,
     /// for every storage type and three scales, 37 columns (strips and a tail); `f64` values
     /// near its largest, that overflow in some sums.
-    fn agree<O: Matrix>(specials: &[f32], backend: Backend) {
-        let m = O::PROGRAM.m;
+    fn agree(program: impl Dense, specials: &[f32], backend: Backend) {
+        let m = program.program().m;
         let len = 37;
         let x = &specials[..m * len];
         // The same blocks 5 values apart.
@@ -1179,8 +1254,8 @@ mod tests {
         for scale in [1.0f32, 0.125, -3.0] {
             let mut a = vec![f16::ZERO; x.len()];
             let mut b = a.clone();
-            finish::<_, O>((x, len), (&mut a, None), scale, backend);
-            finish::<_, O>((&padded, stride), (&mut b, None), scale, Backend::Scalar);
+            finish(program, (x, len), (&mut a, None), scale, backend);
+            finish(program.program(), (&padded, stride), (&mut b, None), scale, Backend::Scalar);
             assert_eq!(
                 a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
@@ -1188,8 +1263,8 @@ mod tests {
             );
             let mut a = vec![bf16::ZERO; x.len()];
             let mut b = a.clone();
-            finish::<_, O>((x, len), (&mut a, None), scale, backend);
-            finish::<_, O>((&padded, stride), (&mut b, None), scale, Backend::Scalar);
+            finish(program, (x, len), (&mut a, None), scale, backend);
+            finish(program.program(), (&padded, stride), (&mut b, None), scale, Backend::Scalar);
             assert_eq!(
                 a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
@@ -1197,15 +1272,15 @@ mod tests {
             );
             let wide: Vec<f64> = x.iter().map(|&v| f64::from(v) * 5e269).collect();
             let (mut a, mut b) = (wide.clone(), wide);
-            finish_f64::<O>(&mut a, None, f64::from(scale), backend);
-            finish_f64::<O>(&mut b, None, f64::from(scale), Backend::Scalar);
+            finish_f64(program, &mut a, None, f64::from(scale), backend);
+            finish_f64(program.program(), &mut b, None, f64::from(scale), Backend::Scalar);
             assert!(
                 a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || p.is_nan() && q.is_nan()),
                 "f64 {backend} m {m}"
             );
             let (mut a, mut b) = (x.to_vec(), x.to_vec());
-            finish_in_place::<O>(&mut a, Some(x), scale, backend);
-            finish_in_place::<O>(&mut b, None, scale, Backend::Scalar);
+            finish_in_place(program, &mut a, Some(x), scale, backend);
+            finish_in_place(program.program(), &mut b, None, scale, Backend::Scalar);
             assert!(
                 a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || p.is_nan() && q.is_nan()),
                 "f32 {backend} m {m}: {:?}",
@@ -1214,9 +1289,9 @@ mod tests {
         }
     }
 
-    /// Every conversion and the last pass of orders 1, 12 and 40, on every backend this CPU runs,
-    /// bit for bit against the scalar path (the conversions of the `half` crate, and the program
-    /// read as it runs), with nasty values: zeros of both signs, subnormals, ties, values that
+    /// Every conversion and the last pass of orders 1, 12 (read from its program and unrolled)
+    /// and 40, on every backend this CPU runs, bit for bit against the scalar path (the
+    /// conversions of the `half` crate, and the program read as it runs), with nasty values: zeros of both signs, subnormals, ties, values that
     /// round to infinity, NaN.
     #[test]
     fn backends_agree_bit_for_bit_with_the_scalar_path() {
@@ -1243,10 +1318,11 @@ mod tests {
             specials.push(f32::from_bits((seed >> 32) as u32 & 0xBFFF_FFFF) * 1e-30);
         }
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-            agree::<Pattern<1>>(&specials, backend);
+            agree(&Program::of(pattern(1), 1), &specials, backend);
             // Orders 20 and 28 run through the Hadamard matrices' own tests.
-            agree::<Pattern<12>>(&specials, backend);
-            agree::<Pattern<40>>(&specials, backend);
+            agree(&Program::of(pattern(12), 12), &specials, backend);
+            agree(Unrolled::<Pattern12>::new(), &specials, backend);
+            agree(&Program::of(pattern(40), 40), &specials, backend);
             let halves: Vec<f16> = specials.iter().map(|&v| f16::from_f32(v)).collect();
             let (mut a, mut b) = (vec![0.0; halves.len()], vec![0.0; halves.len()]);
             widen(&halves, &mut a, backend);
@@ -1259,7 +1335,7 @@ mod tests {
         }
         // The NaN of bf16 stays a NaN.
         let mut out = [bf16::ZERO; 16];
-        finish::<_, Pattern<1>>((&[f32::NAN; 16], 16), (&mut out, None), 1.0, Backend::best());
+        finish(&Program::of(pattern(1), 1), (&[f32::NAN; 16], 16), (&mut out, None), 1.0, Backend::best());
         assert!(out.iter().all(|v| v.is_nan()));
     }
 }
