@@ -22,7 +22,8 @@ pub mod number;
 pub mod input;
 mod parallel;
 
-// Machine words: the SIMD kernels and the choice of instruction set (every `unsafe` is there);
+// Machine words: the choice of instruction set over the SIMD kernels (the crate
+// `nimcount-kernels`, which holds their `unsafe` code);
 // modular arithmetic; the element types of the transform.
 mod simd;
 

@@ -12,6 +12,8 @@
 
 use rayon::prelude::*;
 
+pub(crate) use nimcount_kernels::parallel::{each_chunk, join_dyn};
+
 use crate::error::Result;
 
 /// `f` on every element, in chunks of `chunk` elements on the thread pool when `parallel`.
@@ -37,11 +39,6 @@ pub(crate) fn chunks<T: Send>(
     } else {
         f(data);
     }
-}
-
-/// `f` on every chunk of `chunk` elements (the last may be shorter), on the thread pool.
-pub(crate) fn each_chunk<T: Send>(data: &mut [T], chunk: usize, f: &(dyn Fn(&mut [T]) + Sync)) {
-    data.par_chunks_mut(chunk).for_each(f);
 }
 
 /// `f(i, chunk)` on every chunk `i` of exactly `chunk` elements (the last may be shorter), on the
@@ -122,11 +119,6 @@ pub(crate) fn join<A: Send, B: Send>(
         (Some(ra), Some(rb)) => (ra, rb),
         _ => unreachable!("rayon::join runs both closures or unwinds"),
     }
-}
-
-/// `a` and `b` on two threads of the pool (`a` on this one).
-pub(crate) fn join_dyn(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
-    rayon::join(a, b);
 }
 
 /// `f` over every item, in order, on the thread pool when `parallel`.

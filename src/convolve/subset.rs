@@ -382,11 +382,11 @@ impl Ranks for Mod32Ranks {
     }
     fn columns(&self, rows: &mut [&mut [u32]], inverse: bool, backend: Backend) -> bool {
         let kind = crate::simd::sets::kind(false, inverse);
-        crate::simd::sets::mod32_rows(self.m, kind, rows, backend, false)
+        crate::simd::sets::mod32_rows(self.m, kind, rows, backend.isa(), false)
     }
     fn row(&self, row: &mut [u32], log2: usize, inverse: bool, backend: Backend) -> bool {
         let kind = crate::simd::sets::kind(false, inverse);
-        crate::simd::sets::mod32(self.m, kind, row, log2 as u32, backend, false)
+        crate::simd::sets::mod32(self.m, kind, row, log2 as u32, backend.isa(), false)
     }
     /// `J` lanes of `u64` sums, 16 sets in pairs ([`Mod32Ranks::products_in_pairs`]), one set
     /// alone.
@@ -454,7 +454,7 @@ fn ranked_blocks<A: Ranks, X: Copy + Sync, V: Fn(X) -> A::E>(
             ranked(self.0, self.1, self.2, self.3, self.4, self.5, self.6)
         }
     }
-    run_widest(Ranked(ar, a, b, value, n, block_log2, backend), backend)
+    run_widest(Ranked(ar, a, b, value, n, block_log2, backend), backend.isa())
 }
 
 /// The ranked computation of the module documentation, with blocks of `2^block_log2 <= 2^n`

@@ -19,7 +19,7 @@
 //!   over memory of their own (and no pass at all for `f32` and `f64` rows of a power of two
 //!   with the scale 1). The pass is a program built for each matrix at compile time and read by
 //!   one loop (in `f32` or `f64` registers of every backend): about a third of the additions of
-//!   the plain product for order 28 (see `simd::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
+//!   the plain product for order 28 (see `nimcount_kernels::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
 //!   buffer of one row per thread (allocated per call) and written back from it.
 //!
 //! # The matrices of order 12, 20, 28 and 40
@@ -49,122 +49,16 @@ use half::{bf16, f16};
 
 use crate::error::{Error, Result};
 use crate::ring::{Float32, Float64, Internal, Ring};
-use crate::simd::{Backend, PARALLEL_MIN, narrow};
-
-/// `had_12_paley` of fast-hadamard-transform (Paley's construction II, q = 5), row by row.
-const HAD_12: &str = "
-+-++++++++++
---+-+-+-+-+-
-+++-++----++
-+---+--+-++-
-+++++-++----
-+-+---+--+-+
-++--+++-++--
-+--++---+--+
-++----+++-++
-+--+-++---+-
-++++----+++-
-+-+--+-++---";
-
-/// `had_20_will` of fast-hadamard-transform.
-const HAD_20: &str = "
-+----+----++--++-++-
--+----+---+++---+-++
---+----+---+++-+-+-+
----+----+---+++++-+-
-----+----++--++-++-+
--+++++-----+--+++--+
-+-+++-+---+-+--+++--
-++-++--+---+-+--+++-
-+++-+---+---+-+--+++
-++++-----++--+-+--++
---++-+-++-+-----++++
----++-+-++-+---+-+++
-+---++-+-+--+--++-++
-++---++-+----+-+++-+
--++---++-+----+++++-
--+--+--++-+----+----
-+-+-----++-+----+---
--+-+-+---+--+----+--
---+-+++------+----+-
-+--+--++------+----+";
-
-/// `had_28_will` of fast-hadamard-transform.
-const HAD_28: &str = "
-+------++----++-+--+-+--++--
--+-----+++-----+-+--+-+--++-
---+-----+++---+-+-+----+--++
----+-----+++---+-+-+-+--+--+
-----+-----+++---+-+-+++--+--
------+-----++++--+-+--++--+-
-------++----++-+--+-+--++--+
---++++-+-------++--+++-+--+-
----++++-+-----+-++--+-+-+--+
-+---+++--+----++-++--+-+-+--
-++---++---+----++-++--+-+-+-
-+++---+----+----++-++--+-+-+
-++++--------+-+--++-++--+-+-
--++++--------+++--++--+--+-+
--+-++-++--++--+--------++++-
-+-+-++--+--++--+--------++++
--+-+-++--+--++--+----+---+++
-+-+-+-++--+--+---+---++---++
-++-+-+-++--+------+--+++---+
--++-+-+-++--+------+-++++---
-+-++-+---++--+------+-++++--
--++--++-+-++-+++----++------
-+-++--++-+-++-+++-----+-----
-++-++---+-+-++-+++-----+----
--++-++-+-+-+-+--+++-----+---
---++-++++-+-+----+++-----+--
-+--++-+-++-+-+----+++-----+-
-++--++-+-++-+-+----++------+";
-
-/// `had_40_tpal` of fast-hadamard-transform.
-const HAD_40: &str = "
-+-------------------+-------------------
-++-++----+-+-++++--+++-++----+-+-++++--+
-+++-++----+-+-++++--+++-++----+-+-++++--
-+-++-++----+-+-++++-+-++-++----+-+-++++-
-+--++-++----+-+-+++++--++-++----+-+-++++
-++--++-++----+-+-+++++--++-++----+-+-+++
-+++--++-++----+-+-+++++--++-++----+-+-++
-++++--++-++----+-+-+++++--++-++----+-+-+
-+++++--++-++----+-+-+++++--++-++----+-+-
-+-++++--++-++----+-++-++++--++-++----+-+
-++-++++--++-++----+-++-++++--++-++----+-
-+-+-++++--++-++----++-+-++++--++-++----+
-++-+-++++--++-++----++-+-++++--++-++----
-+-+-+-++++--++-++---+-+-+-++++--++-++---
-+--+-+-++++--++-++--+--+-+-++++--++-++--
-+---+-+-++++--++-++-+---+-+-++++--++-++-
-+----+-+-++++--++-+++----+-+-++++--++-++
-++----+-+-++++--++-+++----+-+-++++--++-+
-+++----+-+-++++--++-+++----+-+-++++--++-
-+-++----+-+-++++--+++-++----+-+-++++--++
-+--------------------+++++++++++++++++++
-++-++----+-+-++++--+--+--++++-+-+----++-
-+++-++----+-+-++++-----+--++++-+-+----++
-+-++-++----+-+-++++--+--+--++++-+-+----+
-+--++-++----+-+-++++-++--+--++++-+-+----
-++--++-++----+-+-+++--++--+--++++-+-+---
-+++--++-++----+-+-++---++--+--++++-+-+--
-++++--++-++----+-+-+----++--+--++++-+-+-
-+++++--++-++----+-+------++--+--++++-+-+
-+-++++--++-++----+-+-+----++--+--++++-+-
-++-++++--++-++----+---+----++--+--++++-+
-+-+-++++--++-++----+-+-+----++--+--++++-
-++-+-++++--++-++------+-+----++--+--++++
-+-+-+-++++--++-++----+-+-+----++--+--+++
-+--+-+-++++--++-++---++-+-+----++--+--++
-+---+-+-++++--++-++--+++-+-+----++--+--+
-+----+-+-++++--++-++-++++-+-+----++--+--
-++----+-+-++++--++-+--++++-+-+----++--+-
-+++----+-+-++++--++----++++-+-+----++--+
-+-++----+-+-++++--++-+--++++-+-+----++--";
+use crate::simd::{Backend, PARALLEL_MIN, matrices, narrow};
 
 /// The orders of the dense part, with their matrices.
-const ORDERS: [(usize, &str); 5] = [(1, "+"), (12, HAD_12), (20, HAD_20), (28, HAD_28), (40, HAD_40)];
+const ORDERS: [(usize, &str); 5] = [
+    (1, "+"),
+    (12, matrices::HAD_12),
+    (20, matrices::HAD_20),
+    (28, matrices::HAD_28),
+    (40, matrices::HAD_40),
+];
 
 /// `len = m·2^k` split into `(m, k)`, or `None` for the lengths without a matrix. A length
 /// `5·2^j` with `j >= 3` is `40·2^(j-3)`, not `20·2^(j-2)` (the rule of QuaRot's `get_hadK`).
@@ -188,102 +82,6 @@ fn split(len: usize) -> Option<(usize, u32)> {
 fn signs(m: usize) -> Vec<f32> {
     let text = ORDERS.iter().find(|&&(o, _)| o == m).expect("an order of ORDERS").1;
     text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '+' { 1.0 } else { -1.0 }).collect()
-}
-
-/// The text of the order-`m` matrix (a build error for an order without one).
-const fn text(m: usize) -> &'static str {
-    match m {
-        1 => "+",
-        12 => HAD_12,
-        20 => HAD_20,
-        28 => HAD_28,
-        40 => HAD_40,
-        _ => panic!("no Hadamard matrix of this order"),
-    }
-}
-
-/// Whether the matrix of order `m` written in `text` (as [`narrow::Program::parse`] reads it)
-/// is symmetric.
-const fn is_symmetric(text: &str, m: usize) -> bool {
-    let bytes = text.as_bytes();
-    let mut signs = [[0u8; narrow::MAX_ORDER]; narrow::MAX_ORDER];
-    let (mut i, mut count) = (0, 0);
-    while i < bytes.len() {
-        if bytes[i] == b'+' || bytes[i] == b'-' {
-            signs[count / m][count % m] = bytes[i];
-            count += 1;
-        }
-        i += 1;
-    }
-    let mut r = 0;
-    while r < m {
-        let mut c = 0;
-        while c < r {
-            if signs[r][c] != signs[c][r] {
-                return false;
-            }
-            c += 1;
-        }
-        r += 1;
-    }
-    true
-}
-
-// `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `order`).
-const _: () = assert!(is_symmetric(HAD_12, 12), "had_12_paley is symmetric");
-
-/// The program of `H_M`, or of its transpose where `T`, built at compile time.
-const fn program<const M: usize, const T: bool>() -> narrow::Program {
-    narrow::Program::parse(text(M), M, T)
-}
-
-/// `H_12`, whose dense pass is compiled as straight-line code ([`narrow::Unrolled`]).
-struct Order12;
-
-impl narrow::Matrix for Order12 {
-    const PROGRAM: narrow::Program = program::<12, false>();
-}
-
-/// `$body` with `$dense` the dense pass of order `m` (of the transpose where `t`): compiled
-/// twice, for order 12 and for the programs of the others.
-macro_rules! with_dense {
-    ($m:expr, $t:expr, $dense:ident => $body:expr) => {
-        match $m {
-            // `H_12` is its own transpose (checked at compile time above).
-            12 => {
-                let $dense = narrow::Unrolled::<Order12>::new();
-                $body
-            }
-            m => {
-                let $dense = order(m, $t);
-                $body
-            }
-        }
-    };
-}
-
-/// The dense pass of order `m`, of the transpose where `transposed`.
-fn order(m: usize, transposed: bool) -> &'static narrow::Program {
-    static ORDERS: [narrow::Program; 8] = [
-        program::<1, false>(),
-        // `H_12` is its own transpose (checked at compile time above): one program for both
-        // directions.
-        program::<12, false>(),
-        program::<20, false>(),
-        program::<20, true>(),
-        program::<28, false>(),
-        program::<28, true>(),
-        program::<40, false>(),
-        program::<40, true>(),
-    ];
-    match (m, transposed) {
-        (1, _) => &ORDERS[0],
-        (12, _) => &ORDERS[1],
-        (20, t) => &ORDERS[2 + usize::from(t)],
-        (28, t) => &ORDERS[4 + usize::from(t)],
-        (40, t) => &ORDERS[6 + usize::from(t)],
-        (m, _) => unreachable!("no Hadamard matrix of order {m}"),
-    }
 }
 
 /// The Hadamard matrix of order `n` that [`HadamardPlan`] multiplies by, row by row (`n · n`
@@ -433,36 +231,35 @@ impl private::Sealed for f32 {
             return short_narrow_rows(plan, data, inverse, scale);
         }
         let scale = scale as f32;
-        with_dense!(plan.m, inverse, dense => for_rows(data, plan.len, |row, next| {
+        for_rows(data, plan.len, |row, next| {
             plan.blocks(&Float32, row, parallel);
             // The product by 1 of the Sylvester transform alone changes nothing.
             if plan.m > 1 || scale != 1.0 {
-                narrow::finish_in_place(dense, row, next, scale, plan.backend);
+                narrow::finish_in_place(plan.dense(inverse), row, next, scale, plan.backend.isa());
             }
-        }))
+        })
     }
 }
 
 impl private::Sealed for f64 {
     fn rows(plan: &HadamardPlan, data: &mut [f64], inverse: bool, scale: f64, parallel: bool) {
-        with_dense!(plan.m, inverse, dense => {
-            if is_short(plan, data.len()) {
-                return short_rows(
-                    plan,
-                    data,
-                    |rows, flat| flat.copy_from_slice(rows),
-                    |wide, out| {
-                        narrow::finish_f64(dense, wide, None, scale, plan.backend);
-                        out.copy_from_slice(wide);
-                    },
-                );
+        let order = plan.dense(inverse);
+        if is_short(plan, data.len()) {
+            return short_rows(
+                plan,
+                data,
+                |rows, flat| flat.copy_from_slice(rows),
+                |wide, out| {
+                    narrow::finish_f64(order, wide, None, scale, plan.backend.isa());
+                    out.copy_from_slice(wide);
+                },
+            );
+        }
+        for_rows(data, plan.len, |row, next| {
+            plan.blocks(&Float64, row, parallel);
+            if plan.m > 1 || scale != 1.0 {
+                narrow::finish_f64(order, row, next, scale, plan.backend.isa());
             }
-            for_rows(data, plan.len, |row, next| {
-                plan.blocks(&Float64, row, parallel);
-                if plan.m > 1 || scale != 1.0 {
-                    narrow::finish_f64(dense, row, next, scale, plan.backend);
-                }
-            })
         })
     }
 }
@@ -480,15 +277,15 @@ fn for_rows<S>(data: &mut [S], len: usize, mut f: impl FnMut(&mut [S], Option<&[
 
 /// [`short_rows`] of `f32`, `f16` or `bf16`, in `f32` arithmetic.
 fn short_narrow_rows<S: narrow::Narrow>(plan: &HadamardPlan, data: &mut [S], inverse: bool, scale: f64) {
-    with_dense!(plan.m, inverse, dense => short_rows(
+    short_rows(
         plan,
         data,
-        |rows, flat| narrow::widen(rows, flat, plan.backend),
+        |rows, flat| narrow::widen(rows, flat, plan.backend.isa()),
         |wide, out| {
             let stride = wide.len() / plan.m;
-            narrow::finish(dense, (wide, stride), (out, None), scale as f32, plan.backend)
+            narrow::finish(plan.dense(inverse), (wide, stride), (out, None), scale as f32, plan.backend.isa())
         },
-    ))
+    )
 }
 
 /// Rows of a half-precision type through one row of `f32`.
@@ -503,11 +300,17 @@ fn half_rows<S: narrow::Narrow>(
         return short_narrow_rows(plan, data, inverse, scale);
     }
     let mut wide = vec![0.0f32; plan.len];
-    with_dense!(plan.m, inverse, dense => for_rows(data, plan.len, |row, next| {
-        narrow::widen(row, &mut wide, plan.backend);
+    for_rows(data, plan.len, |row, next| {
+        narrow::widen(row, &mut wide, plan.backend.isa());
         plan.blocks(&Float32, &mut wide, parallel);
-        narrow::finish(dense, (&wide, 1 << plan.log2), (row, next), scale as f32, plan.backend);
-    }))
+        narrow::finish(
+            plan.dense(inverse),
+            (&wide, 1 << plan.log2),
+            (row, next),
+            scale as f32,
+            plan.backend.isa(),
+        );
+    })
 }
 
 impl private::Sealed for f16 {
@@ -571,6 +374,11 @@ impl HadamardPlan {
     /// The order `m` of the dense part (1 for powers of two).
     pub fn order(&self) -> usize {
         self.m
+    }
+
+    /// The matrix of the dense pass: `H_m`, or its transpose for the inverse.
+    fn dense(&self, inverse: bool) -> narrow::Order {
+        narrow::Order { m: self.m, transposed: inverse }
     }
 
     /// `k`: the blocks are `2^k` long.

@@ -278,7 +278,7 @@ fn gather<T: Value>(
         return 0;
     }
     crate::parallel::indexed_chunks(masks, parallel, words * piece, |p, masks| {
-        reach::mark(backend, done, s + p * piece, moves, words, masks);
+        reach::mark(backend.isa(), done, s + p * piece, moves, words, masks);
     });
     (masks.len() * moves.len()) as u64
 }

@@ -127,14 +127,14 @@ exact_ring!(
 
 /// Within the checked bound, wrapping `u64` arithmetic is exact `i64` arithmetic.
 fn transform_i64(ring: &Exact64, data: &mut [i64], log2: u32, backend: Backend, parallel: bool) {
-    if !simd::wrap64(bytemuck::cast_slice_mut(data), log2, backend, parallel) {
+    if !simd::wrap64(bytemuck::cast_slice_mut(data), log2, backend.isa(), parallel) {
         portable_transform(ring, data, log2, parallel);
     }
 }
 
 /// The zeta and Möbius transforms of `i64` as wrapping `u64` (exact within the checked bound).
 fn sets_i64(data: &mut [i64], log2: u32, kind: u8, backend: Backend, parallel: bool) -> bool {
-    simd::sets::wrap64(kind, bytemuck::cast_slice_mut(data), log2, backend, parallel)
+    simd::sets::wrap64(kind, bytemuck::cast_slice_mut(data), log2, backend.isa(), parallel)
 }
 
 /// No SIMD kernel for `i128`.

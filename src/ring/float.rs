@@ -73,7 +73,7 @@ macro_rules! float_ring {
                 Ok(())
             }
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-                if !simd::$dispatch(data, log2, backend, parallel) {
+                if !simd::$dispatch(data, log2, backend.isa(), parallel) {
                     portable_transform(self, data, log2, parallel);
                 }
             }
@@ -88,7 +88,7 @@ macro_rules! float_ring {
                 _: Internal,
             ) -> bool {
                 let kind = simd::sets::kind(superset, inverse);
-                let ran = simd::sets::$dispatch(kind, data, log2, backend, parallel);
+                let ran = simd::sets::$dispatch(kind, data, log2, backend.isa(), parallel);
                 if !ran {
                     super::portable_sets(self, data, log2, superset, inverse, parallel);
                 }
@@ -102,7 +102,7 @@ macro_rules! float_ring {
                 parallel: bool,
                 _: Internal,
             ) -> bool {
-                simd::$rows(rows, staggered, backend, parallel)
+                simd::$rows(rows, staggered, backend.isa(), parallel)
             }
         }
     };

@@ -119,13 +119,13 @@ fn constants(mont: Montgomery<u32>) -> simd::pointwise::Montgomery32 {
 macro_rules! kernels {
     ($w:ty, $transform:path, $sets:path, $rows:path, $checked:path) => {
         fn transform(m: $w, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
-            $transform(m, data, log2, backend, parallel)
+            $transform(m, data, log2, backend.isa(), parallel)
         }
         fn sets(m: $w, kind: u8, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
-            $sets(m, kind, data, log2, backend, parallel)
+            $sets(m, kind, data, log2, backend.isa(), parallel)
         }
         fn rows(m: $w, rows: &mut [&mut [$w]], staggered: bool, backend: Backend, parallel: bool) -> bool {
-            $rows(m, rows, staggered, backend, parallel)
+            $rows(m, rows, staggered, backend.isa(), parallel)
         }
         fn checked(
             m: $w,
@@ -135,7 +135,7 @@ macro_rules! kernels {
             parallel: bool,
             undo: crate::simd::kernel::Undo<'_, $w>,
         ) -> Option<std::result::Result<(), usize>> {
-            $checked(m, data, log2, backend, parallel, undo)
+            $checked(m, data, log2, backend.isa(), parallel, undo)
         }
     };
 }
@@ -148,7 +148,7 @@ impl ModularWord for u32 {
     }
     kernels!(u32, simd::mod32, simd::sets::mod32, simd::mod32_rows, simd::mod32_checked);
     fn pow_simd(mont: Montgomery<u32>, data: &mut [u32], e: u64, backend: Backend) -> usize {
-        simd::pointwise::pow_mod32(constants(mont), data, e, backend)
+        simd::pointwise::pow_mod32(constants(mont), data, e, backend.isa())
     }
     fn mul_scaled_simd(
         mont: Montgomery<u32>,
@@ -157,7 +157,7 @@ impl ModularWord for u32 {
         w_r2: u32,
         backend: Backend,
     ) -> usize {
-        simd::pointwise::mul_scaled_mod32(constants(mont), a, b, w_r2, backend)
+        simd::pointwise::mul_scaled_mod32(constants(mont), a, b, w_r2, backend.isa())
     }
     fn mul_each_by(data: &mut [u32], w: u32, m: u32, parallel: bool) {
         let w = Shoup32::new(w, m);

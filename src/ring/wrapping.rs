@@ -48,7 +48,7 @@ macro_rules! wrapping_ring {
                 Ok(())
             }
             fn transform(&self, data: &mut [$elem], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-                if !simd::$dispatch(data, log2, backend, parallel) {
+                if !simd::$dispatch(data, log2, backend.isa(), parallel) {
                     portable_transform(self, data, log2, parallel);
                 }
             }
@@ -63,7 +63,7 @@ macro_rules! wrapping_ring {
                 _: Internal,
             ) -> bool {
                 let kind = simd::sets::kind(superset, inverse);
-                let ran = simd::sets::$dispatch(kind, data, log2, backend, parallel);
+                let ran = simd::sets::$dispatch(kind, data, log2, backend.isa(), parallel);
                 if !ran {
                     super::portable_sets(self, data, log2, superset, inverse, parallel);
                 }
@@ -77,7 +77,7 @@ macro_rules! wrapping_ring {
                 parallel: bool,
                 _: Internal,
             ) -> bool {
-                simd::$rows(rows, staggered, backend, parallel)
+                simd::$rows(rows, staggered, backend.isa(), parallel)
             }
         }
     };

@@ -4,12 +4,12 @@
 //! `new` (which runs `is_x86_feature_detected!`) creates one. The intrinsics inside the
 //! `Lanes` methods are sound to call because such a value exists.
 
-pub(crate) mod avx2;
-pub(crate) mod avx512;
+pub mod avx2;
+pub mod avx512;
 
 /// The associated types and the unaligned `load` and `store` of a [`Lanes`] implementation.
 ///
-/// [`Lanes`]: crate::simd::lanes::Lanes
+/// [`Lanes`]: crate::lanes::Lanes
 macro_rules! load_store {
     ($e:ty, $v:ty, $width:expr, $load:path, $store:path) => {
         type E = $e;
@@ -30,28 +30,28 @@ macro_rules! load_store {
 }
 pub(crate) use load_store;
 
-/// Implements [`Butterflies`](crate::simd::kernel::Butterflies) for a register type by
+/// Implements [`Butterflies`](crate::kernel::Butterflies) for a register type by
 /// instantiating the shared kernel bodies inside `#[target_feature]` functions.
 ///
 /// `simd_butterflies!(const K, Kind<Lanes, K>, …)` does the same for a type with one `u8` const
-/// parameter (the zeta and Möbius kinds of [`crate::simd::sets`]).
+/// parameter (the zeta and Möbius kinds of [`crate::sets`]).
 macro_rules! simd_butterflies {
     ($lanes:ty, $elem:ty, $feature:literal) => {
-        crate::simd::x86::simd_butterflies!(@ [] $lanes, $elem, $feature);
+        crate::x86::simd_butterflies!(@ [] $lanes, $elem, $feature);
     };
     (const $k:ident, $lanes:ty, $elem:ty, $feature:literal) => {
-        crate::simd::x86::simd_butterflies!(@ [const $k: u8] $lanes, $elem, $feature);
+        crate::x86::simd_butterflies!(@ [const $k: u8] $lanes, $elem, $feature);
     };
     (@ [$($gen:tt)*] $lanes:ty, $elem:ty, $feature:literal) => {
-        impl<$($gen)*> crate::simd::kernel::Butterflies for $lanes {
+        impl<$($gen)*> crate::kernel::Butterflies for $lanes {
             type Elem = $elem;
-            const LEAF_LOG2: u32 = 4 + <$lanes as crate::simd::lanes::Lanes>::WIDTH.trailing_zeros();
+            const LEAF_LOG2: u32 = 4 + <$lanes as crate::lanes::Lanes>::WIDTH.trailing_zeros();
 
             fn leaves(self, data: &mut [$elem]) {
                 #[target_feature(enable = $feature)]
                 unsafe fn leaves<$($gen)*>(l: $lanes, data: &mut [$elem]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::simd::lanes::leaves(l, data) }
+                    unsafe { crate::lanes::leaves(l, data) }
                 }
                 assert_eq!(data.len() % (1 << Self::LEAF_LOG2), 0);
                 // SAFETY: `self` exists only where the CPU has the feature; the length was checked.
@@ -62,9 +62,9 @@ macro_rules! simd_butterflies {
                 #[target_feature(enable = $feature)]
                 unsafe fn columns<$($gen)*>(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::simd::lanes::columns(l, rows) }
+                    unsafe { crate::lanes::columns(l, rows) }
                 }
-                crate::simd::lanes::assert_rows(rows, <$lanes as crate::simd::lanes::Lanes>::WIDTH);
+                crate::lanes::assert_rows(rows, <$lanes as crate::lanes::Lanes>::WIDTH);
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { columns(self, rows) }
             }
@@ -73,9 +73,9 @@ macro_rules! simd_butterflies {
                 #[target_feature(enable = $feature)]
                 unsafe fn staggered<$($gen)*>(l: $lanes, rows: &mut [&mut [$elem]]) {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::simd::lanes::staggered(l, rows) }
+                    unsafe { crate::lanes::staggered(l, rows) }
                 }
-                crate::simd::lanes::assert_rows(rows, <$lanes as crate::simd::lanes::Lanes>::WIDTH);
+                crate::lanes::assert_rows(rows, <$lanes as crate::lanes::Lanes>::WIDTH);
                 // SAFETY: `self` exists only where the CPU has the feature; the shape was checked.
                 unsafe { staggered(self, rows) }
             }
@@ -84,7 +84,7 @@ macro_rules! simd_butterflies {
                 #[target_feature(enable = $feature)]
                 unsafe fn valid<$($gen)*>(l: $lanes, data: &[$elem]) -> bool {
                     // SAFETY: forwarded from the caller.
-                    unsafe { crate::simd::lanes::valid(l, data) }
+                    unsafe { crate::lanes::valid(l, data) }
                 }
                 assert_eq!(data.len() % (1 << Self::LEAF_LOG2), 0);
                 // SAFETY: `self` exists only where the CPU has the feature; the length was checked.
@@ -96,7 +96,7 @@ macro_rules! simd_butterflies {
 pub(crate) use simd_butterflies;
 
 /// `+1.0` on the lanes whose bit `h` is clear, `-1.0` where it is set, for each in-register level.
-pub(crate) fn signs<const N: usize>(width: usize) -> [[f64; 16]; N] {
+pub fn signs<const N: usize>(width: usize) -> [[f64; 16]; N] {
     let mut out = [[0.0; 16]; N];
     for (level, signs) in out.iter_mut().enumerate() {
         for (lane, sign) in signs.iter_mut().enumerate().take(width) {

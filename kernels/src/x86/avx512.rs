@@ -8,7 +8,7 @@
 use std::arch::x86_64::*;
 
 use super::{load_store, signs, simd_butterflies};
-use crate::simd::lanes::Lanes;
+use crate::lanes::Lanes;
 
 /// Proof that this CPU runs AVX-512F.
 #[derive(Clone, Copy, Debug)]
@@ -16,19 +16,19 @@ struct Token(());
 
 impl Token {
     fn new() -> Option<Token> {
-        crate::simd::Backend::Avx512.is_available().then_some(Token(()))
+        crate::Isa::Avx512.is_available().then_some(Token(()))
     }
 }
 
 /// Residues modulo an odd `m < 2^31` in 16 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mod32x16 {
+pub struct Mod32x16 {
     m: __m512i,
     _token: Token,
 }
 
 impl Mod32x16 {
-    pub(crate) fn new(m: u32) -> Option<Self> {
+    pub fn new(m: u32) -> Option<Self> {
         let token = Token::new()?;
         // SAFETY: AVX-512F is available (token).
         Some(Mod32x16 { m: unsafe { _mm512_set1_epi32(m as i32) }, _token: token })
@@ -95,13 +95,13 @@ simd_butterflies!(Mod32x16, u32, "avx512f");
 
 /// Residues modulo an odd `m < 2^63` in 8 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mod64x8 {
+pub struct Mod64x8 {
     m: __m512i,
     _token: Token,
 }
 
 impl Mod64x8 {
-    pub(crate) fn new(m: u64) -> Option<Self> {
+    pub fn new(m: u64) -> Option<Self> {
         let token = Token::new()?;
         // SAFETY: AVX-512F is available (token).
         Some(Mod64x8 { m: unsafe { _mm512_set1_epi64(m as i64) }, _token: token })
@@ -159,12 +159,12 @@ simd_butterflies!(Mod64x8, u64, "avx512f");
 
 /// Wrapping `u32` arithmetic in 16 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Wrap32x16 {
+pub struct Wrap32x16 {
     _token: Token,
 }
 
 impl Wrap32x16 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         Some(Wrap32x16 { _token: Token::new()? })
     }
 
@@ -197,12 +197,12 @@ simd_butterflies!(Wrap32x16, u32, "avx512f");
 
 /// Wrapping `u64` arithmetic in 8 lanes (also exact `i64` within the checked bound).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Wrap64x8 {
+pub struct Wrap64x8 {
     _token: Token,
 }
 
 impl Wrap64x8 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         Some(Wrap64x8 { _token: Token::new()? })
     }
 
@@ -242,7 +242,7 @@ simd_butterflies!(Wrap64x8, u64, "avx512f");
 /// get `v + q`, `-1` on the upper ones, which get `q - v`); each butterfly across registers is an
 /// addition and a multiply–add by `-1`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct F32x16 {
+pub struct F32x16 {
     /// `1.0` in every lane, hidden from the optimiser so that `fnmadd(b, 1, a)` stays a fused
     /// operation instead of being folded back into a subtraction.
     one: __m512,
@@ -252,7 +252,7 @@ pub(crate) struct F32x16 {
 }
 
 impl F32x16 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         let token = Token::new()?;
         let s = signs::<4>(16).map(|lanes| std::hint::black_box(lanes.map(|x| x as f32)));
         // SAFETY: AVX-512F is available (token); each array holds 16 readable `f32`.
@@ -294,14 +294,14 @@ simd_butterflies!(F32x16, f32, "avx512f");
 
 /// `f64` in 8 lanes, as [`F32x16`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct F64x8 {
+pub struct F64x8 {
     one: __m512d,
     signs: [__m512d; 3],
     _token: Token,
 }
 
 impl F64x8 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         let token = Token::new()?;
         let s = signs::<3>(8).map(std::hint::black_box);
         // SAFETY: AVX-512F is available (token); each array holds at least 8 readable `f64`.
@@ -339,10 +339,10 @@ impl Lanes for F64x8 {
 }
 simd_butterflies!(F64x8, f64, "avx512f");
 
-// The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
+// The zeta and Möbius butterflies (`crate::sets`): the ring's addition and subtraction
 // as in the butterflies above, the partner permutes of `within`, and masked blends.
 
-use crate::simd::lanes::{Kind, SetLanes};
+use crate::lanes::{Kind, SetLanes};
 
 /// Lane `i ^ 2^level` of 16 × 32 bits (the token proves AVX-512F).
 #[inline(always)]

@@ -7,12 +7,12 @@
 //! The caller gives the Montgomery constants, finishes the elements left over (fewer than one
 //! block) with scalar code, and splits long slices across threads.
 
-use super::Backend;
+use super::Isa;
 
 /// The constants of Montgomery arithmetic modulo an odd `m < 2^31` with `R = 2^32`.
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read by the x86 kernels only
-pub(crate) struct Montgomery32 {
+pub struct Montgomery32 {
     /// The modulus.
     pub m: u32,
     /// `-m⁻¹ mod 2^32`.
@@ -25,32 +25,26 @@ pub(crate) struct Montgomery32 {
 
 /// `x ← x^e mod m` for a prefix of `data` (`x^0 = 1`, also for `x = 0`) on `backend`; returns the
 /// length of that prefix (0 for the scalar backend, else all but fewer than one block).
-pub(crate) fn pow_mod32(c: Montgomery32, data: &mut [u32], e: u64, backend: Backend) -> usize {
+pub fn pow_mod32(c: Montgomery32, data: &mut [u32], e: u64, backend: Isa) -> usize {
     let _ = (c, &data, e);
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => x86::pow_avx512(c, data, e),
+        Isa::Avx512 => x86::pow_avx512(c, data, e),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => x86::pow_avx2(c, data, e),
+        Isa::Avx2 => x86::pow_avx2(c, data, e),
         _ => 0,
     }
 }
 
 /// `a[i] ← a[i] · b[i] · w mod m` for a prefix of `a` (`b` at least as long), where
 /// `w_r2 = w · R² mod m`; returns the length of that prefix, as [`pow_mod32`].
-pub(crate) fn mul_scaled_mod32(
-    c: Montgomery32,
-    a: &mut [u32],
-    b: &[u32],
-    w_r2: u32,
-    backend: Backend,
-) -> usize {
+pub fn mul_scaled_mod32(c: Montgomery32, a: &mut [u32], b: &[u32], w_r2: u32, backend: Isa) -> usize {
     let _ = (c, &a, b, w_r2);
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => x86::mul_scaled_avx512(c, a, b, w_r2),
+        Isa::Avx512 => x86::mul_scaled_avx512(c, a, b, w_r2),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => x86::mul_scaled_avx2(c, a, b, w_r2),
+        Isa::Avx2 => x86::mul_scaled_avx2(c, a, b, w_r2),
         _ => 0,
     }
 }
@@ -238,7 +232,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX-512F enabled.
             unsafe { pow_body(l, c, data, e) }
         }
-        if !crate::simd::Backend::Avx512.is_available() {
+        if !crate::Isa::Avx512.is_available() {
             return 0;
         }
         // SAFETY: the CPU has AVX-512F (checked above).
@@ -254,7 +248,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX-512F enabled; the caller's lengths.
             unsafe { mul_scaled_body(l, a, b, w_r2) }
         }
-        if !crate::simd::Backend::Avx512.is_available() || b.len() < a.len() {
+        if !crate::Isa::Avx512.is_available() || b.len() < a.len() {
             return 0;
         }
         // SAFETY: the CPU has AVX-512F and b is long enough (checked above).
@@ -269,7 +263,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX2 enabled; the caller's lengths.
             unsafe { mul_scaled_body(l, a, b, w_r2) }
         }
-        if !crate::simd::Backend::Avx2.is_available() || b.len() < a.len() {
+        if !crate::Isa::Avx2.is_available() || b.len() < a.len() {
             return 0;
         }
         // SAFETY: the CPU has AVX2 and b is long enough (checked above).
@@ -284,7 +278,7 @@ mod x86 {
             // SAFETY: this function only runs with AVX2 enabled.
             unsafe { pow_body(l, c, data, e) }
         }
-        if !crate::simd::Backend::Avx2.is_available() {
+        if !crate::Isa::Avx2.is_available() {
             return 0;
         }
         // SAFETY: the CPU has AVX2 (checked above).

@@ -15,13 +15,13 @@
 //! below `m`; floats round each operation once, as the scalar code does), so every backend
 //! equals the portable kernel exactly.
 
-use super::Backend;
+use super::Isa;
 use super::kernel::Butterflies;
 
-pub(crate) use super::lanes::{Kind, SUBSET_MOBIUS, SUBSET_ZETA, SUPERSET_MOBIUS, SUPERSET_ZETA, SetLanes};
+pub use super::lanes::{Kind, SUBSET_MOBIUS, SUBSET_ZETA, SUPERSET_MOBIUS, SUPERSET_ZETA, SetLanes};
 
 /// The kind of butterfly for sets over `superset`s (or subsets), Möbius when `inverse`.
-pub(crate) fn kind(superset: bool, inverse: bool) -> u8 {
+pub fn kind(superset: bool, inverse: bool) -> u8 {
     u8::from(superset) | u8::from(inverse) << 1
 }
 
@@ -56,20 +56,20 @@ where
 macro_rules! dispatch {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*), $elem:ty, $avx2:expr, $avx512:expr) => {
         $(#[$doc])*
-        pub(crate) fn $name(
+        pub fn $name(
             $($arg: $ty,)*
             kind: u8,
             data: &mut [$elem],
             log2: u32,
-            backend: Backend,
+            backend: Isa,
             parallel: bool,
         ) -> bool {
             let _ = ($($arg,)* kind, &data, log2, parallel);
             match backend {
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => run($avx512, kind, data, log2, parallel),
+                Isa::Avx512 => run($avx512, kind, data, log2, parallel),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => run($avx2, kind, data, log2, parallel),
+                Isa::Avx2 => run($avx2, kind, data, log2, parallel),
                 _ => false,
             }
         }
@@ -138,26 +138,20 @@ where
 
 /// [`run_rows`] on `backend` for residues modulo an odd `m < 2^31`; false, with the rows
 /// untouched, when that backend has no kernel (or is the scalar one) or the rows do not suit it.
-pub(crate) fn mod32_rows(
-    m: u32,
-    kind: u8,
-    rows: &mut [&mut [u32]],
-    backend: Backend,
-    parallel: bool,
-) -> bool {
+pub fn mod32_rows(m: u32, kind: u8, rows: &mut [&mut [u32]], backend: Isa, parallel: bool) -> bool {
     let _ = (m, kind, &rows, parallel);
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => run_rows(avx512::Mod32x16::new(m), kind, rows, parallel),
+        Isa::Avx512 => run_rows(avx512::Mod32x16::new(m), kind, rows, parallel),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => run_rows(avx2::Mod32x8::new(m), kind, rows, parallel),
+        Isa::Avx2 => run_rows(avx2::Mod32x8::new(m), kind, rows, parallel),
         _ => false,
     }
 }
 
 /// Plain Rust code (loops over words that the compiler vectorises) to be compiled for an
 /// instruction set chosen at run time: see [`run_widest`].
-pub(crate) trait Vectorised {
+pub trait Vectorised {
     /// The result.
     type Out;
     /// The computation; implementations mark it `#[inline(always)]`, and the functions it
@@ -167,7 +161,7 @@ pub(crate) trait Vectorised {
 
 /// `k.run()` compiled for `backend` (AVX2, or AVX-512 F, BW, DQ and VL) where this CPU runs it,
 /// for the portable target otherwise.
-pub(crate) fn run_widest<K: Vectorised>(k: K, backend: Backend) -> K::Out {
+pub fn run_widest<K: Vectorised>(k: K, backend: Isa) -> K::Out {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
@@ -178,12 +172,12 @@ pub(crate) fn run_widest<K: Vectorised>(k: K, backend: Backend) -> K::Out {
         fn avx2<K: Vectorised>(k: K) -> K::Out {
             k.run()
         }
-        if backend == Backend::Avx512 && backend.is_available() {
+        if backend == Isa::Avx512 && backend.is_available() {
             // SAFETY: the CPU has every feature the function is compiled for (the backend's,
             // checked above).
             return unsafe { avx512(k) };
         }
-        if backend == Backend::Avx2 && backend.is_available() {
+        if backend == Isa::Avx2 && backend.is_available() {
             // SAFETY: the CPU has every feature the function is compiled for (checked above).
             return unsafe { avx2(k) };
         }
@@ -195,7 +189,7 @@ pub(crate) fn run_widest<K: Vectorised>(k: K, backend: Backend) -> K::Out {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simd::portable::textbook;
+    use crate::portable::textbook;
 
     /// Every kind of `l` with every column pass staggered (the bound lowered to 0 bytes), from
     /// one leaf to 2^14 elements, serial and parallel, against the textbook loop with the same
@@ -213,7 +207,7 @@ mod tests {
         Kind<L, SUBSET_MOBIUS>: Butterflies<Elem = L::E>,
         Kind<L, SUPERSET_MOBIUS>: Butterflies<Elem = L::E>,
     {
-        use crate::simd::kernel::transform_staggering as staggering;
+        use crate::kernel::transform_staggering as staggering;
         let mut seed = 0x5e7u64;
         let leaf = <Kind<L, SUBSET_ZETA> as Butterflies>::LEAF_LOG2;
         for log2 in leaf..=14 {

@@ -1,12 +1,21 @@
-//! The SIMD layer: the bottom of the crate, and with the distributed transform's shared-memory
-//! window (`distributed/window.rs`, MPI's C calls) the only place with `unsafe` code.
+//! The SIMD kernels of nimcount: the in-place Walsh–Hadamard transform over machine words, its
+//! zeta and Möbius siblings, the Montgomery power, `f16`/`bf16` storage with the dense last pass
+//! of the Hadamard transforms of lengths `m·2^k`, and the masks of reachable Grundy values.
+//!
+//! A crate of its own so that every kernel is compiled once, here, and the library, its tests,
+//! the command-line tool and the Python module link to the same machine code: the entry points
+//! for the built-in word types are plain functions (`mod32`, `f32_rows`, `sets::mod64`,
+//! `pointwise::pow_mod32`, `reach::mark`, `narrow::finish`, …), and only the portable driver
+//! ([`portable`], [`kernel`]) is generic, for the rings a user defines.
 //!
 //! It knows machine words, not rings: every entry point takes plain moduli (`m`, and for the
-//! Montgomery power its constants) and plain slices, and the rings above it choose what to call.
+//! Montgomery power its constants) and plain slices, and the rings of `nimcount` choose what to
+//! call. With the distributed transform's shared-memory window (MPI's C calls), this crate holds
+//! every `unsafe` block of nimcount.
 //!
-//! - [`Backend`]: the instruction sets, chosen explicitly by the caller (the library reads no
-//!   environment variable; [`Backend::best`] is the default of every plan);
-//! - [`lanes`]: the kernel bodies, written once over a register type;
+//! - [`Isa`]: the instruction sets, chosen explicitly by the caller, with the one CPU check of
+//!   the process;
+//! - `lanes`: the kernel bodies, written once over a register type;
 //! - [`kernel`]: the cache-blocked driver (depth-first recursion, radix-16/8 column passes, rayon);
 //! - [`portable`]: the same driver over single elements, for any butterfly;
 //! - [`pointwise`]: the vectorised Montgomery power;
@@ -19,91 +28,83 @@
 //!
 //! Every function that uses intrinsics is reached through a `#[target_feature]` wrapper, and the
 //! register types can only be built after a CPU check; that is what makes the intrinsics sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
-pub(crate) mod kernel;
-pub(crate) mod lanes;
-pub(crate) mod narrow;
-pub(crate) mod pointwise;
-pub(crate) mod portable;
-pub(crate) mod reach;
-pub(crate) mod sets;
+pub mod kernel;
+mod lanes;
+pub mod matrices;
+pub mod narrow;
+pub mod parallel;
+pub mod pointwise;
+pub mod portable;
+pub mod reach;
+pub mod sets;
+#[cfg(test)]
+mod testing;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86;
+mod x86;
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::error::{Error, Result};
 use kernel::Butterflies;
 
 /// Transforms (or column ranges) smaller than this many elements are never split across threads.
 pub const PARALLEL_MIN: usize = 1 << 16;
 
-/// An instruction-set backend for the kernels.
-///
-/// Plans use [`Backend::best`] unless told otherwise. A backend this CPU lacks is refused when it
-/// is chosen, never silently replaced.
+/// An instruction set of the kernels. A kernel is asked for one; where the CPU lacks it, or the
+/// kernel has no code for it (scalar), the kernel says so (`false` or `None`) and the caller runs
+/// the portable path: no kernel of one instruction set ever runs another's code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Backend {
+pub enum Isa {
     /// Portable Rust, always available.
     Scalar,
-    /// x86-64 AVX2 (256-bit registers).
+    /// x86-64 AVX2 (256-bit registers), with FMA and F16C.
     Avx2,
-    /// x86-64 AVX-512F (512-bit registers, 32 of them).
+    /// x86-64 AVX-512 F, BW, DQ and VL (512-bit registers, 32 of them).
     Avx512,
 }
 
-impl Backend {
-    /// Every backend, scalar first.
-    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Avx2, Backend::Avx512];
+impl Isa {
+    /// Every instruction set, scalar first.
+    pub const ALL: [Isa; 3] = [Isa::Scalar, Isa::Avx2, Isa::Avx512];
 
-    /// Whether this CPU runs the backend.
+    /// The widest instruction set this CPU runs.
+    pub fn best() -> Isa {
+        *Self::ALL.iter().rev().find(|b| b.is_available()).expect("scalar is always available")
+    }
+
+    /// Its name: `scalar`, `avx2` or `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU runs the instruction set.
     ///
-    /// ```
-    /// use nimcount::fwht::Backend;
-    /// assert!(Backend::Scalar.is_available());
-    /// assert!(Backend::best().is_available());
-    /// ```
-    ///
-    /// A backend needs every CPU feature its kernels use, detected once per process: AVX2 needs
-    /// AVX2, FMA and F16C (the float and half-precision kernels); AVX-512 needs AVX-512 F, BW,
-    /// DQ and VL besides all of those. A CPU without one of them does not run the backend at
-    /// all: no kernel of it falls back to another backend's code.
+    /// AVX2 needs AVX2, FMA and F16C (the float and half-precision kernels); AVX-512 needs
+    /// AVX-512 F, BW, DQ and VL besides all of those; detected once per process.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Scalar => true,
+            Isa::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => cpu()[0],
+            Isa::Avx2 => cpu()[0],
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => cpu()[1],
+            Isa::Avx512 => cpu()[1],
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
     }
+}
 
-    /// The widest backend this CPU runs.
-    pub fn best() -> Backend {
-        *Self::ALL.iter().rev().find(|b| b.is_available()).expect("scalar is always available")
-    }
-
-    /// This backend if the CPU runs it, else [`Error::BackendUnavailable`].
-    pub fn available(self) -> Result<Backend> {
-        if self.is_available() { Ok(self) } else { Err(Error::BackendUnavailable { backend: self.name() }) }
-    }
-
-    /// The backend's name: `scalar`, `avx2` or `avx512`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Scalar => "scalar",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-        }
+impl std::fmt::Display for Isa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
-/// Whether the CPU runs the AVX2 and the AVX-512 backends ([`Backend::is_available`]): the one
-/// check of CPU features of the process, made on first use.
+/// Whether the CPU runs AVX2 and AVX-512 ([`Isa::is_available`]): the one check of CPU features
+/// of the process, made on first use.
 #[cfg(target_arch = "x86_64")]
 fn cpu() -> [bool; 2] {
     use std::arch::is_x86_feature_detected as has;
@@ -113,24 +114,6 @@ fn cpu() -> [bool; 2] {
         let avx512 = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl");
         [avx2, avx512]
     })
-}
-
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Backend {
-    type Err = Error;
-
-    /// `scalar`, `avx2` or `avx512` (whether the CPU runs it is checked when it is used).
-    fn from_str(s: &str) -> Result<Self> {
-        Backend::ALL
-            .into_iter()
-            .find(|b| b.name() == s)
-            .ok_or_else(|| Error::UnknownBackend { name: crate::error::quote(s) })
-    }
 }
 
 /// Runs the SIMD kernel `b` when it exists and its leaf fits; false when the caller must use the
@@ -152,13 +135,13 @@ fn run<B: Butterflies>(b: Option<B>, data: &mut [B::Elem], log2: u32, parallel: 
 macro_rules! dispatch {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*), $elem:ty, $avx2:expr, $avx512:expr) => {
         $(#[$doc])*
-        pub(crate) fn $name($($arg: $ty,)* data: &mut [$elem], log2: u32, backend: Backend, parallel: bool) -> bool {
+        pub fn $name($($arg: $ty,)* data: &mut [$elem], log2: u32, backend: Isa, parallel: bool) -> bool {
             let _ = ($($arg,)* &data, log2, parallel);
             match backend {
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => run($avx512, data, log2, parallel),
+                Isa::Avx512 => run($avx512, data, log2, parallel),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => run($avx2, data, log2, parallel),
+                Isa::Avx2 => run($avx2, data, log2, parallel),
                 _ => false,
             }
         }
@@ -197,19 +180,19 @@ fn run_rows<B: Butterflies>(
 macro_rules! dispatch_rows {
     ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*), $elem:ty, $avx2:expr, $avx512:expr) => {
         $(#[$doc])*
-        pub(crate) fn $name(
+        pub fn $name(
             $($arg: $ty,)*
             rows: &mut [&mut [$elem]],
             staggered: bool,
-            backend: Backend,
+            backend: Isa,
             parallel: bool,
         ) -> bool {
             let _ = ($($arg,)* &rows, staggered, parallel);
             match backend {
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => run_rows($avx512, rows, staggered, parallel),
+                Isa::Avx512 => run_rows($avx512, rows, staggered, parallel),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => run_rows($avx2, rows, staggered, parallel),
+                Isa::Avx2 => run_rows($avx2, rows, staggered, parallel),
                 _ => false,
             }
         }
@@ -262,20 +245,20 @@ fn run_checked<B: Butterflies>(
 macro_rules! dispatch_checked {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $avx2:path, $avx512:path) => {
         $(#[$doc])*
-        pub(crate) fn $name(
+        pub fn $name(
             m: $elem,
             data: &mut [$elem],
             log2: u32,
-            backend: Backend,
+            backend: Isa,
             parallel: bool,
             undo: kernel::Undo<'_, $elem>,
         ) -> Option<std::result::Result<(), usize>> {
             let _ = (m, &data, log2, parallel, undo);
             match backend {
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => run_checked($avx512(m), data, log2, parallel, undo),
+                Isa::Avx512 => run_checked($avx512(m), data, log2, parallel, undo),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => run_checked($avx2(m), data, log2, parallel, undo),
+                Isa::Avx2 => run_checked($avx2(m), data, log2, parallel, undo),
                 _ => None,
             }
         }
@@ -329,8 +312,8 @@ mod tests {
             use std::arch::is_x86_feature_detected as has;
             let avx2 = has!("avx2") && has!("fma") && has!("f16c");
             let avx512 = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl");
-            assert_eq!(Backend::Avx2.is_available(), avx2);
-            assert_eq!(Backend::Avx512.is_available(), avx512);
+            assert_eq!(Isa::Avx2.is_available(), avx2);
+            assert_eq!(Isa::Avx512.is_available(), avx512);
             let avx2_types = [
                 avx2::Mod32x8::new(7).is_some(),
                 avx2::Mod64x4::new(7).is_some(),
@@ -353,7 +336,7 @@ mod tests {
                 eprintln!("SKIPPED: the AVX-512 register types on a CPU that has them (this one lacks them)");
             }
         }
-        assert!(Backend::Scalar.is_available());
-        assert_eq!(Backend::best(), *Backend::ALL.iter().rev().find(|b| b.is_available()).unwrap());
+        assert!(Isa::Scalar.is_available());
+        assert_eq!(Isa::best(), *Isa::ALL.iter().rev().find(|b| b.is_available()).unwrap());
     }
 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use super::PARALLEL_MIN;
 
 /// Levels per column pass: 16 rows, four butterfly levels for one read and one write of memory.
-pub(crate) const RADIX_LOG2: u32 = 4;
+pub const RADIX_LOG2: u32 = 4;
 
 /// Rows whose starts are a multiple of this many bytes apart fall into the same L1 set (the
 /// set-index bits of a 32 KiB, 8-way cache with 64-byte lines end at bit 12), and likewise in
@@ -20,7 +20,7 @@ const SET_ALIAS_BYTES: usize = 4096;
 /// machine, one radix-8 pass over a GiB: rows 1–32 MiB apart stream at memory speed in the plain
 /// order (40 ms) and lose to the stagger (65 ms); rows 64 MiB apart take 66 ms plain and 54 ms
 /// staggered, 128 MiB 117 ms and 58 ms, 256 MiB and more 194 ms and 76 ms.
-pub(crate) const STAGGER_MIN_ROW_BYTES: usize = 64 << 20;
+pub const STAGGER_MIN_ROW_BYTES: usize = 64 << 20;
 
 /// Nodes up to this size may take one level less than they could, so that no single-level pass
 /// is left for the smallest nodes (see [`pass_levels`]).
@@ -59,7 +59,7 @@ fn pass_levels<E>(len: usize, upper: u32) -> u32 {
 }
 
 /// The two loops a backend provides for one ring; everything else is shared.
-pub(crate) trait Butterflies: Copy + Send + Sync {
+pub trait Butterflies: Copy + Send + Sync {
     /// The element type.
     type Elem: Send + Sync;
     /// `log2` of the leaf length: [`leaves`](Self::leaves) finishes chunks of this many elements.
@@ -81,13 +81,13 @@ pub(crate) trait Butterflies: Copy + Send + Sync {
 ///
 /// Butterfly levels run in ascending order for every element, the same order as the textbook
 /// loop, so floating-point results do not depend on the backend (NaN signs and payloads aside).
-pub(crate) fn transform<B: Butterflies>(b: B, data: &mut [B::Elem], log2: u32, parallel: bool) {
+pub fn transform<B: Butterflies>(b: B, data: &mut [B::Elem], log2: u32, parallel: bool) {
     transform_staggering(b, data, log2, parallel, STAGGER_MIN_ROW_BYTES);
 }
 
 /// [`transform`], with passes over rows at least `stagger_min_row_bytes` apart staggered (tests
 /// lower the bound to run the staggered passes on small transforms).
-pub(crate) fn transform_staggering<B: Butterflies>(
+pub fn transform_staggering<B: Butterflies>(
     b: B,
     data: &mut [B::Elem],
     log2: u32,
@@ -128,14 +128,14 @@ const CHECK_BYTES: usize = 16 << 10;
 
 /// Divides a block of `2^k` elements by `2^k` (in the ring of the transform): with a second
 /// transform, it undoes a transform of the block.
-pub(crate) type Undo<'a, E> = &'a (dyn Fn(&mut [E]) + Sync);
+pub type Undo<'a, E> = &'a (dyn Fn(&mut [E]) + Sync);
 
 /// [`transform`] on valid inputs only ([`Butterflies::valid`]): every node is checked just before
 /// it is transformed (see [`CHECK_BYTES`]). When a node holds an invalid element, the nodes
 /// already transformed are transformed again and divided by their length (`undo`), so `data`
 /// is left as it was, and the result is `Err(start)`: every element before `start` is valid and
 /// the block from `start` (at most [`CHECK_BYTES`], or one leaf) holds an invalid one.
-pub(crate) fn transform_checked<B: Butterflies>(
+pub fn transform_checked<B: Butterflies>(
     b: B,
     data: &mut [B::Elem],
     log2: u32,
@@ -184,7 +184,7 @@ fn checked_node<B: Butterflies>(
 /// `parallel`), where `run` either succeeds or fails with `Err(start)` and its block left as it
 /// was. When one fails, `undo` restores every block that succeeded, and the result is the
 /// failure of the first block that failed, counted from the start of `data`.
-pub(crate) fn blocks_checked<E: Send>(
+pub fn blocks_checked<E: Send>(
     data: &mut [E],
     block: usize,
     parallel: bool,
@@ -244,7 +244,7 @@ fn top_pass<B: Butterflies>(b: B, data: &mut [B::Elem], levels: u32, parallel: b
 /// [`transform`], split into column ranges on the thread pool when `parallel`. `staggered` for
 /// rows far apart in memory (see [`STAGGER_MIN_ROW_BYTES`]). For passes whose rows are not one
 /// buffer (the distributed transform's rows in several processes' memory).
-pub(crate) fn rows_pass<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: bool, parallel: bool) {
+pub fn rows_pass<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: bool, parallel: bool) {
     if parallel { split_columns(b, rows, staggered) } else { pass(b, rows, staggered) }
 }
 
@@ -277,7 +277,7 @@ fn split_columns<B: Butterflies>(b: B, rows: &mut [&mut [B::Elem]], staggered: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simd::portable::{self, Butterfly};
+    use crate::portable::{self, Butterfly};
 
     /// Modular addition and subtraction, as the rings above do them.
     #[derive(Clone, Copy)]
@@ -381,7 +381,7 @@ mod tests {
         let float = |s: u64| (s % 2001) as f64 - 1000.0;
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::simd::x86::{avx2, avx512};
+            use crate::x86::{avx2, avx512};
             match (avx512::Mod32x16::new(m32), avx512::Mod64x8::new(m64), avx512::F64x8::new()) {
                 (Some(a), Some(b), Some(c)) => {
                     check(a, ModP(m32), res32);

@@ -18,10 +18,10 @@
 //! into the `#[target_feature]` functions.
 #![allow(clippy::needless_range_loop)]
 
-use super::Backend;
+use super::Isa;
 
 /// The widest mask, in 64-bit words (values below 512).
-pub(crate) const MAX_WORDS: usize = 8;
+pub const MAX_WORDS: usize = 8;
 
 /// Heaps per tile and moves per chunk: a chunk reads `CHUNK` runs of `TILE` values for a tile
 /// (a few KiB with the cache lines they straddle), which stay in L1 beside the tile's masks
@@ -36,7 +36,7 @@ const TILE: usize = 128;
 const CHUNK: usize = 12;
 
 /// A stored Grundy value: `u8`, `u16` or `u32`, zero-extended into 64-bit lanes.
-pub(crate) trait Element: Copy + Send + Sync + 'static {
+pub trait Element: Copy + Send + Sync + 'static {
     /// The value as an index.
     fn index(self) -> usize;
 
@@ -53,6 +53,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
     /// AVX-512F must be available and `p..p + 8` readable.
     #[cfg(target_arch = "x86_64")]
     unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m512i;
+
+    /// [`mark`] for values of this type: compiled here, once per type.
+    fn mark_values(isa: Isa, values: &[Self], start: usize, moves: &[usize], words: usize, masks: &mut [u64]);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -62,6 +65,9 @@ impl Element for u8 {
     #[inline(always)]
     fn index(self) -> usize {
         self as usize
+    }
+    fn mark_values(isa: Isa, values: &[u8], start: usize, moves: &[usize], words: usize, masks: &mut [u64]) {
+        mark_of(isa, values, start, moves, words, masks)
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -82,6 +88,9 @@ impl Element for u16 {
     fn index(self) -> usize {
         self as usize
     }
+    fn mark_values(isa: Isa, values: &[u16], start: usize, moves: &[usize], words: usize, masks: &mut [u64]) {
+        mark_of(isa, values, start, moves, words, masks)
+    }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn load4(p: *const u16) -> __m256i {
@@ -100,6 +109,9 @@ impl Element for u32 {
     #[inline(always)]
     fn index(self) -> usize {
         self as usize
+    }
+    fn mark_values(isa: Isa, values: &[u32], start: usize, moves: &[usize], words: usize, masks: &mut [u64]) {
+        mark_of(isa, values, start, moves, words, masks)
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -127,8 +139,20 @@ impl Element for u32 {
 /// # Panics
 /// When `words` is not in `1..=MAX_WORDS`, `masks.len()` is not a multiple of it, or a move
 /// breaks the bounds above.
-pub(crate) fn mark<T: Element>(
-    backend: Backend,
+pub fn mark<T: Element>(
+    isa: Isa,
+    values: &[T],
+    start: usize,
+    moves: &[usize],
+    words: usize,
+    masks: &mut [u64],
+) {
+    T::mark_values(isa, values, start, moves, words, masks)
+}
+
+/// [`mark`], compiled for each [`Element`] by its `mark_values`.
+fn mark_of<T: Element>(
+    backend: Isa,
     values: &[T],
     start: usize,
     moves: &[usize],
@@ -145,14 +169,14 @@ pub(crate) fn mark<T: Element>(
     }
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if Backend::Avx512.is_available() => {
+        Isa::Avx512 if Isa::Avx512.is_available() => {
             // SAFETY: AVX-512F is available; the bounds checked above keep every read,
             // `values[start + i − m]` for `i < count`, inside `values`, and every write in
             // `masks`.
             unsafe { avx512::mark(values, start, moves, words, masks) }
         }
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if Backend::Avx2.is_available() => {
+        Isa::Avx2 if Isa::Avx2.is_available() => {
             // SAFETY: AVX2 is available; bounds as above.
             unsafe { avx2::mark(values, start, moves, words, masks) }
         }
@@ -476,7 +500,7 @@ mod tests {
         masks
     }
 
-    fn check_type<T: Element + TryFrom<u64> + std::fmt::Debug>(backend: Backend, largest: u64, seed: u64) {
+    fn check_type<T: Element + TryFrom<u64> + std::fmt::Debug>(backend: Isa, largest: u64, seed: u64) {
         let mut rng = Rng(seed);
         let len = 3000;
         let values: Vec<T> = (0..len)
@@ -519,7 +543,7 @@ mod tests {
 
     #[test]
     fn every_backend_matches_the_definition() {
-        for backend in Backend::ALL {
+        for backend in Isa::ALL {
             if !backend.is_available() {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -553,6 +577,6 @@ mod tests {
         // Heaps 50..60, values known for 0..50: a move of 9 would read G(50).
         let values = vec![0u8; 50];
         let mut masks = vec![0u64; 10];
-        mark(Backend::Scalar, &values, 50, &[9], 1, &mut masks);
+        mark(Isa::Scalar, &values, 50, &[9], 1, &mut masks);
     }
 }

@@ -15,7 +15,7 @@
 ///
 /// Implementations for SIMD registers can only be constructed on a CPU that has the instruction
 /// set; that is what makes their intrinsics sound to call.
-pub(crate) trait Lanes: Copy {
+pub trait Lanes: Copy {
     /// The element type.
     type E: Copy;
     /// The register type.
@@ -51,7 +51,7 @@ pub(crate) trait Lanes: Copy {
 /// # Safety
 /// `L`'s instruction set must be available.
 #[inline(always)]
-pub(crate) unsafe fn valid<L: Lanes>(l: L, data: &[L::E]) -> bool {
+pub unsafe fn valid<L: Lanes>(l: L, data: &[L::E]) -> bool {
     let w = L::WIDTH;
     debug_assert_eq!(data.len() % (16 * w), 0);
     let mut all = true;
@@ -70,7 +70,7 @@ pub(crate) unsafe fn valid<L: Lanes>(l: L, data: &[L::E]) -> bool {
 
 /// `log2(R)` butterfly levels across `R` registers, ascending distance.
 #[inline(always)]
-pub(crate) fn levels<L: Lanes, const R: usize>(l: L, v: &mut [L::V; R]) {
+pub fn levels<L: Lanes, const R: usize>(l: L, v: &mut [L::V; R]) {
     let mut h = 1;
     while h < R {
         let mut i = 0;
@@ -90,7 +90,7 @@ pub(crate) fn levels<L: Lanes, const R: usize>(l: L, v: &mut [L::V; R]) {
 /// # Safety
 /// `data.len()` must be a multiple of `16 · WIDTH`; `L`'s instruction set must be available.
 #[inline(always)]
-pub(crate) unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
+pub unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
     let w = L::WIDTH;
     debug_assert_eq!(data.len() % (16 * w), 0);
     for chunk in data.chunks_exact_mut(16 * w) {
@@ -143,7 +143,7 @@ unsafe fn load_rows<L: Lanes, const R: usize>(l: L, ptrs: &[*mut L::E; R], at: u
 /// All rows must have the same length, a multiple of `16 · WIDTH`; `L`'s instruction set must be
 /// available.
 #[inline(always)]
-pub(crate) unsafe fn columns<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
+pub unsafe fn columns<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
     // SAFETY: forwarded from the caller.
     unsafe {
         match rows.len() {
@@ -194,7 +194,7 @@ const STAGGER_BYTES: usize = 256;
 /// # Safety
 /// As for [`columns`].
 #[inline(always)]
-pub(crate) unsafe fn staggered<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
+pub unsafe fn staggered<L: Lanes>(l: L, rows: &mut [&mut [L::E]]) {
     // SAFETY: forwarded from the caller.
     unsafe {
         match rows.len() {
@@ -281,7 +281,7 @@ fn prefetch<T>(ptr: *const T) {
 /// Checks the shape that [`columns`] relies on (rows are at least one leaf, `16 · width`
 /// elements, long); a violation is a bug in the driver.
 #[inline]
-pub(crate) fn assert_rows<E>(rows: &[&mut [E]], width: usize) {
+pub fn assert_rows<E>(rows: &[&mut [E]], width: usize) {
     let len = rows[0].len();
     assert!(
         matches!(rows.len(), 2 | 4 | 8 | 16)
@@ -294,16 +294,16 @@ pub(crate) fn assert_rows<E>(rows: &[&mut [E]], width: usize) {
 // The zeta and Möbius butterflies over subsets and supersets (see `super::sets`).
 
 /// `(a, b) → (a, a + b)`: the subset zeta transform.
-pub(crate) const SUBSET_ZETA: u8 = 0;
+pub const SUBSET_ZETA: u8 = 0;
 /// `(a, b) → (a + b, b)`: the superset zeta transform.
-pub(crate) const SUPERSET_ZETA: u8 = 1;
+pub const SUPERSET_ZETA: u8 = 1;
 /// `(a, b) → (a, b − a)`: the subset Möbius transform.
-pub(crate) const SUBSET_MOBIUS: u8 = 2;
+pub const SUBSET_MOBIUS: u8 = 2;
 /// `(a, b) → (a − b, b)`: the superset Möbius transform.
-pub(crate) const SUPERSET_MOBIUS: u8 = 3;
+pub const SUPERSET_MOBIUS: u8 = 3;
 
 /// What a register type lends to the zeta and Möbius butterflies.
-pub(crate) trait SetLanes: Lanes {
+pub trait SetLanes: Lanes {
     /// `a + b`, lane by lane, in the ring.
     fn add(self, a: Self::V, b: Self::V) -> Self::V;
     /// `a − b`, lane by lane, in the ring.
@@ -316,7 +316,7 @@ pub(crate) trait SetLanes: Lanes {
 
 /// A register type with the butterfly of kind `K` in place of the xor one.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Kind<L, const K: u8>(pub(crate) L);
+pub struct Kind<L, const K: u8>(pub L);
 
 impl<L: SetLanes, const K: u8> Lanes for Kind<L, K> {
     type E = L::E;

@@ -5,7 +5,7 @@ use super::kernel::{self, Butterflies};
 use super::lanes::{self, Lanes};
 
 /// The butterfly `(a, b) → (a + b, a − b)` of some ring, on single elements.
-pub(crate) trait Butterfly: Copy + Send + Sync {
+pub trait Butterfly: Copy + Send + Sync {
     /// The element type.
     type E: Copy + Send + Sync;
     /// `(a + b, a − b)`.
@@ -85,7 +85,7 @@ impl<B: Butterfly> Butterflies for Scalar<B> {
 
 /// The portable transform of `data` (`2^log2` elements): the cache-blocked kernel from 16
 /// elements up, the textbook loop below.
-pub(crate) fn transform<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, parallel: bool) {
+pub fn transform<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, parallel: bool) {
     debug_assert_eq!(data.len(), 1usize << log2);
     if log2 < Scalar::<B>::LEAF_LOG2 {
         textbook(data, |x, y| b.butterfly(*x, *y));
@@ -96,7 +96,7 @@ pub(crate) fn transform<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, parall
 
 /// [`transform`] on valid inputs only ([`Butterfly::valid`]), leaving `data` as it was on
 /// failure: see [`kernel::transform_checked`] for `undo` and the error.
-pub(crate) fn transform_checked<B: Butterfly>(
+pub fn transform_checked<B: Butterfly>(
     b: B,
     data: &mut [B::E],
     log2: u32,
@@ -118,12 +118,7 @@ pub(crate) fn transform_checked<B: Butterfly>(
 /// [`transform`] with passes over rows at least `stagger_min_row_bytes` apart staggered (tests
 /// lower the bound to run the staggered passes on small transforms).
 #[cfg(test)]
-pub(crate) fn transform_staggering<B: Butterfly>(
-    b: B,
-    data: &mut [B::E],
-    log2: u32,
-    stagger_min_row_bytes: usize,
-) {
+pub fn transform_staggering<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, stagger_min_row_bytes: usize) {
     kernel::transform_staggering(Scalar(b), data, log2, false, stagger_min_row_bytes);
 }
 
@@ -134,7 +129,7 @@ pub(crate) fn transform_staggering<B: Butterfly>(
 /// kernel handles (big integers).
 ///
 /// ```
-/// use nimcount::fwht::reference::textbook_with;
+/// use nimcount_kernels::portable::textbook_with;
 /// let mut x = vec![1i64, 2, 3, 4];
 /// textbook_with(&mut x, |a, b| (a + b, a - b));
 /// assert_eq!(x, [10, -2, -4, 0]);
@@ -154,4 +149,4 @@ pub fn textbook_with<T>(x: &mut [T], mut butterfly: impl FnMut(&T, &T) -> (T, T)
     }
 }
 
-pub(crate) use textbook_with as textbook;
+pub use textbook_with as textbook;

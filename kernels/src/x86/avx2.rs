@@ -8,7 +8,7 @@
 use std::arch::x86_64::*;
 
 use super::{load_store, signs, simd_butterflies};
-use crate::simd::lanes::Lanes;
+use crate::lanes::Lanes;
 
 /// Proof that this CPU runs AVX2.
 #[derive(Clone, Copy, Debug)]
@@ -16,19 +16,19 @@ struct Token(());
 
 impl Token {
     fn new() -> Option<Token> {
-        crate::simd::Backend::Avx2.is_available().then_some(Token(()))
+        crate::Isa::Avx2.is_available().then_some(Token(()))
     }
 }
 
 /// Residues modulo an odd `m < 2^31` in 8 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mod32x8 {
+pub struct Mod32x8 {
     m: __m256i,
     _token: Token,
 }
 
 impl Mod32x8 {
-    pub(crate) fn new(m: u32) -> Option<Self> {
+    pub fn new(m: u32) -> Option<Self> {
         let token = Token::new()?;
         // SAFETY: AVX2 is available (token).
         Some(Mod32x8 { m: unsafe { _mm256_set1_epi32(m as i32) }, _token: token })
@@ -91,7 +91,7 @@ simd_butterflies!(Mod32x8, u32, "avx2");
 
 /// Residues modulo an odd `m < 2^63` in 4 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mod64x4 {
+pub struct Mod64x4 {
     m: __m256i,
     /// `m - 1` with the sign bit flipped, for unsigned comparisons.
     m_minus_one_biased: __m256i,
@@ -99,7 +99,7 @@ pub(crate) struct Mod64x4 {
 }
 
 impl Mod64x4 {
-    pub(crate) fn new(m: u64) -> Option<Self> {
+    pub fn new(m: u64) -> Option<Self> {
         let token = Token::new()?;
         // SAFETY: AVX2 is available (token).
         unsafe {
@@ -177,12 +177,12 @@ simd_butterflies!(Mod64x4, u64, "avx2");
 
 /// Wrapping `u32` arithmetic in 8 lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Wrap32x8 {
+pub struct Wrap32x8 {
     _token: Token,
 }
 
 impl Wrap32x8 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         Some(Wrap32x8 { _token: Token::new()? })
     }
 }
@@ -212,12 +212,12 @@ simd_butterflies!(Wrap32x8, u32, "avx2");
 
 /// Wrapping `u64` arithmetic in 4 lanes (also exact `i64` within the checked bound).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Wrap64x4 {
+pub struct Wrap64x4 {
     _token: Token,
 }
 
 impl Wrap64x4 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         Some(Wrap64x4 { _token: Token::new()? })
     }
 }
@@ -248,7 +248,7 @@ simd_butterflies!(Wrap64x4, u64, "avx2");
 /// multiply–add units. The float kernels need FMA besides AVX2 (every CPU with AVX2 from Intel
 /// and AMD has it); without it `new` returns `None` and the portable kernel runs instead.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct F32x8 {
+pub struct F32x8 {
     /// `1.0` in every lane, hidden from the optimiser so that `fnmadd(b, 1, a)` stays fused.
     one: __m256,
     /// The sign vectors of the three in-register levels, lowest first.
@@ -257,7 +257,7 @@ pub(crate) struct F32x8 {
 }
 
 impl F32x8 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         let token = Token::new()?;
         let s = signs::<3>(8).map(|lanes| std::hint::black_box(lanes.map(|x| x as f32)));
         // SAFETY: AVX is available (token); each array holds at least 8 readable `f32`.
@@ -297,14 +297,14 @@ simd_butterflies!(F32x8, f32, "avx2,fma");
 
 /// `f64` in 4 lanes, as [`F32x8`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct F64x4 {
+pub struct F64x4 {
     one: __m256d,
     signs: [__m256d; 2],
     _token: Token,
 }
 
 impl F64x4 {
-    pub(crate) fn new() -> Option<Self> {
+    pub fn new() -> Option<Self> {
         let token = Token::new()?;
         let s = signs::<2>(4).map(std::hint::black_box);
         // SAFETY: AVX is available (token); each array holds at least 4 readable `f64`.
@@ -337,10 +337,10 @@ impl Lanes for F64x4 {
 }
 simd_butterflies!(F64x4, f64, "avx2,fma");
 
-// The zeta and Möbius butterflies (`crate::simd::sets`): the ring's addition and subtraction
+// The zeta and Möbius butterflies (`crate::sets`): the ring's addition and subtraction
 // as in the butterflies above, the partner shuffles of `within`, and constant blends.
 
-use crate::simd::lanes::{Kind, SetLanes};
+use crate::lanes::{Kind, SetLanes};
 
 impl SetLanes for Mod32x8 {
     #[inline(always)]

@@ -22,10 +22,10 @@ use std::mem::MaybeUninit;
 
 use half::{bf16, f16};
 
-use super::Backend;
+use super::Isa;
 
 /// The largest order of the dense pass.
-pub(crate) const MAX_ORDER: usize = 40;
+pub const MAX_ORDER: usize = 40;
 
 /// The most groups of four columns.
 const MAX_GROUPS: usize = MAX_ORDER / 4;
@@ -55,7 +55,7 @@ impl Program {
     /// The program of the matrix of order `m` written row by row in `text` as `+` and `-`
     /// (whitespace between them ignored), or of its transpose. Evaluated at compile time: a text
     /// that is not `m²` signs fails the build.
-    pub(crate) const fn parse(text: &str, m: usize, transposed: bool) -> Program {
+    pub const fn parse(text: &str, m: usize, transposed: bool) -> Program {
         assert!(m >= 1 && m <= MAX_ORDER, "an order from 1 to MAX_ORDER");
         let bytes = text.as_bytes();
         let mut negative = [[false; MAX_ORDER]; MAX_ORDER];
@@ -79,7 +79,7 @@ impl Program {
 
     /// The program of the matrix whose entry `(r, c)` is `−1` where `negative[r][c]`, for
     /// `r, c < m`.
-    pub(crate) const fn of(negative: [[bool; MAX_ORDER]; MAX_ORDER], m: usize) -> Program {
+    pub const fn of(negative: [[bool; MAX_ORDER]; MAX_ORDER], m: usize) -> Program {
         assert!(m == 1 || (m.is_multiple_of(4) && m <= MAX_ORDER), "an order of 1 or a multiple of 4");
         let mut p = Program {
             m,
@@ -115,7 +115,7 @@ impl Program {
 }
 
 /// Arithmetic in registers of `f32` or `f64` lanes.
-pub(crate) trait Arith: Copy {
+pub trait Arith: Copy {
     /// `f32` or `f64`.
     type E: Copy;
     /// The register type.
@@ -143,7 +143,7 @@ pub(crate) trait Arith: Copy {
 }
 
 /// Registers of `f32` with loads and stores from each storage type.
-pub(crate) trait Wide: Arith<E = f32> {
+pub trait Wide: Arith<E = f32> {
     /// # Safety
     /// `p..p + WIDTH` readable.
     unsafe fn load_f16(self, p: *const f16) -> Self::V;
@@ -163,7 +163,7 @@ pub(crate) trait Wide: Arith<E = f32> {
 }
 
 /// A storage type of `f32` arithmetic.
-pub(crate) trait Narrow: Copy + Send + Sync {
+pub trait Narrow: Copy + Send + Sync {
     /// The value as an `f32` (exact).
     fn widen(self) -> f32;
     /// # Safety
@@ -178,7 +178,7 @@ pub(crate) trait Narrow: Copy + Send + Sync {
 /// For `f32` registers the storage type is a value chosen at run time ([`Row`]: one predictable
 /// branch a store), so that [`strip`] is compiled once per instruction set rather than once per
 /// storage type.
-pub(crate) trait Sink<A: Arith>: Copy {
+pub trait Sink<A: Arith>: Copy {
     /// # Safety
     /// Elements `i..i + WIDTH` writable (as [`Arith::store`]).
     unsafe fn put(self, a: A, i: usize, v: A::V);
@@ -186,7 +186,7 @@ pub(crate) trait Sink<A: Arith>: Copy {
 
 /// A row of `f32`, `f16` or `bf16` values written from `f32` registers.
 #[derive(Clone, Copy)]
-pub(crate) enum Row {
+pub enum Row {
     F32(*mut f32),
     F16(*mut f16),
     Bf16(*mut bf16),
@@ -264,7 +264,7 @@ impl Narrow for bf16 {
 
 /// One lane of `f32`: the scalar path, always available.
 #[derive(Clone, Copy)]
-pub(crate) struct Scalar;
+pub struct Scalar;
 
 impl Arith for Scalar {
     type E = f32;
@@ -327,7 +327,7 @@ impl Wide for Scalar {
 
 /// One lane of `f64`: the scalar path of `f64` storage, always available.
 #[derive(Clone, Copy)]
-pub(crate) struct Scalar64;
+pub struct Scalar64;
 
 impl Arith for Scalar64 {
     type E = f64;
@@ -505,10 +505,16 @@ impl<O> Copy for Unrolled<O> {}
 
 impl<O: Matrix> Unrolled<O> {
     /// The unrolled pass of `O`.
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         let m = O::PROGRAM.m;
         assert!(m.is_multiple_of(4) && m <= UNROLLED_ORDER, "an unrolled order of 4, 8 or 12");
         Unrolled(std::marker::PhantomData)
+    }
+}
+
+impl<O: Matrix> Default for Unrolled<O> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -636,18 +642,18 @@ fn prefetch<T>(p: *const T) {
 
 /// `dst[i] = src[i]` as `f32` (`dst.len() == src.len()`), on `backend` where it has the
 /// conversions, else on the scalar path.
-pub(crate) fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Backend) {
+pub fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Isa) {
     assert_eq!(src.len(), dst.len());
     let (s, d, n) = (src.as_ptr(), dst.as_mut_ptr(), src.len());
     #[cfg(target_arch = "x86_64")]
     match backend {
-        Backend::Avx512 => {
+        Isa::Avx512 => {
             if let Some(w) = x86::Avx512::new() {
                 // SAFETY: the lengths match; the token proves AVX-512F.
                 return unsafe { x86::widen512(w, s, d, n) };
             }
         }
-        Backend::Avx2 => {
+        Isa::Avx2 => {
             if let Some(w) = x86::Avx2::new() {
                 // SAFETY: the lengths match; the token proves AVX2, FMA and F16C.
                 return unsafe { x86::widen256(w, s, d, n) };
@@ -660,15 +666,147 @@ pub(crate) fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Backend) {
     unsafe { widen_body(Scalar, s, d, n) }
 }
 
+/// The text of the order-`m` matrix (a build error for an order without one).
+const fn text(m: usize) -> &'static str {
+    match m {
+        1 => "+",
+        12 => crate::matrices::HAD_12,
+        20 => crate::matrices::HAD_20,
+        28 => crate::matrices::HAD_28,
+        40 => crate::matrices::HAD_40,
+        _ => panic!("no Hadamard matrix of this order"),
+    }
+}
+
+/// Whether the matrix of order `m` written in `text` (as [`Program::parse`] reads it)
+/// is symmetric.
+const fn is_symmetric(text: &str, m: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut signs = [[0u8; MAX_ORDER]; MAX_ORDER];
+    let (mut i, mut count) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'+' || bytes[i] == b'-' {
+            signs[count / m][count % m] = bytes[i];
+            count += 1;
+        }
+        i += 1;
+    }
+    let mut r = 0;
+    while r < m {
+        let mut c = 0;
+        while c < r {
+            if signs[r][c] != signs[c][r] {
+                return false;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    true
+}
+
+// `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `program_of`).
+const _: () = assert!(is_symmetric(crate::matrices::HAD_12, 12), "had_12_paley is symmetric");
+
+/// The program of `H_M`, or of its transpose where `T`, built at compile time.
+const fn program<const M: usize, const T: bool>() -> Program {
+    Program::parse(text(M), M, T)
+}
+
+/// `H_12`, whose dense pass is compiled as straight-line code ([`Unrolled`]).
+struct Order12;
+
+impl Matrix for Order12 {
+    const PROGRAM: Program = program::<12, false>();
+}
+
+/// `$body` with `$dense` the dense pass of `order`: compiled twice, for order 12 and for the
+/// programs of the others.
+macro_rules! with_dense {
+    ($order:expr, $dense:ident => $body:expr) => {
+        match $order {
+            // `H_12` is its own transpose (checked at compile time above).
+            Order { m: 12, .. } => {
+                let $dense = Unrolled::<Order12>::new();
+                $body
+            }
+            Order { m, transposed } => {
+                let $dense = program_of(m, transposed);
+                $body
+            }
+        }
+    };
+}
+
+/// The program of order `m`, of the transpose where `transposed`.
+fn program_of(m: usize, transposed: bool) -> &'static Program {
+    static ORDERS: [Program; 8] = [
+        program::<1, false>(),
+        // `H_12` is its own transpose (checked at compile time above): one program for both
+        // directions.
+        program::<12, false>(),
+        program::<20, false>(),
+        program::<20, true>(),
+        program::<28, false>(),
+        program::<28, true>(),
+        program::<40, false>(),
+        program::<40, true>(),
+    ];
+    match (m, transposed) {
+        (1, _) => &ORDERS[0],
+        (12, _) => &ORDERS[1],
+        (20, t) => &ORDERS[2 + usize::from(t)],
+        (28, t) => &ORDERS[4 + usize::from(t)],
+        (40, t) => &ORDERS[6 + usize::from(t)],
+        (m, _) => unreachable!("no Hadamard matrix of order {m}"),
+    }
+}
+
+/// A matrix of the dense pass: `H_m` of [`crate::matrices`] (`m` = 1, 12, 20, 28 or 40), or its
+/// transpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The order.
+    pub m: usize,
+    /// Whether the pass multiplies by the transpose.
+    pub transposed: bool,
+}
+
+/// The last pass over one row of `m` blocks by the matrix `order` (see [`strip`]), from the `f32`
+/// values `src`, block `c` at `c·stride`, to `out` (`m` blocks of `out.len() / m` values, at most
+/// `stride`).
+///
+/// # Panics
+/// When the lengths do not fit `order`, or `order` is not one of [`crate::matrices`].
+pub fn finish<S: Narrow>(
+    order: Order,
+    src: (&[f32], usize),
+    out: (&mut [S], Option<&[S]>),
+    scale: f32,
+    isa: Isa,
+) {
+    with_dense!(order, dense => finish_with(dense, src, out, scale, isa))
+}
+
+/// [`finish`] in place, on `f32` values.
+pub fn finish_in_place(order: Order, data: &mut [f32], next: Option<&[f32]>, scale: f32, isa: Isa) {
+    with_dense!(order, dense => finish_in_place_with(dense, data, next, scale, isa))
+}
+
+/// The `f64` last pass by the matrix `order`, in place.
+pub fn finish_f64(order: Order, data: &mut [f64], next: Option<&[f64]>, scale: f64, isa: Isa) {
+    with_dense!(order, dense => finish_f64_with(dense, data, next, scale, isa))
+}
+
 /// The last pass over one row of `m` blocks by the matrix of `dense`, of order `m` (see [`Dense`]),
 /// from the `f32` values `src`, block `c` at `c·stride`, to `out` (`m` blocks of `out.len() / m`
 /// values, at most `stride`).
-pub(crate) fn finish<S: Narrow, D: Dense>(
+fn finish_with<S: Narrow, D: Dense>(
     dense: D,
     (src, stride): (&[f32], usize),
     (out, next): (&mut [S], Option<&[S]>),
     scale: f32,
-    backend: Backend,
+    backend: Isa,
 ) {
     let m = dense.program().m;
     assert!(out.len().is_multiple_of(m));
@@ -688,12 +826,12 @@ pub(crate) fn finish<S: Narrow, D: Dense>(
 }
 
 /// [`finish`] in place, on `f32` values.
-pub(crate) fn finish_in_place<D: Dense>(
+fn finish_in_place_with<D: Dense>(
     dense: D,
     data: &mut [f32],
     next: Option<&[f32]>,
     scale: f32,
-    backend: Backend,
+    backend: Isa,
 ) {
     let m = dense.program().m;
     assert!(data.len().is_multiple_of(m));
@@ -711,19 +849,19 @@ unsafe fn finish_raw<D: Dense>(
     out: (Row, Next),
     len: usize,
     scale: f32,
-    backend: Backend,
+    backend: Isa,
 ) {
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     match backend {
-        Backend::Avx512 => {
+        Isa::Avx512 => {
             if let Some(w) = x86::Avx512::new() {
                 done = len - len % 16;
                 // SAFETY: forwarded; the token proves AVX-512F.
                 unsafe { x86::finish512(w, dense, src, out, len, done, scale) };
             }
         }
-        Backend::Avx2 => {
+        Isa::Avx2 => {
             if let Some(w) = x86::Avx2::new() {
                 done = len - len % 8;
                 // SAFETY: forwarded; the token proves AVX2, FMA and F16C.
@@ -739,13 +877,7 @@ unsafe fn finish_raw<D: Dense>(
 
 /// The `f64` last pass by the matrix of `dense`, in place: its strips in `f64`, on `backend` (8 or 4
 /// lanes) and the scalar path for the last columns.
-pub(crate) fn finish_f64<D: Dense>(
-    dense: D,
-    data: &mut [f64],
-    next: Option<&[f64]>,
-    scale: f64,
-    backend: Backend,
-) {
+fn finish_f64_with<D: Dense>(dense: D, data: &mut [f64], next: Option<&[f64]>, scale: f64, backend: Isa) {
     let m = dense.program().m;
     assert!(data.len().is_multiple_of(m));
     let (p, len) = (data.as_mut_ptr(), data.len() / m);
@@ -753,7 +885,7 @@ pub(crate) fn finish_f64<D: Dense>(
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     match backend {
-        Backend::Avx512 => {
+        Isa::Avx512 => {
             if let Some(w) = x86::Avx512F64::new() {
                 done = len - len % 8;
                 // SAFETY: the length was checked; the pass reads each column whole before
@@ -761,7 +893,7 @@ pub(crate) fn finish_f64<D: Dense>(
                 unsafe { x86::finish512_f64(w, dense, (p, len), (p, next), len, done, scale) };
             }
         }
-        Backend::Avx2 => {
+        Isa::Avx2 => {
             if let Some(w) = x86::Avx2F64::new() {
                 done = len - len % 4;
                 // SAFETY: as above; the token proves AVX2, FMA and F16C.
@@ -789,7 +921,7 @@ mod x86 {
 
     impl Avx512 {
         pub(super) fn new() -> Option<Self> {
-            crate::simd::Backend::Avx512.is_available().then_some(Avx512(()))
+            crate::Isa::Avx512.is_available().then_some(Avx512(()))
         }
     }
 
@@ -891,7 +1023,7 @@ mod x86 {
 
     impl Avx2 {
         pub(super) fn new() -> Option<Self> {
-            crate::simd::Backend::Avx2.is_available().then_some(Avx2(()))
+            crate::Isa::Avx2.is_available().then_some(Avx2(()))
         }
     }
 
@@ -1218,20 +1350,20 @@ mod tests {
                     sum * 0.5
                 })
                 .collect();
-            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            for backend in Isa::ALL.into_iter().filter(|b| b.is_available()) {
                 let mut y = x.clone();
-                finish_in_place(&program, &mut y, None, 0.5, backend);
+                finish_in_place_with(&program, &mut y, None, 0.5, backend);
                 assert_eq!(y, plain, "f32 {backend} m {m}");
                 let mut y: Vec<f64> = x.iter().map(|&v| f64::from(v)).collect();
-                finish_f64(&program, &mut y, None, 0.5, backend);
+                finish_f64_with(&program, &mut y, None, 0.5, backend);
                 assert!(y.iter().zip(&plain).all(|(&p, &q)| p == f64::from(q)), "f64 {backend} m {m}");
                 let mut y = vec![bf16::ZERO; x.len()];
-                finish(&program, (&x, len), (&mut y, None), 0.5, backend);
+                finish_with(&program, (&x, len), (&mut y, None), 0.5, backend);
                 let rounded: Vec<bf16> = plain.iter().map(|&v| bf16::from_f32(v)).collect();
                 assert_eq!(y, rounded, "bf16 {backend} m {m}");
                 if m == 12 {
                     let mut y = x.clone();
-                    finish_in_place(Unrolled::<Pattern12>::new(), &mut y, None, 0.5, backend);
+                    finish_in_place_with(Unrolled::<Pattern12>::new(), &mut y, None, 0.5, backend);
                     assert_eq!(y, plain, "f32 unrolled {backend} m {m}");
                 }
             }
@@ -1241,7 +1373,7 @@ mod tests {
     /// The last pass by `program` on `backend` and on the scalar path (from blocks apart), bit for bit,
     /// for every storage type and three scales, 37 columns (strips and a tail); `f64` values
     /// near its largest, that overflow in some sums.
-    fn agree(program: impl Dense, specials: &[f32], backend: Backend) {
+    fn agree(program: impl Dense, specials: &[f32], backend: Isa) {
         let m = program.program().m;
         let len = 37;
         let x = &specials[..m * len];
@@ -1254,8 +1386,8 @@ mod tests {
         for scale in [1.0f32, 0.125, -3.0] {
             let mut a = vec![f16::ZERO; x.len()];
             let mut b = a.clone();
-            finish(program, (x, len), (&mut a, None), scale, backend);
-            finish(program.program(), (&padded, stride), (&mut b, None), scale, Backend::Scalar);
+            finish_with(program, (x, len), (&mut a, None), scale, backend);
+            finish_with(program.program(), (&padded, stride), (&mut b, None), scale, Isa::Scalar);
             assert_eq!(
                 a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
@@ -1263,8 +1395,8 @@ mod tests {
             );
             let mut a = vec![bf16::ZERO; x.len()];
             let mut b = a.clone();
-            finish(program, (x, len), (&mut a, None), scale, backend);
-            finish(program.program(), (&padded, stride), (&mut b, None), scale, Backend::Scalar);
+            finish_with(program, (x, len), (&mut a, None), scale, backend);
+            finish_with(program.program(), (&padded, stride), (&mut b, None), scale, Isa::Scalar);
             assert_eq!(
                 a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
@@ -1272,15 +1404,15 @@ mod tests {
             );
             let wide: Vec<f64> = x.iter().map(|&v| f64::from(v) * 5e269).collect();
             let (mut a, mut b) = (wide.clone(), wide);
-            finish_f64(program, &mut a, None, f64::from(scale), backend);
-            finish_f64(program.program(), &mut b, None, f64::from(scale), Backend::Scalar);
+            finish_f64_with(program, &mut a, None, f64::from(scale), backend);
+            finish_f64_with(program.program(), &mut b, None, f64::from(scale), Isa::Scalar);
             assert!(
                 a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || p.is_nan() && q.is_nan()),
                 "f64 {backend} m {m}"
             );
             let (mut a, mut b) = (x.to_vec(), x.to_vec());
-            finish_in_place(program, &mut a, Some(x), scale, backend);
-            finish_in_place(program.program(), &mut b, None, scale, Backend::Scalar);
+            finish_in_place_with(program, &mut a, Some(x), scale, backend);
+            finish_in_place_with(program.program(), &mut b, None, scale, Isa::Scalar);
             assert!(
                 a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || p.is_nan() && q.is_nan()),
                 "f32 {backend} m {m}: {:?}",
@@ -1317,7 +1449,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             specials.push(f32::from_bits((seed >> 32) as u32 & 0xBFFF_FFFF) * 1e-30);
         }
-        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        for backend in Isa::ALL.into_iter().filter(|b| b.is_available()) {
             agree(&Program::of(pattern(1), 1), &specials, backend);
             // Orders 20 and 28 run through the Hadamard matrices' own tests.
             agree(&Program::of(pattern(12), 12), &specials, backend);
@@ -1326,16 +1458,16 @@ mod tests {
             let halves: Vec<f16> = specials.iter().map(|&v| f16::from_f32(v)).collect();
             let (mut a, mut b) = (vec![0.0; halves.len()], vec![0.0; halves.len()]);
             widen(&halves, &mut a, backend);
-            widen(&halves, &mut b, Backend::Scalar);
+            widen(&halves, &mut b, Isa::Scalar);
             assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()), "widen f16 {backend}");
             let halves: Vec<bf16> = specials.iter().map(|&v| bf16::from_f32(v)).collect();
             widen(&halves, &mut a, backend);
-            widen(&halves, &mut b, Backend::Scalar);
+            widen(&halves, &mut b, Isa::Scalar);
             assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()), "widen bf16 {backend}");
         }
         // The NaN of bf16 stays a NaN.
         let mut out = [bf16::ZERO; 16];
-        finish(&Program::of(pattern(1), 1), (&[f32::NAN; 16], 16), (&mut out, None), 1.0, Backend::best());
+        finish_with(&Program::of(pattern(1), 1), (&[f32::NAN; 16], 16), (&mut out, None), 1.0, Isa::best());
         assert!(out.iter().all(|v| v.is_nan()));
     }
 }
