@@ -39,8 +39,8 @@ pub mod pointwise;
 pub mod portable;
 pub mod reach;
 pub mod sets;
-#[cfg(test)]
-mod testing;
+#[doc(hidden)]
+pub mod testing;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
