@@ -28,6 +28,9 @@
 //!
 //! Every function that uses intrinsics is reached through a `#[target_feature]` wrapper, and the
 //! register types can only be built after a CPU check; that is what makes the intrinsics sound.
+#![warn(missing_docs)]
+// The documentation of the kernels names their private helpers: it is read beside the code.
+#![allow(rustdoc::private_intra_doc_links)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod kernel;

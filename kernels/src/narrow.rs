@@ -187,8 +187,11 @@ pub trait Sink<A: Arith>: Copy {
 /// A row of `f32`, `f16` or `bf16` values written from `f32` registers.
 #[derive(Clone, Copy)]
 pub enum Row {
+    /// `f32` values.
     F32(*mut f32),
+    /// `f16` values, rounded to nearest even.
     F16(*mut f16),
+    /// `bf16` values, rounded to nearest even.
     Bf16(*mut bf16),
 }
 
