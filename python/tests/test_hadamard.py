@@ -318,8 +318,10 @@ def test_ctrl_c_stops_many_short_rows_within_a_second():
     import sys
     import time
 
+    # Python's own handler in the child, also where SIGINT was ignored at start (a background job).
     code = (
-        "import numpy as np, nimcount\n"
+        "import signal, numpy as np, nimcount\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "a = np.ones((1 << 23, 28), np.float16)\n"
         "print('ready', flush=True)\n"
         "try:\n"
