@@ -62,11 +62,7 @@ impl Backend {
 
     /// The backend's name: `scalar`, `avx2` or `avx512`.
     pub fn name(self) -> &'static str {
-        match self {
-            Backend::Scalar => "scalar",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-        }
+        self.isa().name()
     }
 
     /// The instruction set of the kernels.

@@ -1,6 +1,22 @@
 //! The Hadamard matrices of orders 12, 20, 28 and 40 of the dense last pass (see `nimcount`'s
 //! `fwht::hadamard` for their sources), as text: `+` and `-`, row by row.
 
+/// The orders of the dense pass (1: the Sylvester transform alone).
+pub const ORDERS: [usize; 5] = [1, 12, 20, 28, 40];
+
+/// The matrix of order `m`, one of [`ORDERS`] (a panic, or a build error where evaluated at
+/// compile time, for another).
+pub const fn text(m: usize) -> &'static str {
+    match m {
+        1 => "+",
+        12 => HAD_12,
+        20 => HAD_20,
+        28 => HAD_28,
+        40 => HAD_40,
+        _ => panic!("no Hadamard matrix of this order"),
+    }
+}
+
 /// `had_12_paley` of fast-hadamard-transform (Paley's construction II, q = 5), row by row.
 pub const HAD_12: &str = "
 +-++++++++++

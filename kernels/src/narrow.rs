@@ -669,18 +669,6 @@ pub fn widen<S: Narrow>(src: &[S], dst: &mut [f32], backend: Isa) {
     unsafe { widen_body(Scalar, s, d, n) }
 }
 
-/// The text of the order-`m` matrix (a build error for an order without one).
-const fn text(m: usize) -> &'static str {
-    match m {
-        1 => "+",
-        12 => crate::matrices::HAD_12,
-        20 => crate::matrices::HAD_20,
-        28 => crate::matrices::HAD_28,
-        40 => crate::matrices::HAD_40,
-        _ => panic!("no Hadamard matrix of this order"),
-    }
-}
-
 /// Whether the matrix of order `m` written in `text` (as [`Program::parse`] reads it)
 /// is symmetric.
 const fn is_symmetric(text: &str, m: usize) -> bool {
@@ -713,7 +701,7 @@ const _: () = assert!(is_symmetric(crate::matrices::HAD_12, 12), "had_12_paley i
 
 /// The program of `H_M`, or of its transpose where `T`, built at compile time.
 const fn program<const M: usize, const T: bool>() -> Program {
-    Program::parse(text(M), M, T)
+    Program::parse(crate::matrices::text(M), M, T)
 }
 
 /// `H_12`, whose dense pass is compiled as straight-line code ([`Unrolled`]).
@@ -743,11 +731,8 @@ macro_rules! with_dense {
 
 /// The program of order `m`, of the transpose where `transposed`.
 fn program_of(m: usize, transposed: bool) -> &'static Program {
-    static ORDERS: [Program; 8] = [
+    static ORDERS: [Program; 7] = [
         program::<1, false>(),
-        // `H_12` is its own transpose (checked at compile time above): one program for both
-        // directions.
-        program::<12, false>(),
         program::<20, false>(),
         program::<20, true>(),
         program::<28, false>(),
@@ -757,10 +742,12 @@ fn program_of(m: usize, transposed: bool) -> &'static Program {
     ];
     match (m, transposed) {
         (1, _) => &ORDERS[0],
-        (12, _) => &ORDERS[1],
-        (20, t) => &ORDERS[2 + usize::from(t)],
-        (28, t) => &ORDERS[4 + usize::from(t)],
-        (40, t) => &ORDERS[6 + usize::from(t)],
+        // `H_12` is its own transpose (checked at compile time above): one program for both
+        // directions, the one its unrolled pass is compiled from.
+        (12, _) => &Order12::PROGRAM,
+        (20, t) => &ORDERS[1 + usize::from(t)],
+        (28, t) => &ORDERS[3 + usize::from(t)],
+        (40, t) => &ORDERS[5 + usize::from(t)],
         (m, _) => unreachable!("no Hadamard matrix of order {m}"),
     }
 }

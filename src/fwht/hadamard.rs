@@ -51,15 +51,6 @@ use crate::error::{Error, Result};
 use crate::ring::{Float32, Float64, Internal, Ring};
 use crate::simd::{Backend, PARALLEL_MIN, matrices, narrow};
 
-/// The orders of the dense part, with their matrices.
-const ORDERS: [(usize, &str); 5] = [
-    (1, "+"),
-    (12, matrices::HAD_12),
-    (20, matrices::HAD_20),
-    (28, matrices::HAD_28),
-    (40, matrices::HAD_40),
-];
-
 /// `len = m·2^k` split into `(m, k)`, or `None` for the lengths without a matrix. A length
 /// `5·2^j` with `j >= 3` is `40·2^(j-3)`, not `20·2^(j-2)` (the rule of QuaRot's `get_hadK`).
 fn split(len: usize) -> Option<(usize, u32)> {
@@ -80,8 +71,11 @@ fn split(len: usize) -> Option<(usize, u32)> {
 
 /// The signs of the order-`m` matrix, row by row.
 fn signs(m: usize) -> Vec<f32> {
-    let text = ORDERS.iter().find(|&&(o, _)| o == m).expect("an order of ORDERS").1;
-    text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '+' { 1.0 } else { -1.0 }).collect()
+    matrices::text(m)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if c == '+' { 1.0 } else { -1.0 })
+        .collect()
 }
 
 /// The Hadamard matrix of order `n` that [`HadamardPlan`] multiplies by, row by row (`n · n`
@@ -460,7 +454,7 @@ mod tests {
 
     #[test]
     fn every_matrix_is_hadamard() {
-        for (m, _) in ORDERS {
+        for m in matrices::ORDERS {
             let h = signs(m);
             assert_eq!(h.len(), m * m);
             for a in 0..m {
@@ -478,7 +472,7 @@ mod tests {
     #[test]
     fn short_rows_in_batches_equal_each_row_alone() {
         fn check<S: Storage + PartialEq + std::fmt::Debug>(make: impl Fn(f32) -> S) {
-            for (m, _) in ORDERS.iter().filter(|(m, _)| *m > 1) {
+            for m in matrices::ORDERS.into_iter().filter(|&m| m > 1) {
                 for k in 0..6u32 {
                     let len = m << k;
                     let rows = SHORT_COLUMNS.div_ceil(1 << k) + 3;
