@@ -110,10 +110,16 @@ fn cgroup_paths(memberships: &str) -> Vec<(u32, &'static str, String)> {
     paths
 }
 
+/// Requests of at most this many bytes pass [`ensure_fits`] without asking the system: reading
+/// its limits (a dozen small files) costs about what touching a mebibyte does, and a process
+/// that has less than that left cannot go on anyway. The buffers of this module are still
+/// allocated fallibly, so a small request that fails is an error, not an abort.
+pub const UNCHECKED_BYTES: u64 = 1 << 20;
+
 /// Refuses an allocation of `bytes` for `what` when it cannot fit in the memory available.
 ///
-/// Platforms that do not report available memory pass every request: the allocation itself
-/// then decides.
+/// Requests of at most [`UNCHECKED_BYTES`] pass without a look at the system. Platforms that do
+/// not report available memory pass every request: the allocation itself then decides.
 ///
 /// ```
 /// use nimcount::memory::ensure_fits;
@@ -124,7 +130,16 @@ fn cgroup_paths(memberships: &str) -> Vec<(u32, &'static str, String)> {
 /// }
 /// ```
 pub fn ensure_fits(what: impl FnOnce() -> String, bytes: u64) -> Result<()> {
-    match available() {
+    fits(what, bytes, available)
+}
+
+/// [`ensure_fits`] against the room `room` reports, asked only for requests above
+/// [`UNCHECKED_BYTES`].
+fn fits(what: impl FnOnce() -> String, bytes: u64, room: impl FnOnce() -> Option<u64>) -> Result<()> {
+    if bytes <= UNCHECKED_BYTES {
+        return Ok(());
+    }
+    match room() {
         Some(room) if bytes > room => {
             Err(Error::OutOfMemory { what: what(), needed: Bytes(bytes), available: Bytes(room) })
         }
@@ -272,6 +287,17 @@ mod tests {
         let err = ensure_fits(|| "a test buffer".into(), u64::MAX).unwrap_err();
         assert!(err.to_string().starts_with("a test buffer needs"), "{err}");
         ensure_fits(|| "a small buffer".into(), 1024).unwrap();
+    }
+
+    #[test]
+    fn small_requests_pass_without_asking_and_larger_ones_are_measured() {
+        let never = || -> Option<u64> { panic!("the room was asked for a small request") };
+        fits(|| "small".into(), 0, never).unwrap();
+        fits(|| "small".into(), UNCHECKED_BYTES, never).unwrap();
+        let err = fits(|| "a buffer".into(), UNCHECKED_BYTES + 1, || Some(UNCHECKED_BYTES)).unwrap_err();
+        assert!(err.to_string().starts_with("a buffer needs"), "{err}");
+        fits(|| "a buffer".into(), UNCHECKED_BYTES + 1, || Some(UNCHECKED_BYTES + 1)).unwrap();
+        fits(|| "a buffer".into(), u64::MAX, || None).unwrap();
     }
 
     #[test]
