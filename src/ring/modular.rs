@@ -6,7 +6,7 @@ use std::fmt;
 use num_bigint::BigUint;
 
 use super::{
-    Internal, POW_CHUNK, Ring, Same, Words, first_invalid_from, portable_transform,
+    Internal, POW_CHUNK, Ring, Same, Words, first_invalid_from, portable_sets, portable_transform,
     portable_transform_checked,
 };
 use crate::arith::{ExponentRule, Montgomery, Shoup32, Shoup64, Word, inverse_power_of_two};
@@ -65,25 +65,47 @@ pub trait ModularWord: Word + fmt::Display + Into<u64> + 'static {
     /// The word below `m` (`v < m`).
     #[doc(hidden)]
     fn from_u64(v: u64) -> Self;
-    /// The transform on the SIMD kernel of `backend`.
+    /// The transform: on the SIMD kernel of `backend`, else the portable code. This and the
+    /// entries below are the ring's work, compiled here once per word rather than in each crate
+    /// that calls [`Ring`]'s methods on [`Mod32`] or [`Mod64`].
     #[doc(hidden)]
-    fn transform(m: Self, data: &mut [Self], log2: u32, backend: Backend, parallel: bool) -> bool;
-    /// The zeta or Möbius transform of kind `kind` on the SIMD kernel.
+    fn transform(ring: Modular<Self>, data: &mut [Self], log2: u32, backend: Backend, parallel: bool);
+    /// The zeta or Möbius transform ([`Ring::transform_sets`]): whether a SIMD kernel ran it.
     #[doc(hidden)]
-    fn sets(m: Self, kind: u8, data: &mut [Self], log2: u32, backend: Backend, parallel: bool) -> bool;
+    fn sets(
+        ring: Modular<Self>,
+        data: &mut [Self],
+        log2: u32,
+        superset: bool,
+        inverse: bool,
+        backend: Backend,
+        parallel: bool,
+    ) -> bool;
     /// One column pass across `rows`.
     #[doc(hidden)]
     fn rows(m: Self, rows: &mut [&mut [Self]], staggered: bool, backend: Backend, parallel: bool) -> bool;
-    /// The transform that checks each block as it loads it.
+    /// The transform that checks each block as it loads it ([`Ring::transform_checked`]).
     #[doc(hidden)]
     fn checked(
-        m: Self,
+        ring: Modular<Self>,
         data: &mut [Self],
         log2: u32,
         backend: Backend,
         parallel: bool,
-        undo: crate::simd::kernel::Undo<'_, Self>,
-    ) -> Option<std::result::Result<(), usize>>;
+    ) -> std::result::Result<(), usize>;
+    /// `x^e` for every `x` of `data`.
+    #[doc(hidden)]
+    fn pow_each(ring: Modular<Self>, data: &mut [Self], e: u64, backend: Backend, parallel: bool);
+    /// `a · b · 2^-log2` elementwise ([`Ring::mul_each_scaled`]).
+    #[doc(hidden)]
+    fn mul_each_scaled(
+        ring: Modular<Self>,
+        a: &mut [Self],
+        b: &[Self],
+        log2: u32,
+        backend: Backend,
+        parallel: bool,
+    );
     /// `x^e` for every `x` of `data`, on the SIMD kernel from the start: how many it did.
     #[doc(hidden)]
     fn pow_simd(mont: Montgomery<Self>, data: &mut [Self], e: u64, backend: Backend) -> usize;
@@ -114,28 +136,64 @@ fn constants(mont: Montgomery<u32>) -> simd::pointwise::Montgomery32 {
     }
 }
 
-/// The four kernel entries of a [`ModularWord`]: the word's transform, zeta and Möbius
-/// transforms, column pass and checked transform.
+/// The ring's entries of a [`ModularWord`]: the word's transform, zeta and Möbius transforms,
+/// column pass and checked transform on its kernels, with the portable code where no kernel
+/// runs, and its pointwise powers and products.
 macro_rules! kernels {
     ($w:ty, $transform:path, $sets:path, $rows:path, $checked:path) => {
-        fn transform(m: $w, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
-            $transform(m, data, log2, backend.isa(), parallel)
+        fn transform(ring: Modular<$w>, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) {
+            if !$transform(ring.modulus(), data, log2, backend.isa(), parallel) {
+                portable_transform(&ring, data, log2, parallel);
+            }
         }
-        fn sets(m: $w, kind: u8, data: &mut [$w], log2: u32, backend: Backend, parallel: bool) -> bool {
-            $sets(m, kind, data, log2, backend.isa(), parallel)
+        fn sets(
+            ring: Modular<$w>,
+            data: &mut [$w],
+            log2: u32,
+            superset: bool,
+            inverse: bool,
+            backend: Backend,
+            parallel: bool,
+        ) -> bool {
+            let kind = simd::sets::kind(superset, inverse);
+            let ran = $sets(ring.modulus(), kind, data, log2, backend.isa(), parallel);
+            if !ran {
+                portable_sets(&ring, data, log2, superset, inverse, parallel);
+            }
+            ran
         }
         fn rows(m: $w, rows: &mut [&mut [$w]], staggered: bool, backend: Backend, parallel: bool) -> bool {
             $rows(m, rows, staggered, backend.isa(), parallel)
         }
+        /// Each block is checked as the kernel first loads it (see
+        /// [`crate::simd::kernel::transform_checked`]); no pass over memory of its own.
         fn checked(
-            m: $w,
+            ring: Modular<$w>,
             data: &mut [$w],
             log2: u32,
             backend: Backend,
             parallel: bool,
-            undo: crate::simd::kernel::Undo<'_, $w>,
-        ) -> Option<std::result::Result<(), usize>> {
-            $checked(m, data, log2, backend.isa(), parallel, undo)
+        ) -> std::result::Result<(), usize> {
+            let undo = |block: &mut [$w]| {
+                let _ = ring.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
+            };
+            match $checked(ring.modulus(), data, log2, backend.isa(), parallel, &undo) {
+                Some(result) => result.map_err(|start| first_invalid_from(&ring, data, start)),
+                None => portable_transform_checked(&ring, data, log2, parallel, &undo),
+            }
+        }
+        fn pow_each(ring: Modular<$w>, data: &mut [$w], e: u64, backend: Backend, parallel: bool) {
+            ring.pow_each_word(data, e, backend, parallel);
+        }
+        fn mul_each_scaled(
+            ring: Modular<$w>,
+            a: &mut [$w],
+            b: &[$w],
+            log2: u32,
+            backend: Backend,
+            parallel: bool,
+        ) {
+            ring.mul_each_scaled_word(a, b, log2, backend, parallel);
         }
     };
 }
@@ -295,14 +353,7 @@ impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
         parallel: bool,
         _: Internal,
     ) -> Result<()> {
-        let e = exponent_u64(&self.reduce_exponent(k));
-        let mont = self.mont;
-        parallel::chunks(data, parallel, 2 * POW_CHUNK, |chunk| {
-            let done = W::pow_simd(mont, chunk, e, backend);
-            for x in &mut chunk[done..] {
-                *x = mont.pow_of(*x, &e);
-            }
-        });
+        W::pow_each(*self, data, exponent_u64(&self.reduce_exponent(k)), backend, parallel);
         Ok(())
     }
     /// `a · b · 2^-log2`: `(a·b·R⁻¹) · (w·R²) · R⁻¹`, two Montgomery products and no
@@ -316,25 +367,14 @@ impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
         parallel: bool,
         _: Internal,
     ) -> Result<bool> {
-        let mont = self.mont;
-        // w · R² mod m: a Montgomery product with it multiplies by w · R.
-        let w_r2 = mont.mul(mont.enter(self.two_power_inverse(log2)), mont.r2());
-        let b = &b[..a.len()];
-        crate::parallel::zip_chunks(a, b, parallel, PARALLEL_MIN, |a, b| {
-            let done = W::mul_scaled_simd(mont, a, b, w_r2, backend);
-            for (x, &y) in a[done..].iter_mut().zip(&b[done..]) {
-                *x = mont.mul(mont.mul(*x, y), w_r2);
-            }
-        });
+        W::mul_each_scaled(*self, a, b, log2, backend, parallel);
         Ok(true)
     }
     fn words(&self, _: Internal) -> Words<W> {
         W::words(*self)
     }
     fn transform(&self, data: &mut [W], log2: u32, backend: Backend, parallel: bool, _: Internal) {
-        if !W::transform(self.modulus(), data, log2, backend, parallel) {
-            portable_transform(self, data, log2, parallel);
-        }
+        W::transform(*self, data, log2, backend, parallel);
     }
     fn transform_sets(
         &self,
@@ -346,12 +386,7 @@ impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
         parallel: bool,
         _: Internal,
     ) -> bool {
-        let kind = simd::sets::kind(superset, inverse);
-        let ran = W::sets(self.modulus(), kind, data, log2, backend, parallel);
-        if !ran {
-            super::portable_sets(self, data, log2, superset, inverse, parallel);
-        }
-        ran
+        W::sets(*self, data, log2, superset, inverse, backend, parallel)
     }
     fn transform_rows(
         &self,
@@ -363,8 +398,6 @@ impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
     ) -> bool {
         W::rows(self.modulus(), rows, staggered, backend, parallel)
     }
-    /// Each block is checked as the kernel first loads it (see
-    /// [`crate::simd::kernel::transform_checked`]); no pass over memory of its own.
     fn transform_checked(
         &self,
         data: &mut [W],
@@ -373,13 +406,34 @@ impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
         parallel: bool,
         _: Internal,
     ) -> std::result::Result<(), usize> {
-        let undo = |block: &mut [W]| {
-            let _ = self.divide_by_power_of_two(block, block.len().trailing_zeros(), false);
-        };
-        match W::checked(self.modulus(), data, log2, backend, parallel, &undo) {
-            Some(result) => result.map_err(|start| first_invalid_from(self, data, start)),
-            None => portable_transform_checked(self, data, log2, parallel, &undo),
-        }
+        W::checked(*self, data, log2, backend, parallel)
+    }
+}
+
+impl<W: ModularWord> Modular<W> {
+    /// [`Ring::pow_each`] with the exponent reduced to a word.
+    fn pow_each_word(self, data: &mut [W], e: u64, backend: Backend, parallel: bool) {
+        let mont = self.mont;
+        parallel::chunks(data, parallel, 2 * POW_CHUNK, |chunk| {
+            let done = W::pow_simd(mont, chunk, e, backend);
+            for x in &mut chunk[done..] {
+                *x = mont.pow_of(*x, &e);
+            }
+        });
+    }
+
+    /// [`Ring::mul_each_scaled`].
+    fn mul_each_scaled_word(self, a: &mut [W], b: &[W], log2: u32, backend: Backend, parallel: bool) {
+        let mont = self.mont;
+        // w · R² mod m: a Montgomery product with it multiplies by w · R.
+        let w_r2 = mont.mul(mont.enter(self.two_power_inverse(log2)), mont.r2());
+        let b = &b[..a.len()];
+        crate::parallel::zip_chunks(a, b, parallel, PARALLEL_MIN, |a, b| {
+            let done = W::mul_scaled_simd(mont, a, b, w_r2, backend);
+            for (x, &y) in a[done..].iter_mut().zip(&b[done..]) {
+                *x = mont.mul(mont.mul(*x, y), w_r2);
+            }
+        });
     }
 }
 
