@@ -28,7 +28,7 @@
 //! the rows (the even and the odd sets' residues are the low and the high halves of `u64` words).
 
 use crate::error::{Error, Result};
-use crate::ring::{Internal, Mod32, Ring, Words, Wrap64};
+use crate::ring::{Exact128, Float32, Float64, Internal, Mod32, Mod64, Ring, Words, Wrap32, Wrap64};
 use crate::simd::Backend;
 use crate::simd::sets::{Vectorised, run_widest};
 
@@ -109,6 +109,8 @@ where
     let bytes = crate::memory::bytes_for::<R::Elem>(|| "the ranked transforms".into(), words)?;
     crate::memory::ensure_fits(|| format!("the ranked transforms of 2^{n} sets"), bytes)?;
     let sum = |x: &mut dyn Iterator<Item = u128>| x.fold(0u128, u128::saturating_add);
+    // Each built-in ring runs on a function of its own, compiled once here; the element-by-element
+    // path below is compiled only for the rings that do not name their words.
     match ring.words(Internal(())) {
         Words::Exact64(same) => {
             let (a64, b64) = (same.to(a), same.to(b));
@@ -117,9 +119,7 @@ where
             if sa.checked_mul(sb).is_none_or(|p| p > i64::MAX as u128) {
                 return Err(overflow("i64", sa, sb));
             }
-            // Every result is below 2^63 in absolute value: modulo 2^64 it is exact.
-            let wrapped = ranked_widest(&WordRanks(Wrap64), a64, b64, |x: i64| x as u64, n, backend);
-            return Ok(same.from(bytemuck::cast_slice::<u64, i64>(&wrapped).to_vec()));
+            return Ok(same.from(exact64(a64, b64, n, backend)));
         }
         Words::Exact128(same) => {
             let (a128, b128) = (same.to(a), same.to(b));
@@ -130,15 +130,57 @@ where
             if sa.checked_mul(sb).and_then(|p| p.checked_mul(factor)).is_none_or(|p| p > i128::MAX as u128) {
                 return Err(overflow("i128", sa, sb));
             }
+            return Ok(same.from(exact128(a128, b128, n, backend)));
         }
-        Words::Mod32(m, same) => {
-            // The element type is u32: no copies in or out.
-            let out = ranked_widest(&Mod32Ranks::new(m), same.to(a), same.to(b), |x| x, n, backend);
-            return Ok(same.from(out));
-        }
+        Words::Mod32(m, same) => return Ok(same.from(mod32(m, same.to(a), same.to(b), n, backend))),
+        Words::Mod64(m, same) => return Ok(same.from(mod64(m, same.to(a), same.to(b), n, backend))),
+        Words::Wrap32(same) => return Ok(same.from(wrap32(same.to(a), same.to(b), n, backend))),
+        Words::Wrap64(same) => return Ok(same.from(wrap64(same.to(a), same.to(b), n, backend))),
+        Words::Float32(same) => return Ok(same.from(float32(same.to(a), same.to(b), n, backend))),
+        Words::Float64(same) => return Ok(same.from(float64(same.to(a), same.to(b), n, backend))),
         Words::Other => {}
     }
-    Ok(ranked_widest(&WordRanks(ring), a, b, |x| x, n, backend))
+    if !R::NAMES_ITS_WORDS {
+        return Ok(ranked_widest(&WordRanks(ring), a, b, |x| x, n, backend));
+    }
+    unreachable!("{ring} names its words")
+}
+
+/// The rank products of exact `i64` inputs whose results all lie below `2^63` in absolute value:
+/// modulo `2^64`, which is then exact.
+fn exact64(a: &[i64], b: &[i64], n: usize, backend: Backend) -> Vec<i64> {
+    let wrapped = ranked_widest(&WordRanks(Wrap64), a, b, |x: i64| x as u64, n, backend);
+    bytemuck::cast_slice::<u64, i64>(&wrapped).to_vec()
+}
+
+/// The rank products of residues modulo an odd `m < 2^31`: no copies in or out.
+fn mod32(m: Mod32, a: &[u32], b: &[u32], n: usize, backend: Backend) -> Vec<u32> {
+    ranked_widest(&Mod32Ranks::new(m), a, b, |x| x, n, backend)
+}
+
+/// The rank products of residues modulo an odd `m < 2^63`, in the ring's own arithmetic.
+fn mod64(m: Mod64, a: &[u64], b: &[u64], n: usize, backend: Backend) -> Vec<u64> {
+    ranked_widest(&WordRanks(m), a, b, |x| x, n, backend)
+}
+
+/// The rank products of the built-in rings without a modulus, in each ring's own arithmetic.
+/// Like the functions above, they are not generic: each is compiled here once, not in every
+/// crate that calls [`subset_convolve`].
+macro_rules! in_own_arithmetic {
+    ($($name:ident: $ring:ident, $elem:ty;)*) => {$(
+        #[doc = concat!("The rank products in the arithmetic of [`", stringify!($ring), "`].")]
+        fn $name(a: &[$elem], b: &[$elem], n: usize, backend: Backend) -> Vec<$elem> {
+            ranked_widest(&WordRanks($ring), a, b, |x| x, n, backend)
+        }
+    )*};
+}
+
+in_own_arithmetic! {
+    exact128: Exact128, i128;
+    wrap32: Wrap32, u32;
+    wrap64: Wrap64, u64;
+    float32: Float32, f32;
+    float64: Float64, f64;
 }
 
 fn overflow(ring: &str, sa: u128, sb: u128) -> Error {

@@ -18,6 +18,7 @@ macro_rules! exact_ring {
 
         impl Ring for $name {
             type Elem = $elem;
+            const NAMES_ITS_WORDS: bool = true;
 
             fn zero(&self) -> $elem {
                 0

@@ -3,7 +3,7 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use super::{Internal, Ring, portable_transform};
+use super::{Internal, Ring, Same, Words, portable_transform};
 use crate::error::Result;
 use crate::parallel;
 use crate::simd::{self, Backend, PARALLEL_MIN};
@@ -14,6 +14,11 @@ macro_rules! float_ring {
 
         impl Ring for $name {
             type Elem = $elem;
+            const NAMES_ITS_WORDS: bool = true;
+
+            fn words(&self, _: Internal) -> Words<$elem> {
+                Words::$name(Same::id())
+            }
 
             fn zero(&self) -> $elem {
                 0.0

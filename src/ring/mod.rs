@@ -263,12 +263,18 @@ pub trait Ring: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         portable_transform(self, data, log2, parallel);
     }
 
-    /// What the subset convolution knows of this ring's words ([`Words`]): the built-in rings
-    /// whose ranked transforms have a path of their own say so here. Only nimcount can call it.
+    /// What the subset convolution knows of this ring's words ([`Words`]): each built-in ring
+    /// names its own, whose ranked transforms are compiled once, in nimcount. Only nimcount can
+    /// call it.
     #[doc(hidden)]
     fn words(&self, _: Internal) -> Words<Self::Elem> {
         Words::Other
     }
+
+    /// True when [`words`](Ring::words) never answers [`Words::Other`] (the built-in rings): the
+    /// callers' element-by-element paths are then not compiled for this ring at all.
+    #[doc(hidden)]
+    const NAMES_ITS_WORDS: bool = false;
 
     /// One pass of the transform across `rows` (the transform of length `rows.len()` of every
     /// column) on the SIMD kernel, where this ring has one and the rows suit it; false, with the
@@ -388,6 +394,16 @@ pub enum Words<E> {
     Exact64(Same<E, i64>),
     /// Exact `i128` integers ([`Exact128`]).
     Exact128(Same<E, i128>),
+    /// Residues of [`Mod64`], stored as `u64`.
+    Mod64(Mod64, Same<E, u64>),
+    /// Wrapping `u32` ([`Wrap32`]).
+    Wrap32(Same<E, u32>),
+    /// Wrapping `u64` ([`Wrap64`]).
+    Wrap64(Same<E, u64>),
+    /// `f32` ([`Float32`]).
+    Float32(Same<E, f32>),
+    /// `f64` ([`Float64`]).
+    Float64(Same<E, f64>),
     /// Any other ring: its own arithmetic, element by element.
     Other,
 }
@@ -494,4 +510,25 @@ where
 {
     portable::transform_checked(RingButterfly(ring), data, log2, parallel, undo)
         .map_err(|start| first_invalid_from(ring, data, start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `ring` names its words the way its `NAMES_ITS_WORDS` promises (a ring that
+    /// promised and answered `Other` would reach no path of the subset convolution).
+    fn keeps_its_promise<R: Ring>(ring: R) -> bool {
+        R::NAMES_ITS_WORDS == !matches!(ring.words(Internal(())), Words::Other)
+    }
+
+    #[test]
+    fn the_built_in_rings_name_their_words() {
+        assert!(keeps_its_promise(Mod32::new(7).unwrap()));
+        assert!(keeps_its_promise(Mod64::new(7).unwrap()));
+        assert!(keeps_its_promise(Wrap32) && keeps_its_promise(Wrap64));
+        assert!(keeps_its_promise(Exact64) && keeps_its_promise(Exact128));
+        assert!(keeps_its_promise(Float32) && keeps_its_promise(Float64));
+        assert!(Mod32::NAMES_ITS_WORDS && Wrap64::NAMES_ITS_WORDS && Float32::NAMES_ITS_WORDS);
+    }
 }

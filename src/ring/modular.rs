@@ -244,8 +244,8 @@ impl ModularWord for u64 {
         let w = Shoup64::new(w, m);
         parallel::for_each(data, parallel, PARALLEL_MIN, |x| *x = w.mul(*x));
     }
-    fn words(_: Mod64) -> Words<u64> {
-        Words::Other
+    fn words(ring: Mod64) -> Words<u64> {
+        Words::Mod64(ring, Same::id())
     }
 }
 
@@ -305,6 +305,7 @@ impl<W: ModularWord> fmt::Display for Modular<W> {
 
 impl<W: ModularWord + bytemuck::Pod> Ring for Modular<W> {
     type Elem = W;
+    const NAMES_ITS_WORDS: bool = true;
 
     fn zero(&self) -> W {
         W::from_u64(0)

@@ -2,7 +2,7 @@
 
 use num_bigint::BigUint;
 
-use super::{Internal, POW_CHUNK, Ring, portable_transform};
+use super::{Internal, POW_CHUNK, Ring, Same, Words, portable_transform};
 use crate::arith::{ExponentRule, square_and_multiply};
 use crate::error::Result;
 use crate::parallel;
@@ -14,6 +14,11 @@ macro_rules! wrapping_ring {
 
         impl Ring for $name {
             type Elem = $elem;
+            const NAMES_ITS_WORDS: bool = true;
+
+            fn words(&self, _: Internal) -> Words<$elem> {
+                Words::$name(Same::id())
+            }
 
             fn zero(&self) -> $elem {
                 0

@@ -3,7 +3,7 @@
 use nimcount::Error;
 use nimcount::convolve::{and_convolve, or_convolve, subset_convolve, subset_convolve_with_backend};
 use nimcount::fwht::Backend;
-use nimcount::ring::{Exact64, Exact128, Float64, Mod32, Mod64, Ring, Wrap32};
+use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 
 use crate::support::common::{Rng, TestRing};
 
@@ -60,8 +60,53 @@ fn bitwise_convolutions_equal_their_definitions_in_every_ring() {
     check(Exact64, 9, |rng, _| rng.signed(1 << 20));
     check(Exact128, 6, |rng, _| i128::from(rng.signed(1 << 40)));
     check(Wrap32, 8, |rng, _| rng.next_u64() as u32);
-    // Small integers: every product and sum is exact in f64.
+    check(Wrap64, 7, |rng, _| rng.next_u64());
+    // Small integers: every product and sum is exact in f64, and in f32 (below 2^24).
     check(Float64, 7, |rng, _| rng.signed(8) as f64);
+    check(Float32, 6, |rng, _| rng.signed(8) as f32);
+    // A ring of the user's: the element-by-element path.
+    check(Mod7, 7, |rng, _| rng.below(7) as u16);
+}
+
+/// Arithmetic modulo 7 on `u16`, with only `Ring`'s required methods (no 1/2 is needed).
+#[derive(Clone, Copy, Debug)]
+struct Mod7;
+
+impl std::fmt::Display for Mod7 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Z/7")
+    }
+}
+
+impl Ring for Mod7 {
+    type Elem = u16;
+    fn zero(&self) -> u16 {
+        0
+    }
+    fn one(&self) -> u16 {
+        1
+    }
+    fn add(&self, a: u16, b: u16) -> u16 {
+        (a + b) % 7
+    }
+    fn sub(&self, a: u16, b: u16) -> u16 {
+        (a + 7 - b) % 7
+    }
+    fn mul(&self, a: u16, b: u16) -> u16 {
+        a * b % 7
+    }
+    fn is_valid(&self, x: &u16) -> bool {
+        *x < 7
+    }
+    fn can_halve(&self) -> bool {
+        true
+    }
+    fn divide_by_power_of_two(&self, data: &mut [u16], log2: u32, _: bool) -> nimcount::Result<()> {
+        // 2⁻¹ = 4 mod 7.
+        let factor = (0..log2).fold(1, |f, _| f * 4 % 7);
+        data.iter_mut().for_each(|x| *x = *x * factor % 7);
+        Ok(())
+    }
 }
 
 /// The subset convolution at 2^12 and 2^16 (one block of 2^12 sets; blocks of 2^12 with four
