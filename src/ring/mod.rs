@@ -516,19 +516,18 @@ where
 mod tests {
     use super::*;
 
-    /// Whether `ring` names its words the way its `NAMES_ITS_WORDS` promises (a ring that
-    /// promised and answered `Other` would reach no path of the subset convolution).
-    fn keeps_its_promise<R: Ring>(ring: R) -> bool {
-        R::NAMES_ITS_WORDS == !matches!(ring.words(Internal(())), Words::Other)
+    /// Whether `ring` promises to name its words and does (a ring that promised and answered
+    /// `Other` would reach no path of the subset convolution).
+    fn names_its_words<R: Ring>(ring: R) -> bool {
+        R::NAMES_ITS_WORDS && !matches!(ring.words(Internal(())), Words::Other)
     }
 
     #[test]
     fn the_built_in_rings_name_their_words() {
-        assert!(keeps_its_promise(Mod32::new(7).unwrap()));
-        assert!(keeps_its_promise(Mod64::new(7).unwrap()));
-        assert!(keeps_its_promise(Wrap32) && keeps_its_promise(Wrap64));
-        assert!(keeps_its_promise(Exact64) && keeps_its_promise(Exact128));
-        assert!(keeps_its_promise(Float32) && keeps_its_promise(Float64));
-        assert!(Mod32::NAMES_ITS_WORDS && Wrap64::NAMES_ITS_WORDS && Float32::NAMES_ITS_WORDS);
+        assert!(names_its_words(Mod32::new(7).unwrap()));
+        assert!(names_its_words(Mod64::new(7).unwrap()));
+        assert!(names_its_words(Wrap32) && names_its_words(Wrap64));
+        assert!(names_its_words(Exact64) && names_its_words(Exact128));
+        assert!(names_its_words(Float32) && names_its_words(Float64));
     }
 }
