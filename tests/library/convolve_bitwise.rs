@@ -5,7 +5,7 @@ use nimcount::convolve::{and_convolve, or_convolve, subset_convolve, subset_conv
 use nimcount::fwht::Backend;
 use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 
-use crate::support::common::{Rng, TestRing};
+use crate::support::common::{Rng, SmallPrime, TestRing};
 
 /// `c[s] = Σ a[i] b[j]` over the pairs with `i & j = s`, `i | j = s`, or disjoint `i | j = s`.
 fn brute<R: Ring>(ring: &R, a: &[R::Elem], b: &[R::Elem]) -> [Vec<R::Elem>; 3]
@@ -65,48 +65,7 @@ fn bitwise_convolutions_equal_their_definitions_in_every_ring() {
     check(Float64, 7, |rng, _| rng.signed(8) as f64);
     check(Float32, 6, |rng, _| rng.signed(8) as f32);
     // A ring of the user's: the element-by-element path.
-    check(Mod7, 7, |rng, _| rng.below(7) as u16);
-}
-
-/// Arithmetic modulo 7 on `u16`, with only `Ring`'s required methods (no 1/2 is needed).
-#[derive(Clone, Copy, Debug)]
-struct Mod7;
-
-impl std::fmt::Display for Mod7 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Z/7")
-    }
-}
-
-impl Ring for Mod7 {
-    type Elem = u16;
-    fn zero(&self) -> u16 {
-        0
-    }
-    fn one(&self) -> u16 {
-        1
-    }
-    fn add(&self, a: u16, b: u16) -> u16 {
-        (a + b) % 7
-    }
-    fn sub(&self, a: u16, b: u16) -> u16 {
-        (a + 7 - b) % 7
-    }
-    fn mul(&self, a: u16, b: u16) -> u16 {
-        a * b % 7
-    }
-    fn is_valid(&self, x: &u16) -> bool {
-        *x < 7
-    }
-    fn can_halve(&self) -> bool {
-        true
-    }
-    fn divide_by_power_of_two(&self, data: &mut [u16], log2: u32, _: bool) -> nimcount::Result<()> {
-        // 2⁻¹ = 4 mod 7.
-        let factor = (0..log2).fold(1, |f, _| f * 4 % 7);
-        data.iter_mut().for_each(|x| *x = *x * factor % 7);
-        Ok(())
-    }
+    check(SmallPrime::<7>, 7, |rng, _| rng.below(7) as u16);
 }
 
 /// The subset convolution at 2^12 and 2^16 (one block of 2^12 sets; blocks of 2^12 with four

@@ -5,7 +5,7 @@ use nimcount::Error;
 use nimcount::fwht::{Backend, Plan, reference};
 use nimcount::ring::{Exact64, Exact128, Float32, Float64, Mod32, Mod64, Ring, Wrap32, Wrap64};
 
-use crate::support::common::{Rng, TestRing, available_backends, vectors};
+use crate::support::common::{Rng, SmallPrime, TestRing, available_backends, vectors};
 
 const MAX_NAIVE_LOG2: u32 = 10;
 
@@ -308,55 +308,19 @@ fn unavailable_backends_are_refused() {
 
 #[test]
 fn user_defined_rings_get_the_portable_kernel() {
-    /// Arithmetic modulo 3 with its own element type — only `Ring`'s required methods.
-    #[derive(Clone, Copy, Debug)]
-    struct Mod3;
-    impl std::fmt::Display for Mod3 {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("Z/3")
-        }
-    }
-    impl Ring for Mod3 {
-        type Elem = u8;
-        fn zero(&self) -> u8 {
-            0
-        }
-        fn one(&self) -> u8 {
-            1
-        }
-        fn add(&self, a: u8, b: u8) -> u8 {
-            (a + b) % 3
-        }
-        fn sub(&self, a: u8, b: u8) -> u8 {
-            (a + 3 - b) % 3
-        }
-        fn mul(&self, a: u8, b: u8) -> u8 {
-            a * b % 3
-        }
-        fn is_valid(&self, x: &u8) -> bool {
-            *x < 3
-        }
-        fn can_halve(&self) -> bool {
-            true
-        }
-        fn divide_by_power_of_two(&self, data: &mut [u8], log2: u32, _: bool) -> nimcount::Result<()> {
-            // 2⁻¹ = 2 mod 3, so 2^-log2 = 2^log2 = 1 or 2.
-            let factor = if log2.is_multiple_of(2) { 1 } else { 2 };
-            data.iter_mut().for_each(|x| *x = *x * factor % 3);
-            Ok(())
-        }
-    }
+    // Arithmetic modulo 3 with its own element type: only `Ring`'s required methods.
+    let mod3 = SmallPrime::<3>;
     let mut rng = Rng::new(3);
     for log2 in 0..=10 {
-        let x: Vec<u8> = (0..1 << log2).map(|_| rng.below(3) as u8).collect();
+        let x: Vec<u16> = (0..1 << log2).map(|_| rng.below(3) as u16).collect();
         let mut y = x.clone();
-        nimcount::fwht::forward(Mod3, &mut y).unwrap();
-        assert_eq!(y, reference::naive(&Mod3, &x), "2^{log2}");
-        nimcount::fwht::inverse(Mod3, &mut y).unwrap();
+        nimcount::fwht::forward(mod3, &mut y).unwrap();
+        assert_eq!(y, reference::naive(&mod3, &x), "2^{log2}");
+        nimcount::fwht::inverse(mod3, &mut y).unwrap();
         assert_eq!(y, x);
-        assert!(Mod3.validate(&x).is_ok());
+        assert!(mod3.validate(&x).is_ok());
     }
-    assert!(Mod3.validate(&[0, 1, 3]).is_err());
+    assert!(mod3.validate(&[0, 1, 3]).is_err());
 }
 
 /// Transforms larger than L2 (16 MiB buffers of 4-, 8- and 16-byte elements; the portable kernel

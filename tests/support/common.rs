@@ -50,6 +50,48 @@ pub fn available_backends(what: &str) -> Vec<Backend> {
         .collect()
 }
 
+/// Arithmetic modulo a small odd prime `P` on `u16`, an element type no built-in ring uses, with
+/// only `Ring`'s required methods: a ring of the user's, which takes the portable paths.
+#[derive(Clone, Copy, Debug)]
+pub struct SmallPrime<const P: u16>;
+
+impl<const P: u16> std::fmt::Display for SmallPrime<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Z/{P}")
+    }
+}
+
+impl<const P: u16> Ring for SmallPrime<P> {
+    type Elem = u16;
+    fn zero(&self) -> u16 {
+        0
+    }
+    fn one(&self) -> u16 {
+        1
+    }
+    fn add(&self, a: u16, b: u16) -> u16 {
+        (a + b) % P
+    }
+    fn sub(&self, a: u16, b: u16) -> u16 {
+        (a + P - b) % P
+    }
+    fn mul(&self, a: u16, b: u16) -> u16 {
+        a * b % P
+    }
+    fn is_valid(&self, x: &u16) -> bool {
+        *x < P
+    }
+    fn can_halve(&self) -> bool {
+        true
+    }
+    fn divide_by_power_of_two(&self, data: &mut [u16], log2: u32, _: bool) -> nimcount::Result<()> {
+        // 2⁻¹ = (P + 1) / 2 modulo an odd P.
+        let factor = (0..log2).fold(1, |f, _| f * P.div_ceil(2) % P);
+        data.iter_mut().for_each(|x| *x = *x * factor % P);
+        Ok(())
+    }
+}
+
 /// A ring under test, with generators of the values it accepts.
 pub trait TestRing: Ring<Elem: bytemuck::Pod> + Copy {
     /// A uniformly random accepted value small enough that a transform of `2^log2` of them is
