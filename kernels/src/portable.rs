@@ -70,10 +70,13 @@ impl<B: Butterfly> Butterflies for Scalar<B> {
         unsafe { lanes::columns(self, rows) }
     }
 
+    /// The plain order: a pass of single elements is bound by its arithmetic, not by memory, and
+    /// the stagger's prefetches only cost it time. Measured on the 2-core AMD EPYC development
+    /// machine, transforms of 2^28 elements (rows 64 MiB and more apart) take 0.8× the time of
+    /// the staggered order for `u32` residues and 0.6× for `f64`, the zeta transforms 0.6–0.8×
+    /// and 0.5×. Nor is the staggered pass compiled for every ring and kind.
     fn staggered(self, rows: &mut [&mut [B::E]]) {
-        lanes::assert_rows(rows, 1);
-        // SAFETY: the shape was checked; scalar code needs no instruction set.
-        unsafe { lanes::staggered(self, rows) }
+        self.columns(rows);
     }
 
     fn valid(self, data: &[B::E]) -> bool {
@@ -115,8 +118,9 @@ pub fn transform_checked<B: Butterfly>(
     }
 }
 
-/// [`transform`] with passes over rows at least `stagger_min_row_bytes` apart staggered (tests
-/// lower the bound to run the staggered passes on small transforms).
+/// [`transform`] with passes over rows at least `stagger_min_row_bytes` apart in the staggered
+/// order, which for single elements is the plain one (see `Scalar::staggered`): the reference of
+/// the SIMD backends' staggered passes in the tests.
 #[cfg(test)]
 pub fn transform_staggering<B: Butterfly>(b: B, data: &mut [B::E], log2: u32, stagger_min_row_bytes: usize) {
     kernel::transform_staggering(Scalar(b), data, log2, false, stagger_min_row_bytes);
