@@ -73,7 +73,7 @@ impl<B: Butterfly> Butterflies for Scalar<B> {
     /// The plain order: a pass of single elements is bound by its arithmetic, not by memory, and
     /// the stagger's prefetches only cost it time. Measured on the 2-core AMD EPYC development
     /// machine, transforms of 2^28 elements (rows 64 MiB and more apart) take 0.8× the time of
-    /// the staggered order for `u32` residues and 0.6× for `f64`, the zeta transforms 0.6–0.8×
+    /// the staggered order for `u32` residues and 0.55–0.7× for `f64`, the zeta transforms 0.6–0.8×
     /// and 0.5×. Nor is the staggered pass compiled for every ring and kind.
     fn staggered(self, rows: &mut [&mut [B::E]]) {
         self.columns(rows);
