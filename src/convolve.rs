@@ -7,8 +7,8 @@
 //! the normalised inverse (odd moduli and floats multiply by `1/n`; exact integer rings divide
 //! exactly and refuse a remainder).
 
-mod bitwise;
-mod subset;
+pub(crate) mod bitwise;
+pub(crate) mod subset;
 
 pub use bitwise::{and_convolve, or_convolve};
 pub use subset::{subset_convolve, subset_convolve_with_backend};

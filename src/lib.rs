@@ -1,16 +1,26 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
+// The feature `internals` reaches every module for nimcount's own tests (`tests/internals`); what
+// it exposes is not API: it needs no documentation or API conventions of its own and may name
+// types that stay private (`.ci/run` lints the library without it too).
+#![cfg_attr(
+    feature = "internals",
+    allow(
+        missing_docs,
+        private_interfaces,
+        private_bounds,
+        clippy::len_without_is_empty,
+        clippy::new_without_default
+    )
+)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 // Modules bottom to top. Their floors (a module imports only from the floors below its own)
-// are listed in `layers::FLOORS`, whose test checks them and that no files of a directory
-// import each other in a circle.
+// are listed in `FLOORS` of `tests/internals/layers.rs`, whose test checks them and that no
+// files of a directory import each other in a circle.
 // Ground: one-line messages (what the user typed, shortened and escaped); errors and
-// progress; what may be allocated; the expression parser; input files and threads. The
-// generator the unit tests share.
+// progress; what may be allocated; the expression parser; input files and threads.
 pub mod message;
-#[cfg(test)]
-mod testing;
 
 pub mod error;
 pub mod progress;
@@ -20,12 +30,12 @@ pub mod memory;
 pub mod number;
 
 pub mod input;
-mod parallel;
+pub(crate) mod parallel;
 
 // Machine words: the choice of instruction set over the SIMD kernels (the crate
 // `nimcount-kernels`, which holds their `unsafe` code);
 // modular arithmetic; the element types of the transform.
-mod simd;
+pub(crate) mod simd;
 
 pub mod arith;
 
@@ -57,8 +67,11 @@ pub mod play;
 // games, positions and queries it builds; the binary and the Python binding call it.
 pub mod spec;
 
-#[cfg(test)]
-mod layers;
+// Every module, public or not, for the tests of `tests/internals` (feature `internals`, which
+// only nimcount's own tests turn on; nothing there is API).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
 
 pub use error::{Error, Result};
 /// The `f16` and `bf16` types of [`fwht::HadamardPlan`].

@@ -253,7 +253,7 @@ pub struct Probability {
 
 /// Options that change how a query is computed, never its answer.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Options {
+pub struct Options {
     pub method: Method,
     pub backend: Backend,
     pub parallel: bool,

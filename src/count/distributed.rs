@@ -259,16 +259,3 @@ impl<C: Communicator> Run<'_, C> {
 fn primes_below_2_62() -> impl Iterator<Item = u64> {
     ((1u64 << 61)..(1 << 62)).rev().filter(|&n| n % 2 == 1 && is_prime(n))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_primes_are_primes_below_2_62_largest_first() {
-        let p: Vec<u64> = primes_below_2_62().take(3).collect();
-        assert!(p.windows(2).all(|w| w[0] > w[1]));
-        assert!(p.iter().all(|&q| q < 1 << 62 && q > 1 << 61 && is_prime(q)));
-        assert_eq!(p[0], (1 << 62) - 57);
-    }
-}

@@ -68,22 +68,22 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
-mod answer;
-mod coefficients;
+pub(crate) mod answer;
+pub(crate) mod coefficients;
 #[cfg(feature = "mpi")]
-mod distributed;
-mod engine;
-mod geometric;
-mod levels;
-mod misere;
+pub(crate) mod distributed;
+pub(crate) mod engine;
+pub(crate) mod geometric;
+pub(crate) mod levels;
+pub(crate) mod misere;
 pub(crate) mod modulus;
-mod moore;
-mod query;
-mod quotient;
-mod source;
-mod spectrum;
-mod structured;
-mod tally;
+pub(crate) mod moore;
+pub(crate) mod query;
+pub(crate) mod quotient;
+pub(crate) mod source;
+pub(crate) mod spectrum;
+pub(crate) mod structured;
+pub(crate) mod tally;
 
 pub use answer::{Counts, Distribution, Kind, Method, Probability, Report, Source, SpectrumPath};
 pub use coefficients::MAX_STEPS;

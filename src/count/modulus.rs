@@ -13,7 +13,7 @@ use crate::arith::{crt, inverse_power_of_two};
 use crate::error::{Error, Result};
 
 /// Refuses the modulus 0 (every other modulus, 1 included, is counted modulo).
-pub(crate) fn check(modulus: Option<&BigUint>) -> Result<()> {
+pub fn check(modulus: Option<&BigUint>) -> Result<()> {
     if modulus.is_some_and(Zero::is_zero) {
         return Err(Error::InvalidModulus { modulus: "0".into(), reason: "the modulus must be at least 1" });
     }
@@ -22,7 +22,7 @@ pub(crate) fn check(modulus: Option<&BigUint>) -> Result<()> {
 
 /// One prime-power side of a modulus `M = 2^a · M′`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Part {
+pub enum Part {
     /// The odd part `M′ > 1`.
     Odd(BigUint),
     /// The power of two `2^a`, `a >= 1`.
@@ -66,7 +66,7 @@ impl Part {
 /// `width` counts modulo `m >= 1`: `count` gives them modulo each part of `m`, and they are
 /// joined by the Chinese remainder theorem, one by one. Modulo 1 every count is 0 and `count`
 /// is not called.
-pub(crate) fn by_parts(
+pub fn by_parts(
     m: &BigUint,
     width: usize,
     mut count: impl FnMut(&Part) -> Result<Vec<BigUint>>,
@@ -86,48 +86,9 @@ pub(crate) fn by_parts(
 }
 
 /// `total − losing`, modulo `modulus` when there is one (`losing <= total` when exact).
-pub(crate) fn winning(total: &BigUint, losing: &BigUint, modulus: Option<&BigUint>) -> BigUint {
+pub fn winning(total: &BigUint, losing: &BigUint, modulus: Option<&BigUint>) -> BigUint {
     match modulus {
         Some(m) => (total % m + m - losing % m) % m,
         None => total - losing,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parts_join_back_to_every_residue() {
-        for m in [1u128, 2, 3, 12, 64, 1_000_000_007, 3 << 70, (1 << 64) - 59, u128::MAX] {
-            let m = BigUint::from(m);
-            let parts = Part::of(&m);
-            let product = parts.iter().fold(BigUint::one(), |p, part| p * part.modulus());
-            assert_eq!(product, m);
-            for x in [0u128, 1, 5, 1 << 65, u128::MAX - 3] {
-                let x = BigUint::from(x);
-                let joined =
-                    by_parts(&m, 2, |part| Ok(vec![&x % part.modulus(), (&x + 1u32) % part.modulus()]));
-                assert_eq!(joined.unwrap(), [&x % &m, (&x + 1u32) % &m], "{x} mod {m}");
-            }
-        }
-        assert!(check(Some(&BigUint::zero())).is_err());
-        assert!(check(Some(&BigUint::one())).is_ok() && check(None).is_ok());
-    }
-
-    #[test]
-    fn a_part_reads_the_losing_count_off_the_sum() {
-        // S = 2^d · L for L = 123456789123 and d = 7.
-        let (l, d) = (BigUint::from(123_456_789_123u64), 7);
-        let s = &l << d;
-        for m in [3u64, 1_000_000_007, (1 << 61) - 1] {
-            assert_eq!(Part::Odd(m.into()).losing(&s % m, d), &l % m);
-        }
-        for a in [1u64, 5, 40, 64] {
-            let wide = BigUint::one() << (a + u64::from(d));
-            assert_eq!(Part::Two(a).losing(&s % &wide, d), &l % (BigUint::one() << a));
-        }
-        assert_eq!(winning(&5u32.into(), &7u32.into(), Some(&BigUint::from(10u32))), 8u32.into());
-        assert_eq!(winning(&9u32.into(), &4u32.into(), None), 5u32.into());
     }
 }

@@ -143,7 +143,7 @@ impl Spectrum {
 
 /// The classes of equal transformed values of the array of slots.
 #[derive(Debug, Clone)]
-pub(crate) struct ArraySpectrum {
+pub struct ArraySpectrum {
     /// The weight of each component.
     pub weights: Vec<BigUint>,
     /// Components per class.
@@ -160,7 +160,7 @@ pub(crate) struct ArraySpectrum {
 
 impl ArraySpectrum {
     /// Transforms the histogram's terms exactly and groups the slots.
-    pub(crate) fn new(histogram: &Histogram, keep_slots: bool, options: Options) -> Result<Self> {
+    pub fn new(histogram: &Histogram, keep_slots: bool, options: Options) -> Result<Self> {
         let len = histogram.transform_len();
         // Each term becomes a signed field of a packed i64 column: the transform of a term is a
         // signed sum of its counts, so |value| <= Σ counts < 2^(width − 1) with width = bits(Σ) + 1;
@@ -231,7 +231,7 @@ impl ArraySpectrum {
     }
 
     /// The number of classes.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.multiplicity.len()
     }
 
@@ -241,7 +241,7 @@ impl ArraySpectrum {
     }
 
     /// The exact transformed value `Ĥ` of class `c`.
-    pub(crate) fn value(&self, c: usize) -> BigInt {
+    pub fn value(&self, c: usize) -> BigInt {
         self.weights.iter().zip(self.class(c)).map(|(w, &x)| BigInt::from(w.clone()) * x).sum()
     }
 }
@@ -311,84 +311,4 @@ fn group(columns: &[Vec<i64>], keep_slots: bool) -> (Vec<i64>, Vec<u64>, Option<
         }
     }
     (keys, multiplicity, slot_class)
-}
-
-/// The multiset `{Ĥ_j}` of the transform of `h`'s array of slots, by the O(F log F) reference
-/// transform (values below 2^127).
-#[cfg(test)]
-pub(crate) fn array_multiset(h: &Histogram) -> std::collections::HashMap<i128, u64> {
-    let array = h.to_array().unwrap();
-    let mut data = vec![0i128; array.transform_len()];
-    for term in array.terms() {
-        let w = i128::try_from(term.weight()).unwrap();
-        for (slot, &c) in data.iter_mut().zip(term.counts().iter()) {
-            *slot += w * i128::from(c);
-        }
-    }
-    crate::fwht::reference::textbook(&crate::ring::Exact128, &mut data);
-    let mut out = std::collections::HashMap::new();
-    for x in data {
-        *out.entry(x).or_default() += 1;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fwht::reference;
-    use crate::histogram::Term;
-
-    const OPTIONS: Options = Options {
-        method: crate::count::Method::Auto,
-        backend: crate::simd::Backend::Scalar,
-        parallel: true,
-        spectrum: crate::count::SpectrumPath::Auto,
-        work_limit: crate::count::MAX_STEPS,
-    };
-
-    #[test]
-    fn classes_partition_the_slots_by_exact_value() {
-        let huge = BigUint::from(10u8).pow(40);
-        let terms = vec![
-            Term::new(huge.clone(), vec![1, 1, 1, 1, 1, 0, 0, 0]),
-            Term::new(1u32.into(), vec![0, 3, 0, 0, 2, 0, 7, 0]),
-            Term::new(5u32.into(), vec![u32::MAX, 0, 0, u32::MAX, 0, 0, 0, 1]),
-        ];
-        let h = Histogram::from_terms(terms.clone()).unwrap();
-        let s = ArraySpectrum::new(&h, true, OPTIONS).unwrap();
-        let slots = s.slot_class.as_ref().unwrap();
-        assert_eq!(s.multiplicity.iter().sum::<u64>(), 8);
-        assert_eq!(slots[0] as usize, s.zero_class);
-        assert_eq!(s.value(s.zero_class), BigInt::from(h.total().clone()));
-        // Ĥ_j exactly, from the O(n²) reference transform of each term.
-        for (j, &c) in slots.iter().enumerate() {
-            let mut exact = BigInt::zero();
-            for t in &terms {
-                let counts: Vec<i128> = t.counts().iter().map(|&x| x as i128).collect();
-                let transformed = reference::naive(&crate::ring::Exact128, &counts);
-                exact += BigInt::from(t.weight().clone()) * transformed[j];
-            }
-            assert_eq!(s.value(c as usize), exact, "slot {j}");
-        }
-        let mut values: Vec<BigInt> = (0..s.len()).map(|c| s.value(c)).collect();
-        values.sort();
-        values.dedup();
-        assert_eq!(values.len(), s.len(), "classes with equal tuples were merged");
-    }
-
-    #[test]
-    fn many_classes_grow_the_table() {
-        let mut state = 12345u64;
-        let counts: Vec<u32> = (0..4096)
-            .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((state >> 33) % 1001) as u32
-            })
-            .collect();
-        let h = Histogram::from_terms(vec![Term::new(1u32.into(), counts)]).unwrap();
-        let s = ArraySpectrum::new(&h, false, OPTIONS).unwrap();
-        assert!(s.len() > 1000, "{}", s.len());
-        assert_eq!(s.multiplicity.iter().sum::<u64>(), 4096);
-    }
 }

@@ -62,7 +62,7 @@ pub(crate) const MAX_WORK: u128 = 1 << 33;
 
 /// `words` word operations in steps of [`Query::max_work`](super::Query::max_work), rounded
 /// up: [`MAX_WORK`] words are [`MAX_STEPS`] steps (saturating).
-pub(crate) fn steps_of(words: u128) -> u128 {
+pub fn steps_of(words: u128) -> u128 {
     words.saturating_mul(MAX_STEPS).div_ceil(MAX_WORK)
 }
 
@@ -74,7 +74,7 @@ const MAX_SHIFT: u32 = 16;
 
 /// The distinct transformed values of a structured histogram and their multiplicities.
 #[derive(Debug, Clone)]
-pub(crate) struct StructuredSpectrum {
+pub struct StructuredSpectrum {
     /// The distinct values `Ĥ`.
     pub values: Vec<BigInt>,
     /// How many slots have each value (up to `F = 2^d`).
@@ -86,7 +86,7 @@ pub(crate) struct StructuredSpectrum {
 impl StructuredSpectrum {
     /// The spectrum of a structured histogram; [`Error::TooMuchWork`] beyond `limit` steps (the
     /// query's [`max_work`](super::Query::max_work)).
-    pub(crate) fn new(histogram: &Histogram, limit: u128) -> Result<Self> {
+    pub fn new(histogram: &Histogram, limit: u128) -> Result<Self> {
         let steps = estimate(histogram).map_or(u128::MAX, steps_of);
         if steps > limit {
             return Err(Error::TooMuchWork { what: WHAT, steps: Estimate(Some(steps)), limit });
@@ -152,7 +152,7 @@ fn classes<N: Number>(histogram: &Histogram) -> (Vec<N>, Vec<Vec<(u32, u32)>>) {
 
 /// An upper bound on the word operations of [`StructuredSpectrum::new`], `None` when the
 /// histogram is not structured or its systems are too wide to enumerate.
-pub(crate) fn estimate(histogram: &Histogram) -> Option<u128> {
+pub fn estimate(histogram: &Histogram) -> Option<u128> {
     let (shift, progressions) = histogram.progressions()?;
     if shift > MAX_SHIFT {
         return None;
@@ -188,7 +188,7 @@ pub(crate) fn too_much(work: u128) -> Error {
 
 /// The integers a spectrum is computed in: `i128` when every value fits, else big integers.
 /// Endpoints are non-negative.
-trait Number:
+pub trait Number:
     Clone
     + Eq
     + Hash
@@ -277,9 +277,9 @@ impl Number for BigInt {
 
 /// The distinct values found so far, each with the ranges `(lo, hi)` of exponents `e` whose
 /// `2^e` add up to its multiplicity.
-struct Sink<N> {
+pub struct Sink<N> {
     index: HashMap<N, usize>,
-    classes: Vec<(N, Vec<(u32, u32)>)>,
+    pub classes: Vec<(N, Vec<(u32, u32)>)>,
 }
 
 impl<N> Default for Sink<N> {
@@ -289,7 +289,7 @@ impl<N> Default for Sink<N> {
 }
 
 impl<N: Number> Sink<N> {
-    fn add(&mut self, value: N, exponents: (u32, u32)) {
+    pub fn add(&mut self, value: N, exponents: (u32, u32)) {
         let next = self.classes.len();
         let i = *self.index.entry(value.clone()).or_insert(next);
         if i == next {
@@ -370,7 +370,7 @@ impl Echelon {
 
 /// A basis of the patterns `p ∈ GF(2)^r` orthogonal to every relation (masks of `r <= 64`
 /// bits), into `basis`.
-fn orthogonal(relations: impl Iterator<Item = u64>, r: usize, basis: &mut Vec<u64>) {
+pub fn orthogonal(relations: impl Iterator<Item = u64>, r: usize, basis: &mut Vec<u64>) {
     // Reduced row echelon form of the relations, pivot columns from the lowest bit.
     let mut rows = [(0u32, 0u64); 64];
     let mut len = 0;
@@ -410,7 +410,7 @@ fn orthogonal(relations: impl Iterator<Item = u64>, r: usize, basis: &mut Vec<u6
 
 /// Adds to `sink` the classes of the slots `j ≠ 0` of the transform over `2^d` slots of
 /// `Σ_k w_k · 1[v < m_k]` (distinct endpoints `0 < m_k < 2^d`, non-zero weights).
-fn interval_classes<N: Number>(d: u32, ends: &[N], weights: &[N], sink: &mut Sink<N>) {
+pub fn interval_classes<N: Number>(d: u32, ends: &[N], weights: &[N], sink: &mut Sink<N>) {
     let echelon = Echelon::new(ends);
     let (mut c, mut basis) = (Vec::with_capacity(ends.len()), Vec::new());
     for (start, end) in echelon.runs(ends, d) {
@@ -445,183 +445,5 @@ fn interval_classes<N: Number>(d: u32, ends: &[N], weights: &[N], sink: &mut Sin
             }
             sink.add(value, exponents);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::histogram::Progression;
-    use rayon::prelude::*;
-
-    /// The classes of the histogram of `progressions`, whose transform has `2^d` slots.
-    fn classes_of(d: u32, shift: u32, progressions: &[Progression]) -> Vec<(BigInt, BigUint)> {
-        let h = Histogram::from_progressions(shift, progressions.to_vec()).unwrap();
-        assert_eq!(h.log2_len(), d);
-        let s = StructuredSpectrum::new(&h, MAX_STEPS).unwrap();
-        s.values.into_iter().zip(s.multiplicity).collect()
-    }
-
-    /// The multiset of the structured spectrum of `h`, checked for distinct values and the
-    /// zero class.
-    fn structured_classes(h: &Histogram) -> HashMap<i128, u64> {
-        let s = StructuredSpectrum::new(h, MAX_STEPS).unwrap();
-        assert_eq!(s.values[s.zero_class], BigInt::from(h.total().clone()));
-        let mut out = HashMap::new();
-        for (v, m) in s.values.iter().zip(&s.multiplicity) {
-            let v = i128::try_from(v).unwrap();
-            assert!(out.insert(v, u64::try_from(m).unwrap()).is_none(), "values are distinct");
-        }
-        out
-    }
-
-    /// Checks the classes of every interval `[a, b]` of `[0, 2^d)` with `a` in `starts` against
-    /// the array transform over `2^d` slots; the number of intervals checked.
-    ///
-    /// `T_m` = transform of `1[0 <= v < m]`, for every `m`, by adding one row of characters at a
-    /// time (the definition; no closed form). Then `[a, b]` is `T_{b+1} − T_a`, and its multiset
-    /// of values must be the structured one.
-    fn check_intervals(d: u32, starts: &[usize]) -> usize {
-        let f = 1usize << d;
-        let mut table = vec![0i16; (f + 1) * f];
-        for m in 0..f {
-            let (previous, next) = table.split_at_mut((m + 1) * f);
-            for j in 0..f {
-                let character = if (m & j).count_ones() % 2 == 0 { 1 } else { -1 };
-                next[j] = previous[m * f + j] + character;
-            }
-        }
-        let row = |m: usize| &table[m * f..(m + 1) * f];
-        starts
-            .par_iter()
-            .map(|&a| {
-                // How many slots have each value v, at bins[v + f]; every bin is back to 0 once
-                // an interval's classes have all been matched.
-                let mut bins = vec![0u32; 2 * f + 1];
-                for b in a..f {
-                    for (&x, &y) in row(b + 1).iter().zip(row(a)) {
-                        bins[(i32::from(x - y) + f as i32) as usize] += 1;
-                    }
-                    // Σ w · 1[v < m]: +1 at b + 1 (dropped at 2^d), −1 at a (dropped at 0).
-                    let (mut ends, mut weights) = (Vec::new(), Vec::new());
-                    if b + 1 < f {
-                        ends.push((b + 1) as i128);
-                        weights.push(1i128);
-                    }
-                    if a > 0 {
-                        ends.push(a as i128);
-                        weights.push(-1);
-                    }
-                    let mut sink = Sink::default();
-                    sink.add((b + 1 - a) as i128, (0, 0));
-                    interval_classes(d, &ends, &weights, &mut sink);
-                    // Distinct values whose multiplicities add up to f, each taken by exactly
-                    // that many slots of the array: the multisets are equal.
-                    let mut total = 0;
-                    for (value, ranges) in &sink.classes {
-                        let m: u64 = ranges.iter().map(|&(lo, hi)| (2u64 << hi) - (1u64 << lo)).sum();
-                        let bin = usize::try_from(*value + f as i128).expect("|value| <= f");
-                        assert_eq!(u64::from(bins[bin]), m, "[{a}, {b}], value {value}");
-                        bins[bin] = 0;
-                        total += m;
-                    }
-                    assert_eq!(total, f as u64, "[{a}, {b}]");
-                }
-                f - a
-            })
-            .sum()
-    }
-
-    #[test]
-    fn every_interval_below_2_9_matches_the_array_transform() {
-        let starts: Vec<usize> = (0..1 << 9).collect();
-        assert_eq!(check_intervals(9, &starts), (1 << 9) * ((1 << 9) + 1) / 2);
-    }
-
-    #[test]
-    fn intervals_below_2_12_match_the_array_transform() {
-        // Every interval starting at the first and last 8 values, at powers of two and their
-        // neighbours, and at fixed pseudo-random values.
-        let mut starts: Vec<usize> = (0..8).chain(4088..4096).collect();
-        for i in 3..12 {
-            starts.extend([(1 << i) - 1, 1 << i, (1 << i) + 1]);
-        }
-        starts.extend((1..=16).map(|i| (i * 2654435761usize) % 4096));
-        starts.sort_unstable();
-        starts.dedup();
-        let want: usize = starts.iter().map(|a| 4096 - a).sum();
-        assert_eq!(check_intervals(12, &starts), want);
-    }
-
-    /// Every interval of `[0, 2^12)` (about two CPU minutes): `cargo test --release -- --ignored`.
-    #[test]
-    #[ignore]
-    fn every_interval_below_2_12_matches_the_array_transform() {
-        let starts: Vec<usize> = (0..1 << 12).collect();
-        assert_eq!(check_intervals(12, &starts), (1 << 12) * ((1 << 12) + 1) / 2);
-    }
-
-    #[test]
-    fn random_unions_match_the_array_transform() {
-        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
-        let mut next = |n: u64| rng.next() % n;
-        for case in 0..1500 {
-            let bits = 1 + next(10);
-            let shift = if case % 3 == 0 { next(4) as u32 } else { 0 };
-            let count = 1 + next(6);
-            let progressions: Vec<Progression> = (0..count)
-                .map(|_| {
-                    let a = next(1 << bits);
-                    let b = a + next(1 << bits);
-                    let weight = match next(4) {
-                        0 => BigUint::from(u64::MAX) * (1 + next(1000)),
-                        1 => 1u8.into(),
-                        _ => (1 + next(100)).into(),
-                    };
-                    Progression { residue: next(1 << shift), lo: a.into(), hi: b.into(), weight }
-                })
-                .collect();
-            let h = Histogram::from_progressions(shift, progressions.clone()).unwrap();
-            assert_eq!(
-                structured_classes(&h),
-                crate::count::spectrum::array_multiset(&h),
-                "case {case}: {shift} {progressions:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn huge_nim_ranges_have_few_classes() {
-        // 1..=2^n − 1 over 2^n slots: N once, −1 on every other slot.
-        for n in [1u32, 2, 5, 64, 1000, 100_000] {
-            let top = (BigUint::one() << n) - 1u8;
-            let classes = classes_of(
-                n,
-                0,
-                &[Progression { residue: 0, lo: 1u8.into(), hi: top.clone(), weight: 1u8.into() }],
-            );
-            let want: Vec<(BigInt, BigUint)> = if n == 1 {
-                vec![(1.into(), 1u8.into()), (BigInt::from(-1), 1u8.into())]
-            } else {
-                vec![(BigInt::from(top.clone()), 1u8.into()), (BigInt::from(-1), top.clone())]
-            };
-            let mut got = classes;
-            got.sort();
-            let mut want = want;
-            want.sort();
-            assert_eq!(got, want, "n = {n}");
-        }
-    }
-
-    #[test]
-    fn orthogonal_complements() {
-        let mut basis = Vec::new();
-        // Relations 0b011 and 0b110 over 3 endpoints: patterns with p0 = p1 = p2.
-        orthogonal([0b011, 0b110].into_iter(), 3, &mut basis);
-        assert_eq!(basis, vec![0b111]);
-        orthogonal([].into_iter(), 2, &mut basis);
-        assert_eq!(basis, vec![0b01, 0b10]);
-        orthogonal([0b1, 0b1].into_iter(), 1, &mut basis);
-        assert!(basis.is_empty());
     }
 }

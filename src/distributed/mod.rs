@@ -53,11 +53,11 @@
 //! The library reads no environment variable and starts nothing: the caller initialises MPI
 //! (the [`mpi`] crate is re-exported) and passes a communicator.
 
-mod collective;
-mod file;
-mod plan;
-mod transpose;
-mod window;
+pub(crate) mod collective;
+pub(crate) mod file;
+pub(crate) mod plan;
+pub(crate) mod transpose;
+pub(crate) mod window;
 
 pub use file::{elements_in_file, file_elements};
 pub use plan::{Block, Plan, Sharing, Timings};

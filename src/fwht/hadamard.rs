@@ -53,7 +53,7 @@ use crate::simd::{Backend, PARALLEL_MIN, matrices, narrow};
 
 /// `len = m·2^k` split into `(m, k)`, or `None` for the lengths without a matrix. A length
 /// `5·2^j` with `j >= 3` is `40·2^(j-3)`, not `20·2^(j-2)` (the rule of QuaRot's `get_hadK`).
-fn split(len: usize) -> Option<(usize, u32)> {
+pub(crate) fn split(len: usize) -> Option<(usize, u32)> {
     if len == 0 {
         return None;
     }
@@ -70,7 +70,7 @@ fn split(len: usize) -> Option<(usize, u32)> {
 }
 
 /// The signs of the order-`m` matrix, row by row.
-fn signs(m: usize) -> Vec<f32> {
+pub(crate) fn signs(m: usize) -> Vec<f32> {
     matrices::text(m)
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -152,7 +152,7 @@ impl Storage for bf16 {
 const SHORT_BLOCK: usize = 32;
 
 /// Columns of the wide row of [`short_rows`]: `m` blocks of at least this many values.
-const SHORT_COLUMNS: usize = 512;
+pub(crate) const SHORT_COLUMNS: usize = 512;
 
 /// Whether rows of `plan` go through [`short_rows`].
 fn is_short(plan: &HadamardPlan, values: usize) -> bool {
@@ -429,82 +429,5 @@ impl HadamardPlan {
         for block in row.chunks_exact_mut(1 << self.log2) {
             ring.transform(block, self.log2, self.backend, parallel, Internal(()));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lengths_split_into_an_order_and_a_power_of_two() {
-        assert_eq!(split(1), Some((1, 0)));
-        assert_eq!(split(1 << 20), Some((1, 20)));
-        assert_eq!(split(12), Some((12, 0)));
-        assert_eq!(split(28 << 10), Some((28, 10)));
-        assert_eq!(split(40 << 3), Some((40, 3)));
-        assert_eq!(split(20), Some((20, 0)));
-        assert_eq!(split(40), Some((40, 0)));
-        assert_eq!(split(80), Some((40, 1)));
-        assert_eq!(split(12 << 6), Some((12, 6)));
-        for bad in [0, 3, 6, 10, 36, 44, 56 * 3, usize::MAX] {
-            assert_eq!(split(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn every_matrix_is_hadamard() {
-        for m in matrices::ORDERS {
-            let h = signs(m);
-            assert_eq!(h.len(), m * m);
-            for a in 0..m {
-                for b in 0..m {
-                    let dot: f32 = (0..m).map(|c| h[a * m + c] * h[b * m + c]).sum();
-                    assert_eq!(dot, if a == b { m as f32 } else { 0.0 }, "order {m}, rows {a} {b}");
-                }
-            }
-        }
-    }
-
-    /// Many short rows (blocks of fewer than [`SHORT_BLOCK`] values: the batched path) equal each
-    /// row transformed alone (the row-by-row path), bit for bit, for every order, storage,
-    /// direction and backend, with a number of rows that leaves a partial last batch.
-    #[test]
-    fn short_rows_in_batches_equal_each_row_alone() {
-        fn check<S: Storage + PartialEq + std::fmt::Debug>(make: impl Fn(f32) -> S) {
-            for m in matrices::ORDERS.into_iter().filter(|&m| m > 1) {
-                for k in 0..6u32 {
-                    let len = m << k;
-                    let rows = SHORT_COLUMNS.div_ceil(1 << k) + 3;
-                    let x: Vec<S> =
-                        (0..rows * len).map(|i| make(((i * 7919) % 1009) as f32 / 64.0 - 7.0)).collect();
-                    for backend in Backend::ALL.iter().filter(|b| b.available().is_ok()) {
-                        let plan = HadamardPlan::new(len)
-                            .unwrap()
-                            .with_backend(*backend)
-                            .unwrap()
-                            .with_parallel(false);
-                        for inverse in [false, true] {
-                            let run = |d: &mut [S]| {
-                                if inverse {
-                                    plan.inverse(d, 0.5).unwrap()
-                                } else {
-                                    plan.forward(d, 0.5).unwrap()
-                                }
-                            };
-                            let mut batch = x.clone();
-                            run(&mut batch);
-                            let mut alone = x.clone();
-                            alone.chunks_mut(len).for_each(run);
-                            assert_eq!(batch, alone, "order {m}, 2^{k}, {backend:?}, inverse {inverse}");
-                        }
-                    }
-                }
-            }
-        }
-        check(|x| x);
-        check(f64::from);
-        check(f16::from_f32);
-        check(bf16::from_f32);
     }
 }

@@ -62,44 +62,19 @@ pub fn textbook_remainder(m: u32, x: &mut [u32]) {
 /// with `c = ⌈2^64 / m⌉`, the low 64 bits of `c · x` are the fraction `x/m` scaled by 2^64, and
 /// multiplying that fraction by `m` gives the remainder in the high 64 bits.
 #[derive(Clone, Copy, Debug)]
-struct Remainder {
+pub(crate) struct Remainder {
     m: u32,
     c: u64,
 }
 
 impl Remainder {
-    fn new(m: u32) -> Self {
+    pub(crate) fn new(m: u32) -> Self {
         Remainder { m, c: (u64::MAX / u64::from(m)).wrapping_add(1) }
     }
 
     #[inline]
-    fn of(self, x: u32) -> u32 {
+    pub(crate) fn of(self, x: u32) -> u32 {
         let fraction = self.c.wrapping_mul(u64::from(x));
         ((u128::from(fraction) * u128::from(self.m)) >> 64) as u32
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strength_reduced_remainder_is_exact() {
-        for m in [1u32, 2, 3, 7, 998_244_353, 1_000_000_007, (1 << 31) - 1, u32::MAX] {
-            let r = Remainder::new(m);
-            for x in [0u32, 1, m - 1, m, m.wrapping_add(1), u32::MAX, u32::MAX - 1, 1 << 31, 123_456_789] {
-                assert_eq!(r.of(x), x % m, "{x} % {m}");
-            }
-        }
-    }
-
-    #[test]
-    fn remainder_textbook_matches_the_ring_textbook() {
-        let ring = crate::ring::Mod32::new(998_244_353).unwrap();
-        let mut a: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(2_654_435_761) % 998_244_353).collect();
-        let mut b = a.clone();
-        textbook(&ring, &mut a);
-        textbook_remainder(998_244_353, &mut b);
-        assert_eq!(a, b);
     }
 }

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, HeapGame};
 
 /// How values are computed, incrementally.
-pub(crate) enum Engine<'g> {
+pub enum Engine<'g> {
     Nim,
     Interval { first: u64, last: u64 },
     Lasker,

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::game::HexCode;
 
 /// Incremental computation of a hexadecimal game's values.
-pub(crate) struct HexValues {
+pub struct HexValues {
     /// `digits[j]` for `j = 0..=t`.
     digits: Vec<u8>,
     /// Every value so far is below `2^bits`, so every option value is too.

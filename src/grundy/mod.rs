@@ -42,22 +42,20 @@
 //! assert_eq!(search.value(1_000_000_000_000), Some(u128::from(search.values[71 + (1_000_000_000_000 - 71) % 12])));
 //! ```
 
-mod block;
-#[cfg(test)]
-mod classics;
-mod cost;
-mod engine;
-mod hex;
-mod mex;
-mod octal;
-mod period;
-mod range;
-mod resolve;
-mod saltus;
-mod search;
-mod shifts;
-mod sliding;
-mod store;
+pub(crate) mod block;
+pub(crate) mod cost;
+pub(crate) mod engine;
+pub(crate) mod hex;
+pub(crate) mod mex;
+pub(crate) mod octal;
+pub(crate) mod period;
+pub(crate) mod range;
+pub(crate) mod resolve;
+pub(crate) mod saltus;
+pub(crate) mod search;
+pub(crate) mod shifts;
+pub(crate) mod sliding;
+pub(crate) mod store;
 
 use std::fmt;
 
@@ -482,7 +480,7 @@ pub fn values(game: &dyn HeapGame, count: u64, progress: &dyn Progress) -> Resul
 
 /// `G(0..count)` into a compact store, reporting progress by values (`parallel: false`: no
 /// rayon call).
-fn compute(
+pub(crate) fn compute(
     resolved: &Resolved<'_>,
     count: u64,
     closed_forms: bool,
@@ -608,7 +606,7 @@ pub fn certify(game: &dyn HeapGame, values: &[u32]) -> Option<Certificate> {
 }
 
 /// [`certify`] on stored values.
-fn certify_store(game: &Game, store: &Store) -> Option<Certificate> {
+pub(crate) fn certify_store(game: &Game, store: &Store) -> Option<Certificate> {
     with_values!(store, v => certify_values(game, v))
 }
 
@@ -636,7 +634,7 @@ fn certify_values<T: Value>(game: &Game, values: &[T]) -> Option<Certificate> {
 }
 
 /// Ordinary periodicity (saltus 0) under a window theorem.
-fn certify_plain<T: Value>(values: &[T], theorem: Theorem) -> Option<Certificate> {
+pub(crate) fn certify_plain<T: Value>(values: &[T], theorem: Theorem) -> Option<Certificate> {
     let n = values.len() as u64;
     if n < 2 {
         return None;
@@ -695,27 +693,4 @@ fn certify_all_but<T: Value>(values: &[T], excluded: &MoveSet) -> Option<Certifi
         saltus: saltus as u64,
         theorem: Theorem::AllButWindow { largest_excluded: m },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::progress::Silent;
-
-    #[test]
-    fn nim_is_arithmetic_periodic() {
-        let search = find_period(&Game::Nim, 10, &Silent).unwrap();
-        let c = search.certificate.clone().unwrap();
-        assert_eq!((c.preperiod, c.period, c.saltus, c.theorem), (0, 1, 1, Theorem::Nim));
-        assert_eq!(search.value(12345), Some(12345));
-        assert_eq!(values(&Game::Nim, 5, &Silent).unwrap(), [0, 1, 2, 3, 4]);
-    }
-
-    #[test]
-    fn limits_are_checked_before_allocating() {
-        let err = find_period(&Game::Nim, MAX_HEAP + 1, &Silent).unwrap_err();
-        assert!(err.to_string().contains("beyond the limit"), "{err}");
-        let err = values(&Game::Squares, u64::MAX, &Silent).unwrap_err();
-        assert!(err.to_string().contains("beyond the limit"), "{err}");
-    }
 }

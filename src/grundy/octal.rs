@@ -126,11 +126,11 @@ pub fn values_plain(code: &OctalCode, count: usize) -> Vec<u32> {
 }
 
 /// Incremental sparse-space computation of an octal game's values.
-pub(crate) struct SparseSpace {
+pub struct SparseSpace {
     takes: Takes,
     mask: u32,
     /// Heap sizes `a >= 1` whose value is rare under `mask`, increasing.
-    rare: Vec<u32>,
+    pub rare: Vec<u32>,
     /// Every value so far is below `2^bits`, so every option value is too, and the mex is at
     /// most `2^bits`.
     bits: u32,
@@ -185,7 +185,7 @@ impl SparseSpace {
     }
 
     /// The current mask (for tests and diagnostics).
-    #[cfg(test)]
+    #[cfg(feature = "internals")]
     pub fn mask(&self) -> u32 {
         self.mask
     }
@@ -424,36 +424,5 @@ impl SparseSpace {
         }
         let w = self.wanted.iter().position(|&w| w != 0).expect("a wanted value remains");
         (w * 64) as u32 + self.wanted[w].trailing_zeros()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sparse_space_equals_plain_for_a_few_codes() {
-        for code in ["0.16", "0.6", "0.14", "0.77", "4.0", "4.7", "0.0", "0.137", "0.007", "0.4"] {
-            let code: OctalCode = code.parse().unwrap();
-            let plain = values_plain(&code, 3000);
-            let mut sparse = SparseSpace::new(&code);
-            let mut values = Vec::new();
-            // In several steps, to exercise resumption.
-            for upto in [0, 1, 2, 100, 1000, 3000] {
-                assert_eq!(sparse.extend::<u32>(&mut values, upto, &mut || false), None);
-            }
-            assert_eq!(values, plain, "{code}");
-        }
-    }
-
-    #[test]
-    fn the_mask_adapts() {
-        // 0.16's values reach 2^5 and beyond; a non-zero mask must have been chosen.
-        let code: OctalCode = "0.16".parse().unwrap();
-        let mut sparse = SparseSpace::new(&code);
-        let mut values = Vec::new();
-        assert_eq!(sparse.extend::<u8>(&mut values, 5000, &mut || false), None);
-        assert_ne!(sparse.mask(), 0);
-        assert!(sparse.rare.len() < 500, "{} rare positions of 5000", sparse.rare.len());
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn z_function<T: Eq>(s: &[T]) -> Vec<u32> {
 
 /// For every shift `p` in `0..x.len()`: the smallest `n0` such that `x[n] = x[n + p]` for
 /// all `n0 <= n < x.len() - p` (entry 0 is 0).
-pub(crate) fn tails<T: Eq + Copy>(x: &[T]) -> Vec<u32> {
+pub fn tails<T: Eq + Copy>(x: &[T]) -> Vec<u32> {
     let n = x.len();
     let reversed: Vec<T> = x.iter().rev().copied().collect();
     let mut tail = z_function(&reversed);
@@ -47,7 +47,7 @@ pub(crate) fn tails<T: Eq + Copy>(x: &[T]) -> Vec<u32> {
 /// `d` (a divisor of `p`) of that tail and the smallest `n0` from which `d` holds.
 ///
 /// `seq` must be defined on `0..q + 2p`.
-pub(crate) fn minimise<T: Eq>(seq: impl Fn(u64) -> T, q: u64, p: u64) -> (u64, u64) {
+pub fn minimise<T: Eq>(seq: impl Fn(u64) -> T, q: u64, p: u64) -> (u64, u64) {
     let divisors = {
         let mut small = Vec::new();
         let mut large = Vec::new();
@@ -72,45 +72,4 @@ pub(crate) fn minimise<T: Eq>(seq: impl Fn(u64) -> T, q: u64, p: u64) -> (u64, u
         n0 -= 1;
     }
     (n0, period)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tail_naive(x: &[u32], p: usize) -> usize {
-        (0..x.len() - p).rev().find(|&n| x[n] != x[n + p]).map_or(0, |n| n + 1)
-    }
-
-    #[test]
-    fn tails_match_a_direct_scan() {
-        let mut state = 7u64;
-        for len in [1usize, 2, 3, 10, 100, 1000] {
-            for alphabet in [1u64, 2, 3, 7] {
-                let x: Vec<u32> = (0..len)
-                    .map(|i| {
-                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        // Periodic with noise near the start, so tails vary.
-                        if i < len / 3 { (state >> 33) as u32 % alphabet as u32 } else { (i % 5) as u32 % 3 }
-                    })
-                    .collect();
-                let tail = tails(&x);
-                for (p, &t) in tail.iter().enumerate().skip(1) {
-                    assert_eq!(t as usize, tail_naive(&x, p), "len {len} p {p} {x:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn minimise_finds_divisor_periods_and_walks_back() {
-        // Period 3 from n0 = 2, presented as period 12 from q = 20.
-        let x = |n: u64| if n < 2 { 9 } else { [0, 1, 1][(n % 3) as usize] };
-        assert_eq!(minimise(x, 20, 12), (2, 3));
-        // Preperiod 0.
-        let y = |n: u64| n % 4;
-        assert_eq!(minimise(y, 5, 8), (0, 4));
-        // Already minimal.
-        assert_eq!(minimise(|n: u64| n.is_multiple_of(7) as u8, 0, 7), (0, 7));
-    }
 }

@@ -353,19 +353,3 @@ fn probe_engine<'g>(
     };
     Ok((work * (n as f64 / k as f64).powf(beta), bytes, engine, store))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::progress::Silent;
-
-    #[test]
-    fn values_on_every_backend_equal_the_plain_mex() {
-        let squares = Game::Squares;
-        let want = super::super::values_of(&squares, 20_000, &Silent).unwrap();
-        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-            let got = values_within_on(&squares, 20_000, 60.0, &Silent, backend).unwrap();
-            assert_eq!(got, Within::Values(want.clone()), "{backend}");
-        }
-    }
-}

@@ -13,7 +13,7 @@ use crate::game::{Game, HeapGame, MAX_MOVE, MAX_OCTAL_DIGITS, MoveSet, OctalCode
 pub(crate) const CHECK_OPTIONS: u64 = 1 << 22;
 
 /// What a game is, for the engines.
-pub(crate) enum Resolved<'g> {
+pub enum Resolved<'g> {
     /// A built-in game, or a user's game that is one (its moves read from its options).
     Game(Game),
     /// The same moves from every heap, an infinite set: values by blocks, no theorem.
@@ -32,7 +32,7 @@ impl Resolved<'_> {
 }
 
 /// Resolves `game`; fails when its declared structure contradicts its options.
-pub(crate) fn resolve(game: &dyn HeapGame) -> Result<Resolved<'_>> {
+pub fn resolve(game: &dyn HeapGame) -> Result<Resolved<'_>> {
     if let Some(builtin) = game.builtin() {
         return Ok(Resolved::Game(builtin.clone()));
     }

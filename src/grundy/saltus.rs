@@ -22,7 +22,7 @@ use super::{Certificate, Theorem};
 use crate::game::HexCode;
 
 /// `h(n) = ⌊max(0, n − n0)/p⌋`.
-fn flat(n0: u64, p: u64, n: u64) -> u64 {
+pub fn flat(n0: u64, p: u64, n: u64) -> u64 {
     n.saturating_sub(n0) / p
 }
 
@@ -80,7 +80,7 @@ fn zero_witness(code: &HexCode, n0: u64, p: u64, n: u64) -> bool {
 
 /// The certificate of [`Theorem::HexadecimalSaltus`] for `values = G(0..N)` of the game of
 /// `code`, or `None` when the values are not flat or a hypothesis fails.
-pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certificate> {
+pub fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certificate> {
     let digits = code.digits();
     let takes: Vec<u64> = (0u64..).zip(digits).filter(|&(_, &d)| d & 8 != 0).map(|(j, _)| j).collect();
     let j3 = *takes.first()?;
@@ -134,67 +134,4 @@ pub(super) fn certify<T: Value>(code: &HexCode, values: &[T]) -> Option<Certific
         saltus: 1,
         theorem: Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: r },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{Game, HexCode};
-    use crate::grundy::values_of;
-    use crate::progress::Silent;
-
-    fn code(spec: &str) -> HexCode {
-        spec.parse().unwrap()
-    }
-
-    /// The games of the literature: their flat values, the certificate, and the windows.
-    #[test]
-    fn flat_hexadecimal_games_are_certified() {
-        for (spec, n0, p, w) in
-            [("0.8", 1, 3, 7), ("0.C", 1, 2, 5), ("0.48", 1, 2, 7), ("8.0", 1, 2, 5), ("0.0F", 0, 2, 6)]
-        {
-            let code = code(spec);
-            let game = Game::Hex(code.clone());
-            let v = values_of(&game, 200, &Silent).unwrap();
-            let c = certify(&code, &v).unwrap_or_else(|| panic!("{spec}"));
-            assert_eq!((c.preperiod, c.period, c.saltus), (n0, p, 1), "{spec}");
-            let t = code.last_digit();
-            let j3 = code.digits().iter().position(|&d| d & 8 != 0).unwrap() as u64;
-            let theorem = Theorem::HexadecimalSaltus { last_digit: t, three_heap_take: j3, pairs_take: j3 };
-            assert_eq!(c.theorem, theorem);
-            assert_eq!(c.theorem.window(n0, p), Some(w), "{spec}");
-            // The window's values are enough, one fewer is not.
-            let needed = (w + p) as usize;
-            assert!(certify(&code, &v[..needed]).is_some(), "{spec}");
-            assert!(certify(&code, &v[..needed - 1]).is_none(), "{spec}");
-        }
-    }
-
-    /// Each hypothesis refuses: values that are not flat, a one-heap move shorter than the period,
-    /// a split that can reach the next value, and codes without a three-heap move.
-    #[test]
-    fn hypotheses_are_checked() {
-        let flat_values = |n0: u64, p: u64| (0..100).map(|n| flat(n0, p, n) as u32).collect::<Vec<_>>();
-        // 0.8's values are flat with n0 = 1, p = 3, but 0.F8 can take one stone leaving a heap.
-        assert!(certify(&code("0.8"), &flat_values(1, 3)).is_some());
-        assert!(certify(&code("0.A8"), &flat_values(1, 3)).is_none());
-        // C.0 splits without taking: 0 + 2·1 < 1 + 2.
-        assert!(certify(&code("C.0"), &flat_values(1, 2)).is_none());
-        // No three-heap move; and a value beyond the flat form.
-        assert!(certify(&code("0.4"), &flat_values(1, 2)).is_none());
-        let mut broken = flat_values(1, 3);
-        broken[90] += 1;
-        assert!(certify(&code("0.8"), &broken).is_none());
-        // Period 1 needs three-heap moves of both parities (one heap per value: no choice of
-        // parity for it, the two equal heaps take the rest).
-        assert!(certify(&code("0.8"), &flat_values(1, 1)).is_none());
-        let nim_like = values_of(&Game::Hex(code("0.FF")), 120, &Silent).unwrap();
-        assert_eq!(nim_like, (0..120).collect::<Vec<u32>>());
-        let c = certify(&code("0.FF"), &nim_like).unwrap();
-        assert_eq!((c.preperiod, c.period, c.saltus), (0, 1, 1));
-        assert_eq!(
-            c.theorem,
-            Theorem::HexadecimalSaltus { last_digit: 2, three_heap_take: 1, pairs_take: 2 }
-        );
-    }
 }

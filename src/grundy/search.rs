@@ -529,7 +529,7 @@ fn bytes_per_heap(resolved: &Resolved<'_>) -> u64 {
 }
 
 /// `x` rounded up to one of 1, 2 or 5 times a power of ten.
-fn round_up(x: u64) -> u64 {
+pub fn round_up(x: u64) -> u64 {
     let mut scale = 1u64;
     loop {
         for step in [1, 2, 5] {
@@ -547,7 +547,7 @@ fn round_up(x: u64) -> u64 {
 }
 
 /// `1.23 M`, `456 k`, `12`.
-fn human(x: f64) -> String {
+pub fn human(x: f64) -> String {
     if x >= 1e9 {
         format!("{:.2} G", x / 1e9)
     } else if x >= 1e6 {
@@ -560,30 +560,6 @@ fn human(x: f64) -> String {
 }
 
 /// Refuses a count of values beyond [`MAX_HEAP`] or memory, for direct values.
-pub(crate) fn check_values(count: u64) -> Result<()> {
+pub fn check_values(count: u64) -> Result<()> {
     super::check_heaps(count, BYTES_PER_HEAP, "Grundy values")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A default-style limit stops where the estimate reaches it, even for a game whose values
-    /// defeat the sparse space (0.06: every split of every heap, about n²/4 ns for n values).
-    #[test]
-    fn a_time_limit_holds_for_a_game_without_sparse_space() {
-        let game = Game::parse("octal:0.06").unwrap();
-        let search = Search::new().limit(Limit::Seconds(0.02)).parallel(false).run(&game).unwrap();
-        // n²/4 ns = 0.02 s at n ≈ 9000; chunks of 4096 values may go one chunk past.
-        let n = search.checked_upto;
-        assert!((6_000..=16_000).contains(&n), "{n} values");
-        assert!(!search.stopped_by_clock);
-    }
-
-    #[test]
-    fn suggestions_are_round() {
-        assert_eq!([1, 3, 7, 10, 11, 400, 4_000_001].map(round_up), [1, 5, 10, 10, 20, 500, 5_000_000]);
-        assert_eq!(human(1_234_567.0), "1.23 M");
-        assert_eq!(human(45_600.0), "46 k");
-    }
 }

@@ -21,7 +21,7 @@ const SCANS: usize = 4;
 
 /// A shift `period` with `G(n) = G(n + period)` for `tail <= n < checked − period`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Shift {
+pub struct Shift {
     pub period: u64,
     pub tail: u64,
     /// The values checked: `G(0..checked)`.
@@ -48,7 +48,7 @@ fn tail<T: Value>(values: &[T], p: usize) -> u64 {
 
 /// The nearest shifts at which the last values of `values` occur earlier, with their tails,
 /// nearest first; the number of values hashed (the work done).
-pub(crate) fn shifts<T: Value>(values: &[T]) -> (Vec<Shift>, u64) {
+pub fn shifts<T: Value>(values: &[T]) -> (Vec<Shift>, u64) {
     let n = values.len();
     let m = BLOCK.min(n / 4);
     if m < 16 {
@@ -89,45 +89,4 @@ pub(crate) fn shifts<T: Value>(values: &[T]) -> (Vec<Shift>, u64) {
     }
     let scanned: u64 = found.iter().map(|s| n as u64 - s.tail).sum();
     (found, n as u64 + scanned)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shifts_and_tails_match_a_direct_scan() {
-        // Noise, then period 37 from 5000; the last block also recurs at 74, 111, ….
-        let mut state = 99u64;
-        let mut values: Vec<u8> = (0..5000)
-            .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                (state >> 59) as u8
-            })
-            .collect();
-        let period: Vec<u8> = values[..37].iter().map(|v| v ^ 1).collect();
-        for i in 0..20_000 {
-            values.push(period[i % 37]);
-        }
-        let (found, work) = shifts(&values);
-        assert!(work >= values.len() as u64);
-        assert_eq!(found[0].period, 37);
-        let naive = |values: &[u8], p: usize| {
-            (0..values.len() - p).rev().find(|&n| values[n] != values[n + p]).map_or(0, |n| n + 1)
-        };
-        for s in &found {
-            assert_eq!(s.period % 37, 0);
-            assert_eq!(s.tail as usize, naive(&values, s.period as usize), "{s:?}");
-        }
-        // Updating over more values keeps the tail; a break moves it.
-        let mut shift = found[0];
-        values.extend_from_slice(&period[(20_000 % 37)..]);
-        shift.update(&values);
-        assert_eq!(shift.tail as usize, naive(&values, 37));
-        values.push(200);
-        shift.update(&values);
-        assert_eq!((shift.tail as usize, shift.checked as usize), (values.len() - 37, values.len()));
-        // Too short a prefix has no candidates.
-        assert!(shifts(&values[..50]).0.is_empty());
-    }
 }

@@ -6,9 +6,7 @@ use std::fmt;
 use crate::simd::reach::Element;
 
 /// A stored value type (`u8`, `u16` or `u32`).
-pub(crate) trait Value:
-    Element + Copy + Eq + Ord + Default + Into<u32> + fmt::Debug + 'static
-{
+pub trait Value: Element + Copy + Eq + Ord + Default + Into<u32> + fmt::Debug + 'static {
     /// The value as this type, or `None` when it does not fit.
     fn narrow(v: u32) -> Option<Self>;
 }
@@ -36,7 +34,7 @@ impl Value for u32 {
 
 /// `G(0)`, `G(1)`, … in the narrowest type that holds them all.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Store {
+pub enum Store {
     U8(Vec<u8>),
     U16(Vec<u16>),
     U32(Vec<u32>),
@@ -136,32 +134,5 @@ impl Store {
     /// The largest value (0 when empty).
     pub fn max(&self) -> u32 {
         with_values!(self, v => v.iter().copied().max().map_or(0, Into::into))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_widen_only_when_needed() {
-        let mut store = Store::new();
-        for g in [0, 1, 255] {
-            store.push(g);
-        }
-        assert_eq!(store.width(), 1);
-        store.push(256);
-        assert_eq!(store.width(), 2);
-        store.push(65_535);
-        assert_eq!(store.width(), 2);
-        store.push(70_000);
-        assert_eq!(store.width(), 4);
-        assert_eq!(store.to_u32(store.len()), [0, 1, 255, 256, 65_535, 70_000]);
-        assert_eq!((store.max(), store.len()), (70_000, 6));
-        // Straight from bytes to 32 bits.
-        let mut store = Store::new();
-        store.push(7);
-        store.push(1 << 20);
-        assert_eq!((store.width(), store.to_u32(2)), (4, vec![7, 1 << 20]));
     }
 }

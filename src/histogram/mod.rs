@@ -25,10 +25,10 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
-mod file;
-mod periodic;
-mod residues;
-mod structured;
+pub(crate) mod file;
+pub(crate) mod periodic;
+pub(crate) mod residues;
+pub(crate) mod structured;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -368,7 +368,7 @@ fn count_values<'a>(
 
 /// `weight · counts` as terms of 32-bit counts: the low halves, and the high halves with weight
 /// `2^32 · weight` when some count needs them.
-fn split_counts(weight: BigUint, counts: Vec<u64>) -> Vec<Term> {
+pub(crate) fn split_counts(weight: BigUint, counts: Vec<u64>) -> Vec<Term> {
     let low = counts.iter().map(|&c| c as u32).collect();
     let mut terms = vec![Term::new(weight.clone(), low)];
     if counts.iter().any(|&c| c >> 32 != 0) {
@@ -393,20 +393,7 @@ pub(crate) fn log2_len_for(max_value: Option<u64>) -> Result<u32> {
 }
 
 /// Refuses `words` 64-bit words for `what` when they cannot fit.
-fn reserve(words: u128, what: impl Fn() -> String) -> Result<()> {
+pub(crate) fn reserve(words: u128, what: impl Fn() -> String) -> Result<()> {
     let bytes = memory::bytes_for::<u64>(&what, words)?;
     memory::ensure_fits(what, bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_must_cover_the_range() {
-        let err = Histogram::from_values(&[0, 1, 2], 1, 5).unwrap_err();
-        assert!(matches!(err, Error::ValuesTooShort { have: 3, need: 6 }), "{err}");
-        let h = Histogram::from_values(&[0, 1, 2], 2, 1).unwrap();
-        assert_eq!((h.transform_len(), h.total().is_zero()), (1, true));
-    }
 }

@@ -29,7 +29,7 @@ use super::verify::{self, Failed, HeapType, Table};
 use crate::game::HeapGame;
 
 /// The quotient of the heaps `0..=n`, proven for every position of them.
-pub(super) struct Stage {
+pub struct Stage {
     /// The order.
     pub order: usize,
     /// `table[a * order + b] = a·b`.
@@ -55,7 +55,7 @@ pub(super) struct Stage {
 
 /// Why a stage could not be built.
 #[derive(Debug)]
-pub(super) enum Stuck {
+pub enum Stuck {
     /// A monoid along the way passed the limit on its order.
     Order(usize),
     /// A check passed the limit on states.

@@ -42,7 +42,7 @@
 //! the meter bounds the rest (a search at larger orders costs more per state than the estimate
 //! says, and stops at the limit).
 //!
-//! **Calibration** (release build, `cargo test --release --lib misere::cost -- --ignored
+//! **Calibration** (release build, `cargo test --release --test internals misere::cost -- --ignored
 //! --nocapture`): on a 2-core Intel Xeon (virtual, `lscpu`: "Intel(R) Xeon(R) Processor",
 //! shared with other builds), `count --misere --verbose` in release, the model's estimate
 //! against the CPU time of whole constructions:
@@ -129,7 +129,7 @@ pub fn estimate(budget: &Budget) -> Estimate {
 /// step by step ([`Meter::charge`]), so that a construction stops at the same step on every
 /// machine.
 #[derive(Debug, Clone)]
-pub(super) struct Meter {
+pub struct Meter {
     spent: Cell<u64>,
     limit: Cell<u64>,
     /// Set by the caller to stop the construction at its next step ([`Meter::watch`]).

@@ -45,11 +45,11 @@
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
-mod misere;
-mod moore;
-mod position;
-mod rules;
-mod staircase;
+pub(crate) mod misere;
+pub(crate) mod moore;
+pub(crate) mod position;
+pub(crate) mod rules;
+pub(crate) mod staircase;
 
 use std::fmt;
 
@@ -236,27 +236,6 @@ impl fmt::Display for Move {
 }
 
 /// The heaps `to` of a change written as one list: `[]` for an emptied heap, `[m]`, `[a, b]`.
-fn non_empty(heaps: impl IntoIterator<Item = BigUint>) -> Vec<BigUint> {
+pub(crate) fn non_empty(heaps: impl IntoIterator<Item = BigUint>) -> Vec<BigUint> {
     heaps.into_iter().filter(|h| h.bits() > 0).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn moves_print_with_heaps_from_one() {
-        let big = |n: u32| BigUint::from(n);
-        assert_eq!(Move::single(0, big(3), vec![big(1)]).to_string(), "heap 1: 3 → 1");
-        assert_eq!(Move::single(1, big(7), vec![big(2), big(3)]).to_string(), "heap 2: 7 → 2 + 3");
-        let two = Move {
-            changes: vec![
-                Change { heap: 0, from: big(5), to: vec![] },
-                Change { heap: 2, from: big(2), to: vec![big(1)] },
-            ],
-        };
-        assert_eq!(two.to_string(), "heap 1: 5 → 0, heap 3: 2 → 1");
-        assert_eq!(non_empty([big(0), big(4)]), vec![big(4)]);
-        assert_eq!(Verdict::lost_if(true).to_string(), "lost");
-    }
 }

@@ -146,23 +146,3 @@ fn sets_i128(_: &mut [i128], _: u32, _: u8, _: Backend, _: bool) -> bool {
 fn transform_i128(ring: &Exact128, data: &mut [i128], log2: u32, _: Backend, parallel: bool) {
     portable_transform(ring, data, log2, parallel);
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exact_division_by_the_largest_powers_of_two() {
-        let mut x = vec![i64::MIN, 0];
-        Exact64.divide_by_power_of_two(&mut x, 63, false).unwrap();
-        assert_eq!(x, [-1, 0]);
-        assert!(Exact64.divide_by_power_of_two(&mut [1i64 << 62], 63, false).is_err());
-        let mut x = vec![0i64, 0];
-        Exact64.divide_by_power_of_two(&mut x, 200, true).unwrap();
-        assert_eq!(x, [0, 0]);
-        assert!(Exact64.divide_by_power_of_two(&mut [i64::MIN], 64, false).is_err());
-        let mut y = vec![i128::MIN, 0];
-        Exact128.divide_by_power_of_two(&mut y, 127, false).unwrap();
-        assert_eq!(y, [-1, 0]);
-    }
-}

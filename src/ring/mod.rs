@@ -36,12 +36,12 @@ macro_rules! unit_ring {
     };
 }
 
-mod any;
-mod exact;
-mod float;
-mod modular;
-mod residue;
-mod wrapping;
+pub(crate) mod any;
+pub(crate) mod exact;
+pub(crate) mod float;
+pub(crate) mod modular;
+pub(crate) mod residue;
+pub(crate) mod wrapping;
 
 use std::fmt;
 
@@ -510,24 +510,4 @@ where
 {
     portable::transform_checked(RingButterfly(ring), data, log2, parallel, undo)
         .map_err(|start| first_invalid_from(ring, data, start))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Whether `ring` promises to name its words and does (a ring that promised and answered
-    /// `Other` would reach no path of the subset convolution).
-    fn names_its_words<R: Ring>(ring: R) -> bool {
-        R::NAMES_ITS_WORDS && !matches!(ring.words(Internal(())), Words::Other)
-    }
-
-    #[test]
-    fn the_built_in_rings_name_their_words() {
-        assert!(names_its_words(Mod32::new(7).unwrap()));
-        assert!(names_its_words(Mod64::new(7).unwrap()));
-        assert!(names_its_words(Wrap32) && names_its_words(Wrap64));
-        assert!(names_its_words(Exact64) && names_its_words(Exact128));
-        assert!(names_its_words(Float32) && names_its_words(Float64));
-    }
 }

@@ -15,7 +15,7 @@ use super::{Mod32, Mod64, Ring, Wrap64};
 use crate::arith::{ExponentRule, Montgomery64, factor_big, inv_mod, square_and_multiply};
 
 /// A ring of residues modulo a fixed `m >= 2`, with conversions from and to integers.
-pub(crate) trait Residues: Ring {
+pub trait Residues: Ring {
     /// The modulus.
     fn modulus(&self) -> BigUint;
     /// `x mod m`.
@@ -40,19 +40,19 @@ pub(crate) trait Residues: Ring {
 }
 
 /// `x^e` for an exponent already reduced by the ring's rule (see [`Ring::reduce_exponent`]).
-pub(crate) fn pow_reduced<R: Ring>(r: &R, x: R::Elem, e: &BigUint) -> R::Elem {
+pub fn pow_reduced<R: Ring>(r: &R, x: R::Elem, e: &BigUint) -> R::Elem {
     square_and_multiply(x, e, r.one(), |a, b| r.mul(a.clone(), b.clone()))
 }
 
 /// Residues modulo an odd `m < 2^63` in Montgomery form (`x · 2^64 mod m`).
 #[derive(Clone, Debug)]
-pub(crate) struct OddWord {
+pub struct OddWord {
     mont: Montgomery64,
     rule: ExponentRule,
 }
 
 impl OddWord {
-    pub(crate) fn new(m: u64) -> Self {
+    pub fn new(m: u64) -> Self {
         OddWord { mont: Montgomery64::new(m), rule: ExponentRule::for_modulus(m) }
     }
 
@@ -129,13 +129,13 @@ impl Residues for OddWord {
 
 /// Residues modulo `2^bits` for `1 <= bits <= 128`: wrapping `u128` arithmetic, masked.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct TwoWord {
+pub struct TwoWord {
     bits: u32,
     mask: u128,
 }
 
 impl TwoWord {
-    pub(crate) fn new(bits: u32) -> Self {
+    pub fn new(bits: u32) -> Self {
         assert!((1..=128).contains(&bits), "2^{bits} is not a word modulus");
         TwoWord { bits, mask: if bits == 128 { u128::MAX } else { (1 << bits) - 1 } }
     }
@@ -202,7 +202,7 @@ impl Residues for TwoWord {
 
 /// Residues modulo any `m >= 2`, with big integers.
 #[derive(Clone, Debug)]
-pub(crate) struct Big {
+pub struct Big {
     m: BigUint,
     rule: Option<ExponentRule>,
 }
@@ -211,7 +211,7 @@ impl Big {
     /// Residues modulo `m`. Moduli above 2^14 bits are not factored (trial division and
     /// dividing out small primes cost seconds there, `3^1048576` minutes), except powers of two:
     /// their exponents stay as they are, which is always right.
-    pub(crate) fn new(m: BigUint) -> Self {
+    pub fn new(m: BigUint) -> Self {
         let rule = if m.count_ones() == 1 {
             u32::try_from(m.bits() - 1).ok().map(ExponentRule::for_power_of_two)
         } else if m.bits() <= 1 << 14 {
@@ -288,7 +288,7 @@ impl Residues for Big {
 
 /// The integers, exactly (for counts without a modulus).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Integers;
+pub struct Integers;
 
 impl fmt::Display for Integers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -354,83 +354,3 @@ macro_rules! word_residues {
 word_residues!(Mod32, u32, |r: &Mod32| BigUint::from(r.modulus()));
 word_residues!(Mod64, u64, |r: &Mod64| BigUint::from(r.modulus()));
 word_residues!(Wrap64, u64, |_: &Wrap64| BigUint::one() << 64u32);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check<R: Residues>(r: &R, big_m: &BigUint) {
-        assert_eq!(r.modulus(), *big_m);
-        let top = big_m.to_u128().unwrap_or(u128::MAX);
-        let values: Vec<u128> = [0, 1, 2, 3, top / 2, top - 2, top - 1, 12345]
-            .into_iter()
-            .filter(|&v| BigUint::from(v) < *big_m)
-            .collect();
-        for &a in &values {
-            let ea = r.residue_u128(a);
-            assert_eq!(r.to_biguint(&ea), BigUint::from(a));
-            let small = (a % 1000) as i64;
-            assert_eq!(r.to_biguint(&r.residue_i64(-small)), (big_m - BigUint::from(small as u64)) % big_m);
-            for &b in &values {
-                let eb = r.residue_u128(b);
-                let (ba, bb) = (BigUint::from(a), BigUint::from(b));
-                assert_eq!(r.to_biguint(&r.add(ea.clone(), eb.clone())), (&ba + &bb) % big_m);
-                assert_eq!(r.to_biguint(&r.sub(ea.clone(), eb.clone())), (&ba + big_m - &bb) % big_m);
-                assert_eq!(r.to_biguint(&r.mul(ea.clone(), eb.clone())), (&ba * &bb) % big_m);
-            }
-            let many: Vec<R::Elem> = values.iter().map(|&v| r.residue_u128(v)).collect();
-            let dot = values.iter().fold(BigUint::zero(), |s, &v| s + BigUint::from(a) * v) % big_m;
-            let repeated = vec![ea.clone(); many.len()];
-            assert_eq!(r.to_biguint(&r.dot(&repeated, &many)), dot, "{a} · values mod {big_m}");
-            if let Some(inv) = r.inverse(&ea) {
-                assert_eq!(r.to_biguint(&r.mul(ea.clone(), inv)), BigUint::one() % big_m);
-            } else {
-                assert!(!BigUint::from(a).gcd(big_m).is_one(), "{a} mod {big_m}");
-            }
-            for e in [0u64, 1, 2, 5, 64, 129, 1000] {
-                let want = BigUint::from(a).modpow(&e.into(), big_m);
-                assert_eq!(r.to_biguint(&r.pow(ea.clone(), &e.into())), want, "{a}^{e} mod {big_m}");
-                let reduced = r.reduce_exponent(&e.into());
-                assert!(reduced <= BigUint::from(e));
-                assert_eq!(r.to_biguint(&pow_reduced(r, ea.clone(), &reduced)), want, "{a}^{e} mod {big_m}");
-            }
-        }
-    }
-
-    #[test]
-    fn every_kind_of_residue_computes_exactly() {
-        for m in [3u64, 9, 15, 1_000_000_007, (1 << 61) - 1, (1 << 63) - 25] {
-            check(&OddWord::new(m), &m.into());
-        }
-        for bits in [1, 2, 3, 20, 63, 64, 84, 127, 128] {
-            check(&TwoWord::new(bits), &(BigUint::one() << bits));
-        }
-        for m in [2u128, 10, 1_000_000_000, 1 << 100, (1 << 89) - 1, 3 * (1 << 70) + 1] {
-            check(&Big::new(m.into()), &m.into());
-        }
-        for m in [3u32, 9, 998_244_353, (1 << 31) - 1] {
-            check(&Mod32::new(m).unwrap(), &m.into());
-        }
-        for m in [3u64, 1_000_000_007, (1 << 63) - 25] {
-            check(&Mod64::new(m).unwrap(), &m.into());
-        }
-        check(&Wrap64, &(BigUint::one() << 64));
-    }
-
-    #[test]
-    fn huge_exponents_modulo_2_128_follow_the_exponent_rule() {
-        let k: BigUint = "1000000000000000000000000000000".parse().unwrap();
-        let ring = TwoWord::new(128);
-        for x in [0u128, 1, 2, 3, u128::MAX, 1 << 64, (1 << 100) + 7] {
-            let mut slow = 1u128;
-            let mut base = x;
-            for i in 0..k.bits() {
-                if k.bit(i) {
-                    slow = slow.wrapping_mul(base);
-                }
-                base = base.wrapping_mul(base);
-            }
-            assert_eq!(ring.pow(x, &k), slow, "{x}");
-        }
-    }
-}

@@ -5,10 +5,10 @@
 //! class) and [`probability`]; [`sum`] multiplies the class values of several components (a
 //! sum of different games) slot by slot.
 
-mod classes;
-mod probability;
-mod slots;
-mod sum;
+pub(crate) mod classes;
+pub(crate) mod probability;
+pub(crate) mod slots;
+pub(crate) mod sum;
 
 pub(super) use sum::{Sum, check_sum_memory};
 
@@ -82,7 +82,7 @@ pub(super) fn prepare<'h>(
 
 /// Stage timings, in order.
 #[derive(Default)]
-pub(crate) struct Stages(pub Vec<(String, Duration)>);
+pub struct Stages(pub Vec<(String, Duration)>);
 
 impl Stages {
     /// Adds `time` to the stage `name`, a new one at the end if none has that name yet (for
@@ -104,7 +104,7 @@ impl Stages {
 }
 
 /// Losing count, total and (when asked) the distribution, modulo the query's modulus or exact.
-pub(super) struct Outcome {
+pub struct Outcome {
     pub losing: BigUint,
     pub total: BigUint,
     pub distribution: Option<Vec<BigUint>>,
@@ -122,7 +122,7 @@ impl Outcome {
 }
 
 /// The state of one query's computation.
-pub(super) struct Engine<'a> {
+pub struct Engine<'a> {
     histogram: &'a Histogram,
     /// The number of heaps, or the smallest of a range.
     k: &'a BigUint,

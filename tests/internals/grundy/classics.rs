@@ -2,9 +2,9 @@
 //! rules, their proven periods against the literature, and the hexadecimal theorem on games
 //! whose values are known far beyond its window.
 
-use super::*;
-use crate::game::NAMES;
-use crate::progress::Silent;
+use nimcount::internals::game::{Game, NAMES};
+use nimcount::internals::grundy::*;
+use nimcount::internals::progress::Silent;
 
 /// The moves of a game as the reference sees them, written from the rules, not from
 /// [`HeapGame::options`].
@@ -219,11 +219,11 @@ fn the_hexadecimal_theorem_proves_periods_that_hold() {
     for (digits, preperiod, period) in
         [(vec![0u8, 7, 7], 71, 12), (vec![0, 1, 3, 7], 52, 34), (vec![0, 1, 5], 1, 10)]
     {
-        let code = crate::game::HexCode::from_digits(&digits).unwrap();
+        let code = nimcount::internals::game::HexCode::from_digits(&digits).unwrap();
         let mut engine = hex::HexValues::new(&code);
         let mut v: Vec<u32> = Vec::new();
         assert_eq!(engine.extend(&mut v, 1500, &mut || false).unwrap(), None);
-        let octal = Game::Octal(crate::game::OctalCode::from_digits(&digits).unwrap());
+        let octal = Game::Octal(nimcount::internals::game::OctalCode::from_digits(&digits).unwrap());
         assert_eq!(v, values(&octal, 1500, &Silent).unwrap());
         let c = certify_plain(&v, Theorem::Hexadecimal { last_digit: code.last_digit() }).unwrap();
         assert_eq!((c.preperiod, c.period), (preperiod, period), "{digits:?}");

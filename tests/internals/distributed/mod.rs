@@ -1,0 +1,2 @@
+mod file;
+mod plan;
