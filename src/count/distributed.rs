@@ -256,6 +256,6 @@ impl<C: Communicator> Run<'_, C> {
 }
 
 /// The odd primes below `2^62`, largest first.
-fn primes_below_2_62() -> impl Iterator<Item = u64> {
+pub fn primes_below_2_62() -> impl Iterator<Item = u64> {
     ((1u64 << 61)..(1 << 62)).rev().filter(|&n| n % 2 == 1 && is_prime(n))
 }

@@ -17,7 +17,7 @@ const MESSAGE_BYTES: usize = 480;
 /// All succeeded: `local`. Otherwise every process returns an error: a failed process its own,
 /// the others [`Error::ProcessFailed`] with the message of the first (lowest-ranked) process
 /// that failed. One reduction and, on failure, one broadcast.
-pub(crate) fn agree<C: Communicator, T>(comm: &C, local: Result<T>) -> Result<T> {
+pub fn agree<C: Communicator, T>(comm: &C, local: Result<T>) -> Result<T> {
     let rank = comm.rank();
     let mine = if local.is_err() { rank } else { i32::MAX };
     let mut first = i32::MAX;

@@ -654,7 +654,7 @@ fn abs_sum<T: Copy + Sync, U: Into<u128>>(
 /// column by column. Ascending like the textbook loop, up to three levels per pass over memory:
 /// the SIMD kernel's column pass where the ring has one, else [`radix`]. `apart`: the bytes
 /// between consecutive rows in memory (passes over rows far apart are staggered).
-fn upper_levels<R: Ring<Elem: Copy>>(
+pub fn upper_levels<R: Ring<Elem: Copy>>(
     ring: &R,
     rows: &mut [&mut [R::Elem]],
     parallel: bool,

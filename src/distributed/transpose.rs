@@ -35,7 +35,7 @@ use super::collective::word_bytes;
 /// over three rounds. `2^16 … 2^19` differ by less than the rounds do; `2^14` and `2^15` lost at
 /// `2^28` (1.3–1.8), `2^22` lost at every size (1.1). On one machine the exchange is memory
 /// copies by the same cores, so there is little to overlap; the second block is what it saves.
-pub(crate) const CHUNK: usize = 1 << 17;
+pub const CHUNK: usize = 1 << 17;
 
 /// Tags repeat every `2^15` chunks: MPI promises tags up to `32767` at least. Chunk `c + 2^15`
 /// cannot meet chunk `c` anyway: every message of a chunk has arrived before the next is posted.
@@ -70,7 +70,7 @@ pub(crate) struct Moved {
 /// bytes, the least any transpose can send (those elements must leave this process), and the
 /// same as `MPI_Alltoall` sends. As many bytes arrive. Elements travel as machine words (see
 /// [`word_bytes`]); a chunk's message counts at most `i32::MAX` words (`chunk` is cut to that).
-pub(crate) fn transpose<C, E>(
+pub fn transpose<C, E>(
     comm: &C,
     block: &mut [E],
     chunk: usize,

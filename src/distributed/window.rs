@@ -24,7 +24,7 @@ use crate::error::{Bytes, Error, Result};
 const PAGE: usize = 4096;
 
 /// The shares of the processes of one node, in one shared mapping of `S · share` elements.
-pub(crate) struct Window<E> {
+pub struct Window<E> {
     window: ffi::MPI_Win,
     /// The first element of the node's part (the share of node rank 0).
     base: NonNull<E>,

@@ -1,19 +1,7 @@
 mod tests {
-    use nimcount::internals::arith::{crt, is_prime};
-    use nimcount::internals::count::distributed::mpi::traits::Communicator;
+    use nimcount::internals::arith::is_prime;
+
     use nimcount::internals::count::distributed::*;
-    use nimcount::internals::count::modulus::{self, Part, winning};
-    use nimcount::internals::count::{Counts, Kind, Query, Report, Stages};
-    use nimcount::internals::distributed::{Plan, Sharing, agree};
-    use nimcount::internals::error::{Error, Estimate, Result};
-    use nimcount::internals::fwht::Backend;
-    use nimcount::internals::histogram::Histogram;
-    use nimcount::internals::ring::{Mod32, Mod64, Ring, TwoWord, Wrap64};
-    use num_bigint::BigUint;
-    use num_traits::{One, ToPrimitive, Zero};
-    use std::borrow::Cow;
-    use std::ops::Range;
-    use std::time::Instant;
 
     #[test]
     fn the_primes_are_primes_below_2_62_largest_first() {

@@ -1,12 +1,7 @@
 mod tests {
-    use nimcount::internals::distributed::Plan;
-    use nimcount::internals::distributed::collective::agree;
-    use nimcount::internals::distributed::file::mpi::traits::Communicator;
+
     use nimcount::internals::distributed::file::*;
-    use nimcount::internals::elements::Element;
-    use nimcount::internals::error::{Error, Result};
-    use std::fs::File;
-    use std::os::unix::fs::FileExt;
+
     use std::path::Path;
 
     #[test]

@@ -1,20 +1,12 @@
 mod tests {
-    use nimcount::internals::distributed::collective::{self, agree};
-    use nimcount::internals::distributed::plan::mpi::topology::{Color, SimpleCommunicator};
-    use nimcount::internals::distributed::plan::mpi::traits::{Communicator, CommunicatorCollectives};
+
     use nimcount::internals::distributed::plan::*;
-    use nimcount::internals::distributed::transpose::{CHUNK, transpose};
-    use nimcount::internals::distributed::window::Window;
-    use nimcount::internals::error::{Error, Result};
+
+    use nimcount::internals::fwht::Backend;
     use nimcount::internals::fwht::reference;
-    use nimcount::internals::fwht::{self, Backend};
-    use nimcount::internals::memory::LargeBuffer;
-    use nimcount::internals::ring::{Exact64, Exact128, Internal, Ring};
+
+    use nimcount::internals::ring::Ring;
     use nimcount::internals::ring::{Float64, Mod32};
-    use nimcount::internals::simd::kernel::STAGGER_MIN_ROW_BYTES;
-    use std::any::Any;
-    use std::ops::{Deref, DerefMut};
-    use std::time::{Duration, Instant};
 
     /// The rows of the whole vector's textbook loop, after its lower levels, are what the top
     /// levels start from: the result is the textbook loop's, bit for bit.
