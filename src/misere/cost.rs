@@ -42,10 +42,9 @@
 //! the meter bounds the rest (a search at larger orders costs more per state than the estimate
 //! says, and stops at the limit).
 //!
-//! **Calibration** (release build, `cargo test --release --test internals misere::cost -- --ignored
-//! --nocapture`): on a 2-core Intel Xeon (virtual, `lscpu`: "Intel(R) Xeon(R) Processor",
-//! shared with other builds), `count --misere --verbose` in release, the model's estimate
-//! against the CPU time of whole constructions:
+//! **Calibration** (release build, whole constructions run by `count --misere --verbose`, on a
+//! 2-core Intel Xeon: virtual, `lscpu`: "Intel(R) Xeon(R) Processor", shared with other builds):
+//! the model's estimate against the CPU time they took:
 //!
 //! | construction                                   | order | model  | CPU    |
 //! |------------------------------------------------|-------|--------|--------|
