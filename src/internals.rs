@@ -2,8 +2,6 @@
 //! `tests/internals` (feature `internals`). Nothing here is API: a module's items appear as far
 //! as they are `pub`, which in a private module means no more than "visible to those tests".
 
-pub use crate::{Error, Result};
-
 /// The token of the hidden methods of [`crate::ring::Ring`], for the tests that call them.
 pub fn internal() -> crate::ring::Internal {
     crate::ring::Internal(())

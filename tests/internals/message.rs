@@ -69,13 +69,10 @@ mod tests {
         ] {
             let code = source.split("#[cfg(test)]").next().unwrap();
             for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-                for (at, _) in line.match_indices("nimcount::internals::") {
+                for (at, _) in line.match_indices("crate::") {
                     let module: String =
                         line[at + 7..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                    assert!(
-                        allowed.contains(&module.as_str()),
-                        "{file} imports nimcount::internals::{module}"
-                    );
+                    assert!(allowed.contains(&module.as_str()), "{file} imports crate::{module}");
                 }
             }
         }
