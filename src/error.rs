@@ -42,11 +42,23 @@ pub enum Error {
     },
 
     /// A length the Hadamard transforms of [`crate::fwht::HadamardPlan`] do not take: they take
-    /// `m·2^k` for `m` in 1, 12, 20, 28, 40 (the orders of [`crate::fwht::hadamard_matrix`]).
-    #[error("length {len} is not 2^k, 12·2^k, 20·2^k, 28·2^k or 40·2^k")]
+    /// `K·2^k` for `K` in 1 and the orders of [`crate::fwht::HadamardFamily`] (12, 20, 28, 36,
+    /// 40, 44, 52, 60, 108, 140, 156, 172).
+    #[error("length {len} is not 2^k nor K·2^k for K in 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156, 172")]
     NotHadamardLength {
         /// The offending length.
         len: usize,
+    },
+
+    /// A factor or a family of Hadamard matrices that cannot make a length: a factor `K` that
+    /// does not divide it with a power-of-two quotient, or a family without a matrix of the
+    /// order asked for ([`crate::fwht::HadamardPlan::with_factor`]).
+    #[error("{why}")]
+    NotHadamardFactor {
+        /// The length.
+        len: usize,
+        /// Why, in one sentence.
+        why: String,
     },
 
     /// An empty buffer given to a transform, convolution or power (there is nothing to compute,

@@ -117,12 +117,16 @@ pub mod fwht {
 
         pub const SHORT_COLUMNS: usize = crate::fwht::hadamard::SHORT_COLUMNS;
 
-        pub fn split(len: usize) -> Option<(usize, u32)> {
-            crate::fwht::hadamard::split(len)
+        pub fn choose(
+            len: usize,
+            factor: Option<usize>,
+            family: Option<HadamardFamily>,
+        ) -> crate::Result<(usize, u32, HadamardFamily)> {
+            crate::fwht::hadamard::choose(len, factor, family)
         }
 
-        pub fn signs(m: usize) -> Vec<f32> {
-            crate::fwht::hadamard::signs(m)
+        pub fn signs(family: HadamardFamily, m: usize) -> Vec<f32> {
+            crate::fwht::hadamard::signs(family, m)
         }
     }
     pub mod reference {

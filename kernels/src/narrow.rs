@@ -19,19 +19,25 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::mem::MaybeUninit;
+use std::sync::OnceLock;
 
 use half::{bf16, f16};
 
 use super::Isa;
+use crate::matrices::Family;
 
 /// The largest order of the dense pass.
-pub const MAX_ORDER: usize = 40;
+pub const MAX_ORDER: usize = crate::matrices::MAX_ORDER;
 
 /// The most groups of four columns.
 const MAX_GROUPS: usize = MAX_ORDER / 4;
 
+/// The most terms of a program: `m` rows of `m / 4` groups.
+const MAX_TERMS: usize = MAX_ORDER * MAX_GROUPS;
+
 /// The dense product by a square matrix of `±1` of order `m` (1, or a multiple of 4 up to
-/// `MAX_ORDER`), as the table that [`strip`] reads; built at compile time ([`Program::of`]).
+/// `MAX_ORDER`), as the table that [`strip`] reads ([`Program::of`]; at compile time for an
+/// [`Unrolled`] matrix, on first use for the others).
 ///
 /// The columns go in groups of four, `x₀ … x₃`: the pairs `x₀ ± x₁` and `x₂ ± x₃`, then the
 /// eight combinations `(x₀ ± x₁) ± (x₂ ± x₃)` and their negations: every row's signs on a group
@@ -42,9 +48,10 @@ const MAX_GROUPS: usize = MAX_ORDER / 4;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Program {
     m: usize,
-    /// Row `r`'s combination of group `g`: `16·g + s`, `s < 8` the combination of pattern `s`
+    /// Row `r`'s combination of group `g`, at `r·m/4 + g`: `16·(g mod BLOCK_GROUPS) + s`, its
+    /// entry in the table of `g`'s block ([`strip`]), `s < 8` the combination of pattern `s`
     /// ([`Program::pattern`]), `s >= 8` the negation of pattern `s − 8`.
-    terms: [[u8; MAX_GROUPS]; MAX_ORDER],
+    terms: [u8; MAX_TERMS],
     /// The entries of group `g` that some row reads: bit `s` for entry `16·g + s`.
     used: [u16; MAX_GROUPS],
     /// Whether row `r` is stored times `−scale`.
@@ -81,12 +88,7 @@ impl Program {
     /// `r, c < m`.
     pub const fn of(negative: [[bool; MAX_ORDER]; MAX_ORDER], m: usize) -> Program {
         assert!(m == 1 || (m.is_multiple_of(4) && m <= MAX_ORDER), "an order of 1 or a multiple of 4");
-        let mut p = Program {
-            m,
-            terms: [[0; MAX_GROUPS]; MAX_ORDER],
-            used: [0; MAX_GROUPS],
-            negated: [false; MAX_ORDER],
-        };
+        let mut p = Program { m, terms: [0; MAX_TERMS], used: [0; MAX_GROUPS], negated: [false; MAX_ORDER] };
         let mut r = 0;
         while r < m {
             // Each group's term relative to the row's first column, whose sign goes to the store.
@@ -96,7 +98,7 @@ impl Program {
             while g < m / 4 {
                 let minus = negative[r][4 * g] != first;
                 let entry = Self::pattern(&negative[r], 4 * g) + 8 * minus as usize;
-                p.terms[r][g] = (16 * g + entry) as u8;
+                p.terms[r * (m / 4) + g] = (16 * (g % BLOCK_GROUPS) + entry) as u8;
                 p.used[g] |= 1 << entry;
                 g += 1;
             }
@@ -111,6 +113,13 @@ impl Program {
     const fn pattern(signs: &[bool; MAX_ORDER], c: usize) -> usize {
         let (r1, r2, r3) = (signs[c + 1] != signs[c], signs[c + 2] != signs[c], signs[c + 3] != signs[c]);
         r1 as usize | ((r3 != r2) as usize) << 1 | (r2 as usize) << 2
+    }
+
+    /// Row `r`'s terms, one for each group.
+    #[inline(always)]
+    fn terms(&self, r: usize) -> &[u8] {
+        let groups = self.m / 4;
+        &self.terms[r * groups..(r + 1) * groups]
     }
 }
 
@@ -394,7 +403,10 @@ unsafe fn widen_body<W: Wide, S: Narrow>(w: W, src: *const S, dst: *mut f32, len
 /// (with `stride == len`).
 ///
 /// One loop for every matrix: the sixteen combinations of each group go to a table on the stack,
-/// then each row adds up its entries of the table in a register.
+/// then each row adds up its entries of the table in a register. Matrices of more than
+/// [`BLOCK_GROUPS`] groups go [`BLOCK_GROUPS`] groups at a time, so that the table stays in L1:
+/// each row's sum is kept on the stack between blocks and goes on left to right, the same
+/// additions in the same order as in one block.
 ///
 /// # Safety
 /// `src + c·stride + j..+ WIDTH` readable and `out + c·len + j..+ WIDTH` writable for `c < m`;
@@ -416,33 +428,86 @@ unsafe fn strip<A: Arith, P: Sink<A>>(
         // SAFETY: as above.
         return unsafe { out.put(a, j, a.mul(x, factor[usize::from(program.negated[0])])) };
     }
-    // Indexed by a `u8`: no bounds check. The entries that rows read (`used`) are written before
-    // any row reads them.
+    let groups = m / 4;
+    // Indexed by a `u8`: no bounds check. The entries of the block's groups that rows read
+    // (`used`) are written before any row reads them.
     let mut table = [const { MaybeUninit::<A::V>::uninit() }; 256];
-    for g in 0..m / 4 {
+    // SAFETY: every term of the block is a used entry of the block (written before it is read).
+    let entry = |table: &[MaybeUninit<A::V>; 256], t: u8| unsafe { table[usize::from(t)].assume_init() };
+    if groups <= BLOCK_GROUPS {
+        // SAFETY: the caller's bounds.
+        unsafe { block(a, program, (src, stride), j, 0..groups, &mut table) };
+        for r in 0..m {
+            let terms = program.terms(r);
+            let sum = terms[1..].iter().fold(entry(&table, terms[0]), |sum, &t| a.add(sum, entry(&table, t)));
+            // SAFETY: row r < m, columns j..j + WIDTH <= len: the caller's bounds.
+            unsafe { out.put(a, r * len + j, a.mul(sum, factor[usize::from(program.negated[r])])) };
+        }
+        return;
+    }
+    // Each row's sum so far, between blocks.
+    let mut sums = [const { MaybeUninit::<A::V>::uninit() }; MAX_ORDER];
+    for first in (0..groups).step_by(BLOCK_GROUPS) {
+        let last = groups.min(first + BLOCK_GROUPS);
+        // SAFETY: the caller's bounds.
+        unsafe { block(a, program, (src, stride), j, first..last, &mut table) };
+        for r in 0..m {
+            let terms = &program.terms(r)[first..last];
+            let start = if first == 0 {
+                entry(&table, terms[0])
+            } else {
+                // SAFETY: written by the block before.
+                a.add(unsafe { sums[r].assume_init() }, entry(&table, terms[0]))
+            };
+            let sum = terms[1..].iter().fold(start, |sum, &t| a.add(sum, entry(&table, t)));
+            if last < groups {
+                sums[r] = MaybeUninit::new(sum);
+            } else {
+                // SAFETY: row r < m, columns j..j + WIDTH <= len: the caller's bounds.
+                unsafe { out.put(a, r * len + j, a.mul(sum, factor[usize::from(program.negated[r])])) };
+            }
+        }
+    }
+}
+
+/// The table of [`strip`] for the groups `groups` of one block: entry `16·(g − first) + s` the
+/// combination `s` of group `g` where a row reads it.
+///
+/// # Safety
+/// As [`strip`].
+#[inline(always)]
+unsafe fn block<A: Arith>(
+    a: A,
+    program: &Program,
+    (src, stride): (*const A::E, usize),
+    j: usize,
+    groups: std::ops::Range<usize>,
+    table: &mut [MaybeUninit<A::V>; 256],
+) {
+    let first = groups.start;
+    for g in groups {
         // SAFETY: columns 4g..4g + 4 < m: the caller's bounds.
         let x = |c: usize| unsafe { a.load(src.add((4 * g + c) * stride + j)) };
         let (x0, x1, x2, x3) = (x(0), x(1), x(2), x(3));
         let pairs = [a.add(x0, x1), a.sub(x0, x1), a.add(x2, x3), a.sub(x2, x3)];
         let used = program.used[g];
+        let at = 16 * (g - first);
         for s in 0..8 {
             if used >> s & 0x101 == 0 {
                 continue;
             }
             let (p, q) = (pairs[s & 1], pairs[2 + (s >> 1 & 1)]);
             let v = if s & 4 == 0 { a.add(p, q) } else { a.sub(p, q) };
-            table[16 * g + s] = MaybeUninit::new(v);
-            table[16 * g + 8 + s] = MaybeUninit::new(a.neg(v));
+            table[at + s] = MaybeUninit::new(v);
+            table[at + 8 + s] = MaybeUninit::new(a.neg(v));
         }
     }
-    for (r, terms) in program.terms[..m].iter().enumerate() {
-        // SAFETY: every term is a used entry (written above).
-        let entry = |t: u8| unsafe { table[usize::from(t)].assume_init() };
-        let sum = terms[1..m / 4].iter().fold(entry(terms[0]), |sum, &t| a.add(sum, entry(t)));
-        // SAFETY: row r < m, columns j..j + WIDTH <= len: the caller's bounds.
-        unsafe { out.put(a, r * len + j, a.mul(sum, factor[usize::from(program.negated[r])])) };
-    }
 }
+
+/// The groups of four columns of one block of [`strip`]: the `16 · BLOCK_GROUPS` registers of
+/// its table (10 KiB of AVX-512) and the sums of the rows (11 KiB) stay in L1. Orders up to 40
+/// are one block.
+const BLOCK_GROUPS: usize = 10;
 
 /// How the dense pass of a matrix runs: read from its [`Program`] by [`strip`] (`&Program`,
 /// compiled once for every matrix), or as straight-line code compiled for the matrix
@@ -574,10 +639,10 @@ impl<O: Matrix> Dense for Unrolled<O> {
             if const { R < O::PROGRAM.m } {
                 // SAFETY: every term is a used entry (written above).
                 let entry = |t: u8| unsafe { table[usize::from(t)].assume_init() };
-                let mut sum = entry(const { O::PROGRAM.terms[R][0] });
+                let mut sum = entry(const { O::PROGRAM.terms[R * (O::PROGRAM.m / 4)] });
                 unroll!(G; 1 2; {
                     if const { G < O::PROGRAM.m / 4 } {
-                        sum = a.add(sum, entry(const { O::PROGRAM.terms[R][G] }));
+                        sum = a.add(sum, entry(const { O::PROGRAM.terms[R * (O::PROGRAM.m / 4) + G] }));
                     }
                 });
                 let negated = const { O::PROGRAM.negated[R] as usize };
@@ -699,63 +764,68 @@ const fn is_symmetric(text: &str, m: usize) -> bool {
 // `had_12_paley` is symmetric: the inverse shares the forward pass's program (see `program_of`).
 const _: () = assert!(is_symmetric(crate::matrices::HAD_12, 12), "had_12_paley is symmetric");
 
-/// The program of `H_M`, or of its transpose where `T`, built at compile time.
-const fn program<const M: usize, const T: bool>() -> Program {
-    Program::parse(crate::matrices::text(M), M, T)
-}
+/// Sloane's `had.12` is not: its inverse has a program of its own.
+const _: () = assert!(!is_symmetric(crate::matrices::SLOANE_12, 12), "had.12 is not symmetric");
 
-/// `H_12`, whose dense pass is compiled as straight-line code ([`Unrolled`]).
+/// `H_12` of fast-hadamard-transform, whose dense pass is compiled as straight-line code
+/// ([`Unrolled`]).
 struct Order12;
 
 impl Matrix for Order12 {
-    const PROGRAM: Program = program::<12, false>();
+    const PROGRAM: Program = Program::parse(crate::matrices::HAD_12, 12, false);
 }
 
-/// `$body` with `$dense` the dense pass of `order`: compiled twice, for order 12 and for the
-/// programs of the others.
+/// `$body` with `$dense` the dense pass of `order`: compiled twice, for fast-hadamard-transform's
+/// order 12 and for the programs of the others.
 macro_rules! with_dense {
     ($order:expr, $dense:ident => $body:expr) => {
         match $order {
-            // `H_12` is its own transpose (checked at compile time above).
-            Order { m: 12, .. } => {
+            // fast-hadamard-transform's `H_12` is its own transpose (checked at compile time
+            // above).
+            Order { family: Family::FastHadamardTransform, m: 12, .. } => {
                 let $dense = Unrolled::<Order12>::new();
                 $body
             }
-            Order { m, transposed } => {
-                let $dense = program_of(m, transposed);
+            order => {
+                let $dense = program_of(order);
                 $body
             }
         }
     };
 }
 
-/// The program of order `m`, of the transpose where `transposed`.
-fn program_of(m: usize, transposed: bool) -> &'static Program {
-    static ORDERS: [Program; 7] = [
-        program::<1, false>(),
-        program::<20, false>(),
-        program::<20, true>(),
-        program::<28, false>(),
-        program::<28, true>(),
-        program::<40, false>(),
-        program::<40, true>(),
-    ];
-    match (m, transposed) {
-        (1, _) => &ORDERS[0],
-        // `H_12` is its own transpose (checked at compile time above): one program for both
-        // directions, the one its unrolled pass is compiled from.
-        (12, _) => &Order12::PROGRAM,
-        (20, t) => &ORDERS[1 + usize::from(t)],
-        (28, t) => &ORDERS[3 + usize::from(t)],
-        (40, t) => &ORDERS[5 + usize::from(t)],
-        (m, _) => unreachable!("no Hadamard matrix of order {m}"),
-    }
+/// The programs of every matrix of every family and of their transposes, made on first use.
+static PROGRAMS: [OnceLock<Box<Program>>; 2 * SLOTS] = [const { OnceLock::new() }; 2 * SLOTS];
+
+/// Orders of both families, 1 included once each.
+const SLOTS: usize = 2 + Family::FastHadamardTransform.orders().len() + Family::Sloane.orders().len();
+
+/// The program of `order`.
+///
+/// # Panics
+/// When the family has no matrix of that order.
+fn program_of(order: Order) -> &'static Program {
+    let Order { family, m, transposed } = order;
+    let (text, index) = match (crate::matrices::text(family, m), family.orders().iter().position(|&o| o == m))
+    {
+        (Some(text), Some(i)) => (text, i + 1),
+        (Some(text), None) => (text, 0),
+        (None, _) => panic!("no Hadamard matrix of order {m} in {family:?}"),
+    };
+    let base = match family {
+        Family::FastHadamardTransform => 0,
+        Family::Sloane => 1 + Family::FastHadamardTransform.orders().len(),
+    };
+    PROGRAMS[2 * (base + index) + usize::from(transposed)]
+        .get_or_init(|| Box::new(Program::parse(text, m, transposed)))
 }
 
-/// A matrix of the dense pass: `H_m` of [`crate::matrices`] (`m` = 1, 12, 20, 28 or 40), or its
+/// A matrix of the dense pass: `H_m` of a family of [`crate::matrices`] (or 1), or its
 /// transpose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Order {
+    /// The family of the matrix.
+    pub family: Family,
     /// The order.
     pub m: usize,
     /// Whether the pass multiplies by the transpose.
@@ -1327,7 +1397,7 @@ mod tests {
     /// integers, a power-of-two scale), on every backend, for every storage type the sums fit.
     #[test]
     fn programs_equal_the_plain_product_where_arithmetic_is_exact() {
-        for m in [1, 4, 12, 20, 40] {
+        for m in [1, 4, 12, 20, 40, 172] {
             let negative = pattern(m);
             let program = Program::of(negative, m);
             let len = 37;
@@ -1411,8 +1481,8 @@ mod tests {
         }
     }
 
-    /// Every conversion and the last pass of orders 1, 12 (read from its program and unrolled)
-    /// and 40, on every backend this CPU runs, bit for bit against the scalar path (the
+    /// Every conversion and the last pass of orders 1, 12 (read from its program and unrolled),
+    /// 40 and the largest, on every backend this CPU runs, bit for bit against the scalar path (the
     /// conversions of the `half` crate, and the program read as it runs), with nasty values: zeros of both signs, subnormals, ties, values that
     /// round to infinity, NaN.
     #[test]
@@ -1435,7 +1505,7 @@ mod tests {
             f32::from_bits(0x7F7F_FFFF),
         ];
         let mut seed = 0x5eed_u64;
-        while specials.len() < 40 * 37 {
+        while specials.len() < MAX_ORDER * 37 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             specials.push(f32::from_bits((seed >> 32) as u32 & 0xBFFF_FFFF) * 1e-30);
         }
@@ -1445,6 +1515,7 @@ mod tests {
             agree(&Program::of(pattern(12), 12), &specials, backend);
             agree(Unrolled::<Pattern12>::new(), &specials, backend);
             agree(&Program::of(pattern(40), 40), &specials, backend);
+            agree(&Program::of(pattern(MAX_ORDER), MAX_ORDER), &specials, backend);
             let halves: Vec<f16> = specials.iter().map(|&v| f16::from_f32(v)).collect();
             let (mut a, mut b) = (vec![0.0; halves.len()], vec![0.0; halves.len()]);
             widen(&halves, &mut a, backend);

@@ -51,6 +51,12 @@ __all__ = [
     "fwht",
     "grundy",
     "hadamard_matrix",
+    "hadamard_transform",
+    "hadamard_transform_12N",
+    "hadamard_transform_20N",
+    "hadamard_transform_28N",
+    "hadamard_transform_40N",
+    "matmul_hadU",
     "misere_quotient",
     "period",
     "or_convolve",
@@ -162,18 +168,42 @@ _OVERLAP = (
 )
 
 
-def _hadamard_path(a, scale, axis):
+def _factor(factor):
+    """``factor=`` as a positive int or None: a bool or a non-integer is refused."""
+    if factor is None:
+        return None
+    if _is_bool(factor):
+        raise TypeError(f"factor must be an int, not a bool ({factor})")
+    try:
+        factor = _operator.index(factor)
+    except TypeError:
+        raise TypeError(f"factor must be an int, not {type(factor).__name__}") from None
+    if factor < 1:
+        raise ValueError(f"factor={_short(factor)}: a factor is the order K of H_K ⊗ H_(n/K), at least 1")
+    if factor >= 1 << 63:
+        raise ValueError(f"factor={_short(factor)} is the order of no Hadamard matrix")
+    return factor
+
+
+def _family(family):
+    """``family=`` as a str or None."""
+    if family is not None and not isinstance(family, str):
+        raise TypeError(f"family must be a str ('fast-hadamard-transform' or 'sloane'), not {type(family).__name__}")
+    return family
+
+
+def _hadamard_path(a, scale, axis, chosen=False):
     """Whether ``fwht`` takes ``a`` to the Hadamard transforms of float storage: any DLPack
     producer that is not a NumPy array, float16 and bfloat16 arrays, and float arrays with a
-    ``scale`` or a length that is not a power of two."""
+    ``scale``, a ``factor`` or ``family`` (``chosen``) or a length that is not a power of two."""
     if not isinstance(a, _np.ndarray):
-        return hasattr(a, "__dlpack__") or scale is not None  # the native call names a wrong type
+        return hasattr(a, "__dlpack__") or scale is not None or chosen  # the native call names a wrong type
     dtype = a.dtype
     if dtype.kind == "f" and dtype.itemsize == 2 or dtype.name == "bfloat16":
         return True
     if dtype.kind != "f":
         return False
-    if scale is not None:
+    if scale is not None or chosen:
         return True
     try:
         n = a.shape[axis]
@@ -182,19 +212,22 @@ def _hadamard_path(a, scale, axis):
     return n > 0 and n & (n - 1) != 0
 
 
-def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
+def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None, factor=None, family=None):
     """Walsh-Hadamard transform of ``a``, in place.
 
     ``forward(x)[j] = sum_i (-1)**popcount(i & j) * x[i]`` (natural order, unnormalised);
     ``inverse=True`` divides by the length, so ``fwht(fwht(x), inverse=True)`` is ``x``.
 
-    Float arrays (float16, bfloat16, float32, float64) also take lengths ``n = m * 2**k`` for
-    ``m`` in 12, 20, 28, 40 and a ``scale``: the result is ``scale * (x @ H.T)`` row by row with
-    ``H = hadamard_matrix(n)``, the Kronecker product of the order-``m`` matrix of
-    fast-hadamard-transform with Sylvester's matrix of order ``2**k`` (``hadamard_transform(x,
-    scale)`` of that CUDA package, on the CPU). float16 and bfloat16 are computed in float32 and
-    rounded once, at the end; the scale is applied in the same pass. ``inverse=True`` is then
-    ``scale * (x @ H) / n``, which undoes ``scale=1`` (or ``1/scale`` after ``scale``).
+    Float arrays (float16, bfloat16, float32, float64) also take lengths ``n = K * 2**k`` for
+    ``K`` in 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156, 172 and a ``scale``: the result is
+    ``scale * (x @ H.T)`` row by row with ``H = hadamard_matrix(n, factor=factor,
+    family=family)``, the Kronecker product ``H_K ⊗ H_(2**k)`` of a Hadamard matrix of order
+    ``K`` with Sylvester's matrix of order ``2**k``. Without ``factor``, ``K`` is QuaRot's rule
+    (``get_hadK``: the odd part of ``n`` decides, and 40 before 20); without ``family``, ``H_K``
+    is fast-hadamard-transform's for 12, 20, 28 and 40 and Sloane's (QuIP#, QuaRot) for the
+    others. float16 and bfloat16 are computed in float32 and rounded once, at the end; the scale
+    is applied in the same pass. ``inverse=True`` is then ``scale * (x @ H) / n``, which undoes
+    ``scale=1`` (or ``1/scale`` after ``scale``).
     Any object with ``__dlpack__`` and ``__dlpack_device__`` on the CPU (a PyTorch tensor,
     bfloat16 included; a JAX array) is transformed in place the same way, without a copy, and
     returned.
@@ -223,6 +256,15 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     scale : float, optional
         Float dtypes only: multiply the result by this finite number (``1 / sqrt(n)`` makes
         the transform orthonormal), in the transform's last pass.
+    factor : int, optional
+        Float dtypes only: the order ``K`` of ``H_K ⊗ H_(n/K)`` (``n/K`` a power of two), in
+        place of the rule's: ``factor=20`` at ``n = 160`` is fast-hadamard-transform's
+        ``hadamard_transform_20N``, where the rule takes ``H_40 ⊗ H_4``.
+    family : str, optional
+        Float dtypes only: whose matrix ``H_K`` is: ``"fast-hadamard-transform"`` (Tri Dao's
+        package: orders 12, 20, 28, 40) or ``"sloane"`` (QuIP#, QuaRot and SpinQuant, from
+        Sloane's library: orders 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156, 172). The two
+        differ at orders 12, 20 and 28.
 
     Returns
     -------
@@ -232,7 +274,9 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     Raises
     ------
     ValueError
-        A length that is not a power of two (nor ``m * 2**k`` for a float dtype), a read-only
+        A length that is not a power of two (nor ``K * 2**k`` for a float dtype), a factor that
+        does not divide it with a power-of-two quotient or that the family has no matrix of,
+        an unknown family, a read-only
         array or DLPack export, memory not on the CPU, rows not contiguous along ``axis`` or
         overlapping, an unsupported dtype, an element not below the modulus, an even or too
         large modulus, ``scale`` with an integer dtype or not finite, an int64 transform that
@@ -262,13 +306,16 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     axis = _axis(axis, a)
     if isinstance(a, _np.ndarray) and _overlaps_itself(a):
         raise ValueError(_OVERLAP.format(name="fwht"))
-    if _hadamard_path(a, scale, axis):
+    factor, family = _factor(factor), _family(family)
+    chosen = factor is not None or family is not None
+    if _hadamard_path(a, scale, axis, chosen):
         if modulus is not None:
             raise ValueError("modulus= applies to uint32 and uint64 arrays, not to float storage or DLPack objects")
-        return _native.hadamard(a, scale, inverse, axis, threads)
-    if scale is not None:
+        return _native.hadamard(a, scale, inverse, axis, threads, factor, family)
+    if scale is not None or chosen:
         kind = a.dtype if isinstance(a, _np.ndarray) else type(a).__name__
-        raise ValueError(f"scale= applies to float arrays, not to {kind}")
+        what = "scale=" if scale is not None else "factor= and family="
+        raise ValueError(f"{what} applies to float arrays, not to {kind}")
     if not isinstance(a, _np.ndarray) or not _narrow(a.dtype):
         return _native.fwht(a, modulus, inverse, axis, threads)  # names a wrong type or dtype
     wide = _ring_dtype(a)
@@ -298,13 +345,17 @@ def fwht(a, *, modulus=None, inverse=False, axis=-1, threads=None, scale=None):
     return a
 
 
-def hadamard_matrix(n, dtype=_np.float64):
+def hadamard_matrix(n, dtype=_np.float64, *, factor=None, family=None):
     """The ``n`` by ``n`` Hadamard matrix that ``fwht`` multiplies float rows of length ``n`` by.
 
-    Sylvester's matrix for powers of two (``H[i, j] = (-1)**popcount(i & j)``); for ``n = m *
-    2**k`` with ``m`` in 12, 20, 28, 40 the Kronecker product of fast-hadamard-transform's
-    matrix of order ``m`` (``had_12_paley``, ``had_20_will``, ``had_28_will``, ``had_40_tpal``)
-    with Sylvester's of order ``2**k`` (a length ``5 * 2**j``, ``j >= 3``, is ``40 * 2**(j-3)``).
+    Sylvester's matrix for powers of two (``H[i, j] = (-1)**popcount(i & j)``); for ``n = K *
+    2**k`` the Kronecker product ``H_K ⊗ H_(2**k)`` of a matrix of order ``K`` with Sylvester's
+    of order ``2**k``, ``K`` and the family of ``H_K`` chosen as in :func:`fwht` (a length ``5 *
+    2**j``, ``j >= 3``, is ``40 * 2**(j-3)`` unless ``factor=20``). The order-``K`` matrices are
+    fast-hadamard-transform's ``had_12_paley``, ``had_20_will``, ``had_28_will`` and
+    ``had_40_tpal``, and those QuIP#, QuaRot and SpinQuant ship from Sloane's library (``had.12``,
+    ``had.36.pal2``, ``had.52.will``, ``had.60.pal``, ``had.108.pal``, ``had.140.pal``,
+    ``had.156.will``, ``had.172.will``, with orders 20, 28, 40 and 44 of theirs).
     ``H @ H.T == n * I``.
 
     Parameters
@@ -314,6 +365,10 @@ def hadamard_matrix(n, dtype=_np.float64):
     dtype : numpy dtype, default float64
         The dtype of the result: a float dtype (float16, float32, float64, ml_dtypes' bfloat16)
         or a signed integer one (int8 to int64).
+    factor : int, optional
+        The order ``K`` of the first factor, as in :func:`fwht`.
+    family : str, optional
+        ``"fast-hadamard-transform"`` or ``"sloane"``, as in :func:`fwht`.
 
     Returns
     -------
@@ -323,8 +378,8 @@ def hadamard_matrix(n, dtype=_np.float64):
     Raises
     ------
     ValueError
-        An order without a matrix (negative ones included); a dtype that does not hold -1 (bool,
-        unsigned) or is not a number.
+        An order without a matrix (negative ones included), a factor or family that cannot make
+        it; a dtype that does not hold -1 (bool, unsigned) or is not a number.
     MemoryError
         A matrix whose ``n * n`` entries (of ``dtype``, with the int8 matrix it is made from)
         do not fit in the memory available, checked before it is made: ``2**40``, ``10**100``.
@@ -344,8 +399,182 @@ def hadamard_matrix(n, dtype=_np.float64):
             f"dtype {dtype}: a Hadamard matrix holds -1 and 1, so it takes a float dtype (float64, float32, "
             "float16, bfloat16) or a signed integer one (int8 ... int64)"
         )
-    flat = _native.hadamard_matrix(n, dtype.itemsize)
+    flat = _native.hadamard_matrix(n, dtype.itemsize, _factor(factor), _family(family))
     return flat.reshape(int(n), int(n)).astype(dtype, copy=False)
+
+
+def _padded(x, n, name):
+    """A fresh array of ``x``'s kind and dtype with the last axis ``n`` long: ``x`` in front,
+    zeros after. NumPy arrays give NumPy arrays; a tensor with ``new_zeros`` (PyTorch) gives a
+    tensor on its device; another DLPack producer gives a NumPy array."""
+    if isinstance(x, _np.ndarray):
+        source = x
+    elif hasattr(x, "new_zeros") and hasattr(x, "__dlpack__"):
+        if x.ndim == 0:
+            raise ValueError(f"{name}: a 0-d tensor has no last axis to transform")
+        y = x.new_zeros(*x.shape[:-1], n)
+        y[..., : x.shape[-1]] = x
+        return y
+    elif hasattr(x, "__dlpack__"):
+        source = _np.from_dlpack(x)
+    else:
+        raise TypeError(f"{name}: expected a NumPy array or an object with __dlpack__, not {type(x).__name__}")
+    if source.ndim == 0:
+        raise ValueError(f"{name}: a 0-d array has no last axis to transform (np.atleast_1d makes a 1-d one)")
+    if source.dtype.kind != "f" and source.dtype.name != "bfloat16":
+        raise ValueError(f"{name}: unsupported dtype {source.dtype}: it takes float16, bfloat16, float32 or float64")
+    y = _np.zeros(source.shape[:-1] + (n,), source.dtype)
+    y[..., : source.shape[-1]] = source
+    return y
+
+
+def _dao(x, scale, k, name):
+    """fast-hadamard-transform's ``hadamard_transform`` (``k = 1``) and ``hadamard_transform_kN``:
+    the row padded with zeros as its CUDA kernels pad it (to a multiple of 8, or of ``4 * k``,
+    then to ``k`` times a power of two), transformed, cut back to its length, on a copy."""
+    shape = getattr(x, "shape", None)
+    if not shape:
+        return _padded(x, 0, name)  # names the wrong type or the 0-d array
+    dim = int(shape[-1])
+    if dim == 0:
+        raise ValueError(f"{name}: the last axis is empty: a transform needs at least one element")
+    unit = 8 if k == 1 else 4 * k
+    rounded = -(-dim // unit) * unit
+    n = k * (1 << (rounded // k - 1).bit_length())
+    y = _padded(x, n, name)
+    family = None if k == 1 else "fast-hadamard-transform"
+    _native.hadamard(y, scale, False, -1, None, k, family)
+    return y if n == dim else y[..., :dim]
+
+
+_DAO_DOC = """fast-hadamard-transform's ``hadamard_transform{suffix}(x, scale)``, on the CPU.
+
+    ``scale * (x @ H.T)`` along the last axis with ``H = hadamard_matrix(n, factor={k}{family})``
+    {what}, returned as a new array (``x`` is left alone), as Tri Dao's CUDA package computes it:
+    its matrices (family ``"fast-hadamard-transform"``), in float32 for float16, bfloat16 and
+    float32 with one rounding at the end (float64 in float64). A length that is not {length} is
+    padded with zeros as the package's kernels pad it (to a multiple of {unit}, then to
+    {length}) and the result cut back to the length. Unlike the package, any length and any
+    number of rows are taken.
+
+    Parameters
+    ----------
+    x : numpy.ndarray or an object with ``__dlpack__``
+        float16, bfloat16, float32 or float64. A PyTorch CPU tensor gives a tensor (made with
+        ``x.new_zeros``); another DLPack producer gives a NumPy array.
+    scale : float, default 1.0
+        Multiplies the result.
+
+    Returns
+    -------
+    numpy.ndarray or tensor
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        An empty last axis, a 0-d array, an unsupported dtype, a scale that is not finite.
+    TypeError
+        Not an array nor a DLPack producer; a scale that is not a number.
+    MemoryError
+        No room for the result.
+    """
+
+
+def hadamard_transform(x, scale=1.0):
+    return _dao(x, scale, 1, "hadamard_transform")
+
+
+def hadamard_transform_12N(x, scale=1.0):  # noqa: N802 - the package's name
+    return _dao(x, scale, 12, "hadamard_transform_12N")
+
+
+def hadamard_transform_20N(x, scale=1.0):  # noqa: N802
+    return _dao(x, scale, 20, "hadamard_transform_20N")
+
+
+def hadamard_transform_28N(x, scale=1.0):  # noqa: N802
+    return _dao(x, scale, 28, "hadamard_transform_28N")
+
+
+def hadamard_transform_40N(x, scale=1.0):  # noqa: N802
+    return _dao(x, scale, 40, "hadamard_transform_40N")
+
+
+hadamard_transform.__doc__ = _DAO_DOC.format(
+    suffix="", k=1, family="", what="(Sylvester's matrix of the padded length)", length="a power of two", unit=8
+)
+for _k, _f in ((12, hadamard_transform_12N), (20, hadamard_transform_20N), (28, hadamard_transform_28N), (40, hadamard_transform_40N)):
+    _f.__doc__ = _DAO_DOC.format(
+        suffix=f"_{_k}N",
+        k=_k,
+        family=', family="fast-hadamard-transform"',
+        what=f"(``H_{_k} ⊗ H_(2**k)`` of the padded length; ``H_{_k} ⊗ H_8`` at 160 for 20N, never the rule's ``H_40``)",
+        length=f"{_k} times a power of two",
+        unit=4 * _k,
+    )
+del _k, _f
+
+
+def matmul_hadU(x, *, transpose=False):  # noqa: N802 - the packages' name
+    """QuIP#'s and QuaRot's ``matmul_hadU(X, transpose=False)``, on the CPU.
+
+    ``x @ H.T / sqrt(n)`` along the last axis (``x @ H / sqrt(n)`` with ``transpose=True``,
+    their ``matmul_hadUt``), ``H = H_K ⊗ H_(n/K)`` with their matrices (family ``"sloane"``:
+    Sloane's library as QuIP#, QuaRot and SpinQuant ship it) and their choice of ``K`` per
+    length (``get_hadK``: the first of 172, 156, 140, 108, 60, 52, 36, 28, 44, 40, 20, 12 that
+    divides ``n``, ``n / K`` a power of two; ``K = 1`` for powers of two), returned as a new
+    array. QuIP#'s own ``get_hadK`` has no 40 or 44: for ``n = 40 * 2**k`` it takes ``H_20``,
+    which is ``fwht(x, factor=20, family="sloane", scale=1/sqrt(n))`` here. float16, bfloat16
+    and float32 are computed in float32 and rounded once (the packages add in ``x``'s dtype),
+    float64 in float64.
+
+    Parameters
+    ----------
+    x : numpy.ndarray or an object with ``__dlpack__``
+        float16, bfloat16, float32 or float64, the length ``n`` along the last axis ``K * 2**k``.
+        A PyTorch CPU tensor gives a tensor; another DLPack producer gives a NumPy array.
+    transpose : bool, default False
+        Multiply by ``H.T`` instead (the inverse: ``matmul_hadU(matmul_hadU(x), transpose=True)``
+        is ``x``).
+
+    Returns
+    -------
+    numpy.ndarray or tensor
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        A length of no ``K`` (the packages' assertion), an empty last axis, a 0-d array, an
+        unsupported dtype.
+    TypeError
+        Not an array nor a DLPack producer; ``transpose`` not a bool.
+    MemoryError
+        No room for the result.
+
+    Examples
+    --------
+    >>> import numpy as np, nimcount
+    >>> y = nimcount.matmul_hadU(np.eye(1, 12))
+    >>> bool(np.allclose(y * np.sqrt(12), nimcount.hadamard_matrix(12, family="sloane")[:, 0]))
+    True
+    """
+    if not isinstance(transpose, bool):
+        raise TypeError(f"transpose must be a bool, not {type(transpose).__name__}")
+    shape = getattr(x, "shape", None)
+    if not shape:
+        return _padded(x, 0, "matmul_hadU")  # names the wrong type or the 0-d array
+    n = int(shape[-1])
+    if n == 0:
+        raise ValueError("matmul_hadU: the last axis is empty: a transform needs at least one element")
+    y = _padded(x, n, "matmul_hadU")
+    root = float(n) ** 0.5
+    if transpose:
+        _native.hadamard(y, root, True, -1, None, None, "sloane")
+    else:
+        _native.hadamard(y, 1.0 / root, False, -1, None, None, "sloane")
+    return y
 
 
 def _rows_last(a, axis, dtype):

@@ -1,5 +1,5 @@
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,12 @@ __all__ = [
     "fwht",
     "grundy",
     "hadamard_matrix",
+    "hadamard_transform",
+    "hadamard_transform_12N",
+    "hadamard_transform_20N",
+    "hadamard_transform_28N",
+    "hadamard_transform_40N",
+    "matmul_hadU",
     "misere_quotient",
     "period",
     "or_convolve",
@@ -51,8 +57,22 @@ def fwht(
     axis: int = ...,
     threads: Optional[int] = ...,
     scale: Optional[float] = ...,
+    factor: Optional[int] = ...,
+    family: Optional[Literal["fast-hadamard-transform", "sloane"]] = ...,
 ) -> _T: ...
-def hadamard_matrix(n: int, dtype: npt.DTypeLike = ...) -> np.ndarray: ...
+def hadamard_matrix(
+    n: int,
+    dtype: npt.DTypeLike = ...,
+    *,
+    factor: Optional[int] = ...,
+    family: Optional[Literal["fast-hadamard-transform", "sloane"]] = ...,
+) -> np.ndarray: ...
+def hadamard_transform(x: _T, scale: float = ...) -> _T: ...
+def hadamard_transform_12N(x: _T, scale: float = ...) -> _T: ...
+def hadamard_transform_20N(x: _T, scale: float = ...) -> _T: ...
+def hadamard_transform_28N(x: _T, scale: float = ...) -> _T: ...
+def hadamard_transform_40N(x: _T, scale: float = ...) -> _T: ...
+def matmul_hadU(x: _T, *, transpose: bool = ...) -> _T: ...
 def xor_convolve(
     a: _ArrayLike,
     b: _ArrayLike,

@@ -13,7 +13,7 @@
 use std::ffi::{CStr, c_void};
 
 use nimcount::Error;
-use nimcount::fwht::{HadamardPlan, Storage};
+use nimcount::fwht::{HadamardFamily, HadamardPlan, Storage};
 use nimcount::half::{bf16, f16};
 use nimcount::message::short;
 use num_traits::ToPrimitive;
@@ -64,7 +64,14 @@ struct Rows {
 
 /// Rows along `axis` of a strided array at `base` (strides in elements), checked to be
 /// contiguous along the axis and not to overlap one another.
-fn rows_of(base: usize, dtype: Dtype, shape: &[usize], strides: &[isize], axis: isize) -> PyResult<Rows> {
+fn rows_of(
+    base: usize,
+    dtype: Dtype,
+    shape: &[usize],
+    strides: &[isize],
+    axis: isize,
+    choice: Choice,
+) -> PyResult<Rows> {
     let ndim = shape.len();
     if ndim == 0 {
         return Err(value_error("a 0-d array has no axis to transform (np.atleast_1d makes a 1-d one)"));
@@ -80,7 +87,10 @@ fn rows_of(base: usize, dtype: Dtype, shape: &[usize], strides: &[isize], axis: 
             "the array is empty along axis {axis}: a transform needs at least one element"
         )));
     }
-    HadamardPlan::new(n).map_err(|_| length_error(n, axis))?;
+    choice.plan(n).map_err(|e| match e {
+        Error::NotHadamardFactor { why, .. } => value_error(format!("{why} (along axis {axis})")),
+        _ => length_error(n, axis),
+    })?;
     // No rows (NumPy gives an empty array zero strides): nothing to transform, as for float64.
     if shape.contains(&0) {
         return Ok(Rows { dtype, starts: vec![], n, whole: true, span: (base, base) });
@@ -130,6 +140,44 @@ fn rows_of(base: usize, dtype: Dtype, shape: &[usize], strides: &[isize], axis: 
     Ok(Rows { dtype, starts, n, whole, span })
 }
 
+/// The factor and the family of the Hadamard matrix asked for (`None`: the rule's, the default).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Choice {
+    factor: Option<usize>,
+    family: Option<HadamardFamily>,
+}
+
+impl Choice {
+    /// `factor=` and `family=` of the Python call: a positive int (the Python layer checks its
+    /// type) and `"fast-hadamard-transform"` or `"sloane"`.
+    fn parse(factor: Option<u64>, family: Option<&str>) -> PyResult<Choice> {
+        let factor = match factor {
+            None => None,
+            Some(0) => {
+                return Err(value_error("factor=0: a factor is the order K of H_K ⊗ H_(n/K), at least 1"));
+            }
+            Some(k) => Some(
+                usize::try_from(k)
+                    .map_err(|_| value_error(format!("factor={k} is the order of no Hadamard matrix")))?,
+            ),
+        };
+        let family = match family {
+            None => None,
+            Some(name) => Some(name.parse::<HadamardFamily>().map_err(|_| {
+                value_error(format!(
+                    "family={name:?}: the families are 'fast-hadamard-transform' and 'sloane'"
+                ))
+            })?),
+        };
+        Ok(Choice { factor, family })
+    }
+
+    /// The plan of rows of `n` values.
+    fn plan(self, n: usize) -> nimcount::Result<HadamardPlan> {
+        HadamardPlan::with_factor(n, self.factor, self.family)
+    }
+}
+
 /// The error for a row length without a Hadamard matrix, with the next length that has one.
 fn length_error(n: usize, axis: usize) -> PyErr {
     let next = (n..)
@@ -137,7 +185,7 @@ fn length_error(n: usize, axis: usize) -> PyErr {
         .find(|&l| HadamardPlan::new(l).is_ok())
         .map_or_else(|| format!("{}", n.next_power_of_two()), |l| l.to_string());
     value_error(format!(
-        "length {n} along axis {axis} is not a power of two; pad with zeros to {next} (np.pad): float arrays take 2^k, 12·2^k, 20·2^k, 28·2^k and 40·2^k"
+        "length {n} along axis {axis} is not a power of two; pad with zeros to {next} (np.pad): float arrays take 2^k, 12·2^k, 20·2^k, 28·2^k, 40·2^k and K·2^k for K in 36, 44, 52, 60, 108, 140, 156, 172"
     ))
 }
 
@@ -154,7 +202,7 @@ fn numpy_dtype(array: &Bound<'_, PyUntypedArray>) -> Option<Dtype> {
     }
 }
 
-fn numpy_rows(array: &Bound<'_, PyUntypedArray>, axis: isize) -> PyResult<Rows> {
+fn numpy_rows(array: &Bound<'_, PyUntypedArray>, axis: isize, choice: Choice) -> PyResult<Rows> {
     let dtype = numpy_dtype(array).ok_or_else(|| {
         value_error(format!(
             "unsupported dtype {}: scale= and lengths m·2^k take {DTYPES} arrays",
@@ -179,7 +227,7 @@ fn numpy_rows(array: &Bound<'_, PyUntypedArray>, axis: isize) -> PyResult<Rows> 
         return Err(value_error("the array's strides are not whole elements: transform a copy, a.copy()"));
     }
     let strides: Vec<isize> = array.strides().iter().map(|s| s / size).collect();
-    rows_of(data, dtype, array.shape(), &strides, axis)
+    rows_of(data, dtype, array.shape(), &strides, axis, choice)
 }
 
 /// DLPack's structures (`dlpack.h`, version 1.0; the unversioned ones of 0.x).
@@ -298,7 +346,7 @@ fn dlpack_refused(py: Python<'_>, e: PyErr) -> PyErr {
 }
 
 /// The rows of a DLPack producer, and the consumed tensor to release once they are transformed.
-fn dlpack_rows(obj: &Bound<'_, PyAny>, axis: isize) -> PyResult<(Rows, Managed)> {
+fn dlpack_rows(obj: &Bound<'_, PyAny>, axis: isize, choice: Choice) -> PyResult<(Rows, Managed)> {
     let device: (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
     if device.0 != DL_CPU && device.0 != DL_CUDA_HOST {
         return Err(value_error(format!(
@@ -386,7 +434,7 @@ fn dlpack_rows(obj: &Bound<'_, PyAny>, axis: isize) -> PyResult<(Rows, Managed)>
         }
     };
     let base = (tensor.data as usize).wrapping_add(tensor.byte_offset as usize);
-    let rows = rows_of(base, dtype, &shape, &strides, axis)?;
+    let rows = rows_of(base, dtype, &shape, &strides, axis, choice)?;
     // Accepted: consume the capsule, so that its destructor leaves the tensor to this call.
     let used = if versioned { USED_VERSIONED } else { USED };
     // SAFETY: a live capsule; the name is a static C string, as the capsule API requires.
@@ -479,10 +527,13 @@ fn half_room(rows: &Rows, threads: Threads) -> nimcount::Result<()> {
     nimcount::memory::ensure_fits(what, bytes)
 }
 
-/// `hadamard(a, scale=None, inverse=False, axis=-1, threads=None)`: in place, returns `a`: a
-/// NumPy array of a float dtype (bfloat16 included), or any object with `__dlpack__` on the CPU.
+/// `hadamard(a, scale=None, inverse=False, axis=-1, threads=None, factor=None, family=None)`: in
+/// place, returns `a`: a NumPy array of a float dtype (bfloat16 included), or any object with
+/// `__dlpack__` on the CPU. `factor` (checked to be a positive int by the Python layer) and
+/// `family` choose the matrix ([`HadamardPlan::with_factor`]).
 #[pyfunction]
-#[pyo3(signature = (a, scale=None, inverse=false, axis=-1, threads=None))]
+#[pyo3(signature = (a, scale=None, inverse=false, axis=-1, threads=None, factor=None, family=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn hadamard<'py>(
     py: Python<'py>,
     a: Bound<'py, PyAny>,
@@ -490,8 +541,11 @@ pub fn hadamard<'py>(
     inverse: bool,
     axis: isize,
     threads: Option<Bound<'py, PyAny>>,
+    factor: Option<u64>,
+    family: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = Threads::parse(threads.as_ref())?;
+    let choice = Choice::parse(factor, family)?;
     let scale = match scale {
         None => 1.0,
         Some(s) => {
@@ -506,9 +560,9 @@ pub fn hadamard<'py>(
         }
     };
     let (rows, managed) = if let Ok(array) = a.cast::<PyUntypedArray>() {
-        (numpy_rows(array, axis)?, None)
+        (numpy_rows(array, axis, choice)?, None)
     } else if a.hasattr("__dlpack__")? && a.hasattr("__dlpack_device__")? {
-        let (rows, managed) = dlpack_rows(&a, axis)?;
+        let (rows, managed) = dlpack_rows(&a, axis, choice)?;
         (rows, Some(managed))
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -516,7 +570,7 @@ pub fn hadamard<'py>(
             a.get_type().name().map(|n| n.to_string()).unwrap_or_default()
         )));
     };
-    let plan = HadamardPlan::new(rows.n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
+    let plan = choice.plan(rows.n).map_err(|e| to_py(py, e))?.with_parallel(threads.parallel());
     half_room(&rows, threads).map_err(|e| to_py(py, e))?;
     let claim = Claim::span(rows.span.0, rows.span.1)?;
     let pool = threads.pool()?;
@@ -538,20 +592,23 @@ pub fn hadamard<'py>(
     Ok(a)
 }
 
-/// `hadamard_matrix(n, itemsize=1)`: the `n × n` matrix of ±1 that `hadamard` multiplies by, as
-/// int8, row by row (flat; the Python layer reshapes it and converts it to a dtype of `itemsize`
-/// bytes). The memory of both is checked before either is made.
+/// `hadamard_matrix(n, itemsize=1, factor=None, family=None)`: the `n × n` matrix of ±1 that
+/// `hadamard` multiplies by, as int8, row by row (flat; the Python layer reshapes it and converts
+/// it to a dtype of `itemsize` bytes). The memory of both is checked before either is made.
 #[pyfunction]
-#[pyo3(signature = (n, itemsize=1))]
+#[pyo3(signature = (n, itemsize=1, factor=None, family=None))]
 pub fn hadamard_matrix<'py>(
     py: Python<'py>,
     n: Bound<'py, PyAny>,
     itemsize: u64,
+    factor: Option<u64>,
+    family: Option<&str>,
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let choice = Choice::parse(factor, family)?;
     let (negative, order) = convert::signed(&n, "n")?;
     if negative {
         return Err(value_error(format!(
-            "order -{} is not 2^k, 12·2^k, 20·2^k, 28·2^k or 40·2^k",
+            "order -{} is not 2^k nor K·2^k for K in 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156, 172",
             short(&order)
         )));
     }
@@ -571,6 +628,8 @@ pub fn hadamard_matrix<'py>(
         ));
     }
     let n = order.to_usize().expect("checked");
-    let h = py.detach(|| nimcount::fwht::hadamard_matrix(n)).map_err(|e| to_py(py, e))?;
+    let h = py
+        .detach(|| nimcount::fwht::hadamard_matrix_with(n, choice.factor, choice.family))
+        .map_err(|e| to_py(py, e))?;
     Ok(PyArray1::from_vec(py, h))
 }

@@ -260,7 +260,7 @@ def hadamard_matrix_row():
     dtypes.append(Case("not a dtype", lambda: f(4, dtype="bogus"), Raises(TypeError, "not understood")))
     dtypes.append(Case("n a NumPy int", lambda: f(np.int64(2)), Gives([[1, 1], [1, -1]])))
     return {
-        "empty": [Case("order 0", lambda: f(0), Raises(ValueError, "is not 2^k, 12·2^k"))],
+        "empty": [Case("order 0", lambda: f(0), Raises(ValueError, "is not 2^k nor K·2^k"))],
         "one element": [Case("order 1", lambda: f(1), Gives([[1.0]], dtype=np.float64))],
         "wrong length": [
             Case("order 6", lambda: f(6), Raises(ValueError, "is not 2^k")),
@@ -288,6 +288,82 @@ def hadamard_matrix_row():
             Limited("nimcount.hadamard_matrix(2**14)", 3 * GIB // 2, (("MemoryError", "order 16384"),)),
             Limited("nimcount.hadamard_matrix(2**14, np.int8)", 3 * GIB // 2, (("answered", ""),)),
         ],
+    }
+
+
+def dao_reference(x, k):
+    """fast-hadamard-transform's padding (to a multiple of 8, or 4k; then to k·2^j) and product."""
+    x = np.asarray(x, np.float64)
+    dim = x.shape[-1]
+    unit = 8 if k == 1 else 4 * k
+    n = k * (1 << (-(-dim // unit) * unit // k - 1).bit_length())
+    z = np.zeros(x.shape[:-1] + (n,))
+    z[..., :dim] = x
+    family = None if k == 1 else "fast-hadamard-transform"
+    with np.errstate(invalid="ignore"):
+        return (z @ nimcount.hadamard_matrix(n, factor=k, family=family).T)[..., :dim]
+
+
+def dropin_row(name):
+    """A drop-in of fast-hadamard-transform (``k`` from its name) or QuIP#/QuaRot (matmul_hadU):
+    out of place, so views, overlapping rows and read-only arrays are answered from a copy."""
+    f = getattr(nimcount, name)
+    k = 0 if name == "matmul_hadU" else int(name[len("hadamard_transform_"):-1] or 1) if name != "hadamard_transform" else 1
+    if k:
+        call, ref = f, lambda x: dao_reference(x, k)
+    else:
+        call = f
+        ref = lambda x: np.asarray(x, np.float64) @ nimcount.hadamard_matrix(  # noqa: E731
+            np.shape(x)[-1], family="sloane").T / math.sqrt(np.shape(x)[-1])
+    x8 = np.arange(8.0) - 3
+
+    def near(expected):
+        """Equal to ``expected`` but for the last rounding (NaN where it has NaN)."""
+        return Gives(check=lambda y: np.allclose(np.asarray(y, np.float64), expected, rtol=1e-12, atol=0, equal_nan=True))
+
+    dtypes = [Case(np.dtype(d).name, lambda d=d: call(x8.astype(d)), Gives(check=lambda y, d=d: y.dtype == np.dtype(d)
+              and np.allclose(np.asarray(y, np.float64), ref(x8), atol=0.1)))
+              for d in FLOAT_DTYPES]
+    dtypes += [Case(np.dtype(d).name, lambda d=d: call(np.zeros(8, d)), Raises(ValueError, "unsupported dtype"))
+               for d in INT_DTYPES + [np.bool_] + OTHER_DTYPES]
+    wrong = ([Case("6", lambda: call(np.ones(6)), near(ref(np.ones(6)))),
+              Case("13", lambda: call(np.arange(13.0)), near(ref(np.arange(13.0))))] if k else
+             [Case("6", lambda: call(np.ones(6)), Raises(ValueError, "is not")),
+              Case("516 = 172·3", lambda: call(np.ones(516)), Raises(ValueError, "is not")),
+              Case("44·2", lambda: call(np.arange(88.0)), Gives(check=lambda y: np.allclose(y, ref(np.arange(88.0)), rtol=1e-12)))])
+    scale = {"scale": 0.5} if k else {}
+    x = np.arange(16.0)
+    return {
+        "empty": [
+            Case("(0,)", lambda: call(np.zeros(0)), Raises(ValueError, "empty")),
+            Case("(0, 8)", lambda: call(np.zeros((0, 8))), Gives(np.zeros((0, 8)), dtype=np.float64)),
+        ],
+        "one element": [Case("[5]", lambda: call(np.array([5.0])), Gives([5.0]))],
+        "wrong length": wrong,
+        "0-d": [Case("0-d", lambda: call(np.array(2.0)), Raises(ValueError, "0-d"))],
+        "64-d": [Case("64-d", lambda: call(np.ones((1,) * 64)), Raises(ValueError, "at most 32"))],
+        "dtypes": dtypes,
+        "non-contiguous": [
+            Case("every other", lambda: call(x[::2], **scale), near(ref(x[::2]) * (0.5 if k else 1))),
+            Case("transposed", lambda: call(np.arange(32.0).reshape(8, 4).T), near(ref(np.arange(32.0).reshape(8, 4).T))),
+        ],
+        "same buffer": [
+            Case("rows overlapping (read, not written)", lambda: call(overlapping(np.float64)), near(ref(np.zeros((4, 4))))),
+            Case("read-only", lambda: call((lambda a: (a.setflags(write=False), a)[1])(np.ones(8))), near(ref(np.ones(8)))),
+        ],
+        "nan and inf": [
+            Case("nan", lambda: call(np.array([np.nan, 1, 2, 3, 0, 0, 0, 0])), near(ref([np.nan, 1, 2, 3, 0, 0, 0, 0]))),
+            Case("inf", lambda: call(np.array([np.inf, 0, 0, 0, 0, 0, 0, 0])), near(ref([np.inf, 0, 0, 0, 0, 0, 0, 0]))),
+        ] + ([Case("scale nan", lambda: call(np.ones(8), math.nan), Raises(ValueError, "not a finite number"))] if k else []),
+        "huge ints": ([Case("scale 10**400", lambda: call(np.ones(8), 10**400), Raises(TypeError, "scale must be a real number"))]
+                      if k else "takes no integer"),
+        "negative": [Case("negative values", lambda: call(-np.ones(8)), near(-ref(np.ones(8))))]
+        + ([Case("scale -1", lambda: call(np.ones(8), -1.0), near(-ref(np.ones(8))))] if k else []),
+        "bool": [Case("x True", lambda: call(True), Raises(TypeError, "expected a NumPy array"))]
+        + ([Case("scale True", lambda: call(np.ones(8), True), Raises(TypeError, "bool"))] if k else
+           [Case("transpose 1", lambda: call(np.ones(8), transpose=1), Raises(TypeError, "transpose must be a bool"))]),
+        "lists": [Case("a list", lambda: call([1.0, 2.0]), Raises(TypeError, "expected a NumPy array"))],
+        "memory": [Limited(f"nimcount.{name}(np.ones(1 << 28, np.float16))", 3 * GIB // 2, (("MemoryError", ""),))],
     }
 
 
@@ -675,6 +751,12 @@ def misere_quotient_row():
 ROWS = {
     "fwht": fwht_row,
     "hadamard_matrix": hadamard_matrix_row,
+    "hadamard_transform": lambda: dropin_row("hadamard_transform"),
+    "hadamard_transform_12N": lambda: dropin_row("hadamard_transform_12N"),
+    "hadamard_transform_20N": lambda: dropin_row("hadamard_transform_20N"),
+    "hadamard_transform_28N": lambda: dropin_row("hadamard_transform_28N"),
+    "hadamard_transform_40N": lambda: dropin_row("hadamard_transform_40N"),
+    "matmul_hadU": lambda: dropin_row("matmul_hadU"),
     "xor_convolve": lambda: convolution_row("xor_convolve"),
     "and_convolve": lambda: convolution_row("and_convolve"),
     "or_convolve": lambda: convolution_row("or_convolve"),

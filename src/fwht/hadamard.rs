@@ -1,33 +1,56 @@
-//! The Hadamard transform that machine learning uses: lengths `m·2^k` (`m` in 1, 12, 20, 28,
-//! 40), a scale applied in the last pass, and storage in `f16`, `bf16`, `f32` or `f64`.
+//! The Hadamard transform that machine learning uses: lengths `K·2^k` (`K` in 1 and the orders
+//! of a [`HadamardFamily`]), a scale applied in the last pass, and storage in `f16`, `bf16`,
+//! `f32` or `f64`.
 //!
 //! # Conventions
-//! - The matrix of length `n = m·2^k` is the Kronecker product `H_m ⊗ W_{2^k}` of a fixed
-//!   Hadamard matrix of order `m` ([`hadamard_matrix`]) with the Sylvester matrix of order `2^k`
-//!   (the natural-order Walsh–Hadamard matrix of [`crate::fwht`]): a row is `m` consecutive
-//!   blocks of `2^k` values, each block is transformed by `W`, and then every column of the `m`
-//!   blocks is multiplied by `H_m`. Element `(a·2^k + b, c·2^k + d)` of the matrix is
-//!   `H_m[a][c] · (-1)^popcount(b & d)`. For `m = 1` this is the transform of [`crate::fwht`].
-//! - `forward(x, s)` is `s · H x`; `inverse(x, s)` is `s · H⁻¹ x = (s / n) · Hᵀ x` (the
-//!   matrices of order 20 to 40 are not symmetric; that of order 12 is), so
-//!   `inverse(forward(x, s), 1 / s) == x` up to rounding.
+//! - The matrix of length `n = K·2^k` is the Kronecker product `H_K ⊗ W_{2^k}` of a Hadamard
+//!   matrix of order `K` (the factor, of a [`HadamardFamily`]) with the Sylvester matrix of order
+//!   `2^k` (the natural-order Walsh–Hadamard matrix of [`crate::fwht`]): a row is `K`
+//!   consecutive blocks of `2^k` values, each block is transformed by `W`, and then every column
+//!   of the `K` blocks is multiplied by `H_K`. Element `(a·2^k + b, c·2^k + d)` of the matrix is
+//!   `H_K[a][c] · (-1)^popcount(b & d)`. For `K = 1` this is the transform of [`crate::fwht`].
+//!   QuIP#'s and QuaRot's `matmul_hadU` and fast-hadamard-transform's `hadamard_transform_12N`
+//!   (and `_20N`, `_28N`, `_40N`) use the same order of the product.
+//! - `forward(x, s)` is `s · H x`; `inverse(x, s)` is `s · H⁻¹ x = (s / n) · Hᵀ x` (most
+//!   matrices of order 12 to 172 are not symmetric), so `inverse(forward(x, s), 1 / s) == x` up
+//!   to rounding.
 //! - Arithmetic: `f32` in registers for `f16`, `bf16` and `f32` storage, accumulated across every
 //!   level and rounded to the storage type once, at the end (to nearest even); `f64` for `f64`.
 //!   The scale is rounded to the arithmetic type first. Every backend gives the same bits.
-//! - The order-`m` part and the scale are one dense pass over each row after its blocks are
+//! - The order-`K` part and the scale are one dense pass over each row after its blocks are
 //!   transformed, while the row is in cache, which also writes the storage type back: no pass
 //!   over memory of their own (and no pass at all for `f32` and `f64` rows of a power of two
-//!   with the scale 1). The pass is a program built for each matrix at compile time and read by
-//!   one loop (in `f32` or `f64` registers of every backend): about a third of the additions of
-//!   the plain product for order 28 (see `nimcount_kernels::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
+//!   with the scale 1). The pass is a program made for each matrix and read by one loop (in
+//!   `f32` or `f64` registers of every backend): sums and differences of groups of four columns
+//!   computed once and shared by every row, about a third of the additions of the plain product
+//!   for order 28 and a quarter for order 172 (see `nimcount_kernels::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
 //!   buffer of one row per thread (allocated per call) and written back from it.
 //!
-//! # The matrices of order 12, 20, 28 and 40
-//! Those of Tri Dao's fast-hadamard-transform (`csrc/code_gen.py` of
-//! `Dao-AILab/fast-hadamard-transform`, the CUDA package of QuaRot and related work), so that
-//! results agree with it: `had_12_paley` (Paley's construction II for q = 5), `had_20_will`,
-//! `had_28_will` (Williamson type) and `had_40_tpal` (from N. J. A. Sloane's library of Hadamard
-//! matrices). SpinQuant and ExecuTorch use Sloane's `had_12` instead of `had_12_paley`.
+//! # Which factor a length gets
+//! [`HadamardPlan::new`] (and [`HadamardPlan::with_factor`] without a factor) takes `K` from the
+//! odd part of `n`: 3 → 12, 5 → 40 where `8 | n` and else 20, 7 → 28, 9 → 36, 11 → 44, 13 → 52,
+//! 15 → 60, 27 → 108, 35 → 140, 39 → 156, 43 → 172 (`K | n` needed), 1 → 1. This is the rule of
+//! QuaRot's and SpinQuant's `get_hadK` (the first `K` of 172, 156, 140, 108, 60, 52, 36, 28, 44,
+//! 40, 20, 12 that divides `n`). Without a family, the matrix of order `K` is
+//! fast-hadamard-transform's where it has one (12, 20, 28, 40) and Sloane's otherwise. A factor
+//! given ([`HadamardPlan::with_factor`]) overrides the rule: `K = 20` at `n = 160` is
+//! `H_20 ⊗ W_8`, as fast-hadamard-transform's `hadamard_transform_20N` computes, where the rule
+//! gives `H_40 ⊗ W_4`: a different orthogonal matrix.
+//!
+//! # The matrices
+//! - [`HadamardFamily::FastHadamardTransform`]: those of Tri Dao's fast-hadamard-transform
+//!   (`csrc/code_gen.py` of `Dao-AILab/fast-hadamard-transform`): `had_12_paley` (Paley's
+//!   construction II for q = 5), `had_20_will`, `had_28_will` (Williamson type) and
+//!   `had_40_tpal` (from N. J. A. Sloane's library of Hadamard matrices).
+//! - [`HadamardFamily::Sloane`]: those shipped by QuIP# (`lib/utils/matmul_had.py` of
+//!   `Cornell-RelaxML/quip-sharp`), QuaRot (`fake_quant/hadamard_utils.py` of `spcl/QuaRot`) and
+//!   SpinQuant as packaged by torchao (`torchao/prototype/spinquant/_hadamard_matrices.py`), which
+//!   QuIP# takes from Sloane's library (`had.12`, `had.36.pal2`, `had.52.will`, `had.60.pal`,
+//!   `had.108.pal`, `had.140.pal`, `had.156.will`, `had.172.will`). The three packages agree on
+//!   every order two of them ship; 40 and 44 come from QuaRot and torchao (QuIP# has neither),
+//!   and order 40 is fast-hadamard-transform's `had_40_tpal`. Orders 12, 20 and 28 differ from
+//!   fast-hadamard-transform's: weights rotated with one family and activations with the other
+//!   do not cancel.
 //!
 //! ```
 //! use nimcount::fwht::HadamardPlan;
@@ -51,35 +74,138 @@ use crate::error::{Error, Result};
 use crate::ring::{Float32, Float64, Internal, Ring};
 use crate::simd::{Backend, PARALLEL_MIN, matrices, narrow};
 
-/// `len = m·2^k` split into `(m, k)`, or `None` for the lengths without a matrix. A length
-/// `5·2^j` with `j >= 3` is `40·2^(j-3)`, not `20·2^(j-2)` (the rule of QuaRot's `get_hadK`).
-pub(crate) fn split(len: usize) -> Option<(usize, u32)> {
-    if len == 0 {
-        return None;
-    }
-    let j = len.trailing_zeros();
-    let m = match (len >> j, j) {
-        (1, _) => 1,
-        (3, 2..) => 12,
-        (5, 2) => 20,
-        (5, 3..) => 40,
-        (7, 2..) => 28,
-        _ => return None,
-    };
-    Some((m, j - (m / (len >> j)).trailing_zeros()))
+/// A family of Hadamard matrices of small orders `K`, the factor `H_K` of `H_K ⊗ W_{2^k}` (see
+/// the [module](self) documentation for their sources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HadamardFamily {
+    /// fast-hadamard-transform's matrices, orders 12, 20, 28 and 40: `hadamard_transform_12N`
+    /// and its siblings.
+    FastHadamardTransform,
+    /// The matrices from Sloane's library that QuIP#, QuaRot and SpinQuant ship, orders 12, 20,
+    /// 28, 36, 40, 44, 52, 60, 108, 140, 156 and 172: their `matmul_hadU`.
+    Sloane,
 }
 
-/// The signs of the order-`m` matrix, row by row.
-pub(crate) fn signs(m: usize) -> Vec<f32> {
-    matrices::text(m)
+impl HadamardFamily {
+    /// Every family.
+    pub const ALL: [HadamardFamily; 2] = [HadamardFamily::FastHadamardTransform, HadamardFamily::Sloane];
+
+    /// The orders of the family's matrices, increasing (1 is not one of them: every length
+    /// `2^k` is Sylvester's alone).
+    pub fn orders(self) -> &'static [usize] {
+        self.kernel().orders()
+    }
+
+    /// Its name: `fast-hadamard-transform` or `sloane` (what [`str::parse`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            HadamardFamily::FastHadamardTransform => "fast-hadamard-transform",
+            HadamardFamily::Sloane => "sloane",
+        }
+    }
+
+    fn kernel(self) -> matrices::Family {
+        match self {
+            HadamardFamily::FastHadamardTransform => matrices::Family::FastHadamardTransform,
+            HadamardFamily::Sloane => matrices::Family::Sloane,
+        }
+    }
+}
+
+impl std::fmt::Display for HadamardFamily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for HadamardFamily {
+    type Err = Error;
+
+    /// `fast-hadamard-transform` or `sloane` (case as written).
+    fn from_str(s: &str) -> Result<Self> {
+        HadamardFamily::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| Error::NotHadamardFactor {
+            len: 0,
+            why: format!("no family of Hadamard matrices is called {s:?}: fast-hadamard-transform or sloane"),
+        })
+    }
+}
+
+/// The orders of every family, each once, increasing.
+fn all_orders() -> Vec<usize> {
+    let mut orders: Vec<usize> = HadamardFamily::ALL.iter().flat_map(|f| f.orders()).copied().collect();
+    orders.sort_unstable();
+    orders.dedup();
+    orders
+}
+
+/// The factor that the rule of the [module](self) documentation gives a length `len = K·2^k`
+/// with `K` of odd part `odd` and `2^j` the largest power of two dividing `len`, or `None`.
+fn rule(odd: usize, j: u32) -> Option<usize> {
+    let k = match odd {
+        1 => return Some(1),
+        5 if j >= 3 => 40,
+        _ => all_orders().into_iter().find(|&k| k >> k.trailing_zeros() == odd && k != 40)?,
+    };
+    (j >= k.trailing_zeros()).then_some(k)
+}
+
+/// `len = K·2^k` as `(K, k, family)`: the factor given (or the rule's, see the [module](self)
+/// documentation) and the family given (or fast-hadamard-transform's where it has order `K`,
+/// else Sloane's). Refused: a length of no factor ([`Error::NotHadamardLength`]); a factor that
+/// does not divide the length with a power-of-two quotient, or of no matrix in the family
+/// ([`Error::NotHadamardFactor`]).
+pub(crate) fn choose(
+    len: usize,
+    factor: Option<usize>,
+    family: Option<HadamardFamily>,
+) -> Result<(usize, u32, HadamardFamily)> {
+    let refuse = |why: String| Error::NotHadamardFactor { len, why };
+    if len == 0 {
+        return Err(Error::NotHadamardLength { len });
+    }
+    let j = len.trailing_zeros();
+    let k = match factor {
+        Some(k) => {
+            if k == 0 || !len.is_multiple_of(k) || !(len / k).is_power_of_two() {
+                return Err(refuse(format!("length {len} is not {k}·2^k: factor {k} does not fit it")));
+            }
+            k
+        }
+        None => rule(len >> j, j).ok_or(Error::NotHadamardLength { len })?,
+    };
+    let log2 = (len / k).trailing_zeros();
+    if k == 1 {
+        return Ok((1, log2, family.unwrap_or(HadamardFamily::FastHadamardTransform)));
+    }
+    let family = match family {
+        Some(f) if f.orders().contains(&k) => f,
+        Some(f) => {
+            let orders = f.orders().iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+            return Err(refuse(format!(
+                "{f} has no Hadamard matrix of order {k} (its orders: 1, {orders}) for length {len}"
+            )));
+        }
+        None => HadamardFamily::ALL.into_iter().find(|f| f.orders().contains(&k)).ok_or_else(|| {
+            let orders = all_orders().iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+            refuse(format!("factor {k} is not the order of a Hadamard matrix here (1, {orders})"))
+        })?,
+    };
+    Ok((k, log2, family))
+}
+
+/// The signs of the order-`m` matrix of `family`, row by row.
+pub(crate) fn signs(family: HadamardFamily, m: usize) -> Vec<f32> {
+    matrices::text(family.kernel(), m)
+        .expect("a matrix of the family")
         .chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| if c == '+' { 1.0 } else { -1.0 })
         .collect()
 }
 
-/// The Hadamard matrix of order `n` that [`HadamardPlan`] multiplies by, row by row (`n · n`
-/// entries `±1`): `H_m ⊗ W_{2^k}` for `n = m·2^k` (see the [module](self) documentation), the
+/// The Hadamard matrix of order `n` that [`HadamardPlan::new`] multiplies by, row by row (`n · n`
+/// entries `±1`): `H_K ⊗ W_{2^k}` for `n = K·2^k` (see the [module](self) documentation), the
 /// Sylvester matrix for powers of two. `H · Hᵀ = n · I`.
 ///
 /// Refused: lengths without a matrix ([`Error::NotHadamardLength`]), and matrices whose `n²`
@@ -93,11 +219,32 @@ pub(crate) fn signs(m: usize) -> Vec<f32> {
 /// # Ok::<(), nimcount::Error>(())
 /// ```
 pub fn hadamard_matrix(n: usize) -> Result<Vec<i8>> {
-    let (m, k) = split(n).ok_or(Error::NotHadamardLength { len: n })?;
+    hadamard_matrix_with(n, None, None)
+}
+
+/// The Hadamard matrix that [`HadamardPlan::with_factor`] multiplies by: [`hadamard_matrix`]
+/// with the factor and the family chosen as there.
+///
+/// ```
+/// use nimcount::fwht::{HadamardFamily, hadamard_matrix_with};
+///
+/// // Sloane's order-12 matrix (QuIP#, QuaRot), not fast-hadamard-transform's.
+/// let h = hadamard_matrix_with(12, None, Some(HadamardFamily::Sloane))?;
+/// assert_eq!(h[..12], [1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]);
+/// // H_20 ⊗ W_8 rather than the rule's H_40 ⊗ W_4.
+/// assert_ne!(hadamard_matrix_with(160, Some(20), None)?, hadamard_matrix_with(160, None, None)?);
+/// # Ok::<(), nimcount::Error>(())
+/// ```
+pub fn hadamard_matrix_with(
+    n: usize,
+    factor: Option<usize>,
+    family: Option<HadamardFamily>,
+) -> Result<Vec<i8>> {
+    let (m, k, family) = choose(n, factor, family)?;
     let what = || format!("a Hadamard matrix of order {n}");
     let bytes = crate::memory::bytes_for::<i8>(what, n as u128 * n as u128)?;
     crate::memory::ensure_fits(what, bytes)?;
-    let h = signs(m);
+    let h = signs(family, m);
     let block = 1usize << k;
     let mut out = Vec::new();
     out.try_reserve_exact(n * n).map_err(|_| Error::OutOfMemory {
@@ -330,17 +477,42 @@ impl private::Sealed for bf16 {
 pub struct HadamardPlan {
     len: usize,
     m: usize,
+    family: HadamardFamily,
     log2: u32,
     backend: Backend,
     parallel: bool,
 }
 
 impl HadamardPlan {
-    /// A plan for rows of `len = m·2^k` values, `m` in 1, 12, 20, 28, 40 (else
-    /// [`Error::NotHadamardLength`]).
+    /// A plan for rows of `len = K·2^k` values, `K` in 1 and the orders of the families (else
+    /// [`Error::NotHadamardLength`]), chosen by the rule of the [module](self) documentation.
     pub fn new(len: usize) -> Result<Self> {
-        let (m, log2) = split(len).ok_or(Error::NotHadamardLength { len })?;
-        Ok(HadamardPlan { len, m, log2, backend: Backend::best(), parallel: true })
+        Self::with_factor(len, None, None)
+    }
+
+    /// A plan for rows of `len = K·2^k` values multiplied by `H_K ⊗ W_{2^k}` with `K` the
+    /// `factor` given (else the rule's) and `H_K` the matrix of `family` (else
+    /// fast-hadamard-transform's where it has order `K`, Sloane's otherwise).
+    ///
+    /// Refused: a length of no factor ([`Error::NotHadamardLength`]); a factor that does not
+    /// divide `len` with a power-of-two quotient, or that the family has no matrix of
+    /// ([`Error::NotHadamardFactor`]).
+    ///
+    /// ```
+    /// use nimcount::fwht::{HadamardFamily, HadamardPlan};
+    ///
+    /// // Llama-2-7B's intermediate size, 11 008 = 172 · 64, as QuIP# and QuaRot rotate it.
+    /// let plan = HadamardPlan::with_factor(11_008, None, Some(HadamardFamily::Sloane))?;
+    /// assert_eq!((plan.order(), plan.log2()), (172, 6));
+    /// // fast-hadamard-transform's hadamard_transform_20N at length 160: H_20 ⊗ W_8.
+    /// let plan = HadamardPlan::with_factor(160, Some(20), Some(HadamardFamily::FastHadamardTransform))?;
+    /// assert_eq!((plan.order(), plan.log2()), (20, 3));
+    /// assert!(HadamardPlan::with_factor(160, Some(36), None).is_err());
+    /// # Ok::<(), nimcount::Error>(())
+    /// ```
+    pub fn with_factor(len: usize, factor: Option<usize>, family: Option<HadamardFamily>) -> Result<Self> {
+        let (m, log2, family) = choose(len, factor, family)?;
+        Ok(HadamardPlan { len, m, family, log2, backend: Backend::best(), parallel: true })
     }
 
     /// The same plan on another backend; an error when this CPU lacks it.
@@ -365,14 +537,20 @@ impl HadamardPlan {
         false
     }
 
-    /// The order `m` of the dense part (1 for powers of two).
+    /// The order `K` of the dense part, the factor (1 for powers of two).
     pub fn order(&self) -> usize {
         self.m
     }
 
-    /// The matrix of the dense pass: `H_m`, or its transpose for the inverse.
+    /// The family of the order-`K` matrix (fast-hadamard-transform's for powers of two, where
+    /// none is used).
+    pub fn family(&self) -> HadamardFamily {
+        self.family
+    }
+
+    /// The matrix of the dense pass: `H_K`, or its transpose for the inverse.
     fn dense(&self, inverse: bool) -> narrow::Order {
-        narrow::Order { m: self.m, transposed: inverse }
+        narrow::Order { family: self.family.kernel(), m: self.m, transposed: inverse }
     }
 
     /// `k`: the blocks are `2^k` long.

@@ -41,7 +41,7 @@ pub mod hadamard;
 pub mod reference;
 pub mod zeta;
 
-pub use hadamard::{HadamardPlan, Storage, hadamard_matrix};
+pub use hadamard::{HadamardFamily, HadamardPlan, Storage, hadamard_matrix, hadamard_matrix_with};
 
 pub use crate::simd::{Backend, PARALLEL_MIN};
 pub use zeta::Sets;

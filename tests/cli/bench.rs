@@ -168,6 +168,24 @@ fn sweeps_of_half_precision_and_of_the_lengths_m_2_k() {
     assert_eq!(cells, [["2", "12·2^2", "bf16"], ["3", "12·2^3", "bf16"]], "{text}");
 }
 
+/// `--len-factor` with `--len` overrides the rule's factor, and `--family` picks whose matrix:
+/// the first line names the length as the plan splits it and the family.
+#[test]
+fn one_length_takes_the_factor_and_the_family_asked_for() {
+    let first = |args: &[&str]| {
+        let out = String::from_utf8(bench(&[args, &["--runs", "1", "--threads", "1"][..]].concat())).unwrap();
+        out.lines().next().unwrap().to_string()
+    };
+    let line = first(&["--ring", "f32", "--len", "160"]);
+    assert!(line.contains("160 = 40·2^2") && line.contains("fast-hadamard-transform"), "{line}");
+    let line = first(&["--ring", "f32", "--len", "160", "--len-factor", "20"]);
+    assert!(line.contains("160 = 20·2^3") && line.contains("fast-hadamard-transform"), "{line}");
+    let line = first(&["--ring", "bf16", "--len", "11008"]);
+    assert!(line.contains("11008 = 172·2^6") && line.contains("sloane"), "{line}");
+    let line = first(&["--ring", "f16", "--len", "24", "--family", "sloane"]);
+    assert!(line.contains("24 = 12·2^1") && line.contains("sloane"), "{line}");
+}
+
 #[test]
 fn hostile_sweeps_of_the_hadamard_transform_are_refused() {
     fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
@@ -176,8 +194,21 @@ fn hostile_sweeps_of_the_hadamard_transform_are_refused() {
     refused(&with(&["--kind", "and", "--ring", "f16"]), "machine learning");
     refused(&with(&["--kind", "subset", "--ring", "f32", "--len-factor", "12"]), "--len-factor");
     for m in ["0", "2", "3", "24", "56", "41", "18446744073709551615"] {
-        refused(&with(&["--ring", "f16", "--len-factor", m]), "is not 1, 12, 20, 28 or 40");
+        refused(&with(&["--ring", "f16", "--len-factor", m]), "is not 1, 12, 20, 28, 36, 40, 44");
     }
+    refused(
+        &with(&["--ring", "f16", "--len-factor", "36", "--family", "fast-hadamard-transform"]),
+        "no Hadamard matrix of order 36",
+    );
+    refused(
+        &with(&["--ring", "f16", "--family", "Sloane"]),
+        "the families are fast-hadamard-transform and sloane",
+    );
+    refused(&["bench", "--ring", "f32", "--len", "160", "--len-factor", "36"], "length 160 is not 36·2^k");
+    refused(
+        &["bench", "--ring", "f32", "--len", "11008", "--family", "fast-hadamard-transform"],
+        "no Hadamard matrix of order 172",
+    );
     refused(&with(&["--ring", "f16", "--len-factor", "x"]), "invalid number");
     refused(&with(&["--ring", "f16", "--ring", "wrap32"]), "takes the rings f16, bf16, f32 and f64");
     refused(&with(&["--ring", "u32", "--len-factor", "28"]), "takes the rings f16");

@@ -25,8 +25,9 @@ restored with the inverse transform (not timed), so every run sees the same kind
 --sweep LO..=HI times every size from 2^LO to 2^HI for every --ring (repeat it, or list rings with commas; \
 --modulus goes to the u32 and u64 rings) and prints a table, a JSON list with --json, and a picture with --plot. \
 With f16 or bf16 among the rings, or with --len-factor M, it times the Hadamard transform of machine learning \
-(rings f16, bf16, f32, f64) at the lengths M·2^k for k from LO to HI (M = 1, 12, 20, 28 or 40; 1 by default), \
-e.g. --ring f16,bf16 --sweep 4..=12 --len-factor 28 for 28·2^4 to 28·2^12."
+(rings f16, bf16, f32, f64) at the lengths M·2^k for k from LO to HI (M = 1, 12, 20, 28, 36, 40, 44, 52, 60, 108, \
+140, 156 or 172; 1 by default), e.g. --ring f16,bf16 --sweep 4..=12 --len-factor 28 for 28·2^4 to 28·2^12; \
+--family sloane takes the order-M matrices of QuIP# and QuaRot instead of fast-hadamard-transform's."
 )]
 pub struct Args {
     /// The ring: u32 and u64 (with --modulus, odd), wrap32, wrap64, i64, i128, f32, f64; with
@@ -44,17 +45,22 @@ pub struct Args {
     /// Transform 2^N elements.
     #[arg(long, value_name = "N", required_unless_present_any = ["sweep", "len"], allow_hyphen_values = true)]
     pub(crate) log2: Option<String>,
-    /// The rings f16, bf16, f32, f64: the Hadamard transform of one row of L = m·2^k values
-    /// (m = 1, 12, 20, 28, 40), scaled by 1/√L, e.g. 28*2^10.
+    /// The rings f16, bf16, f32, f64: the Hadamard transform of one row of L = K·2^k values
+    /// (K = 1, 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156, 172), scaled by 1/√L, e.g. 28*2^10.
     #[arg(long, value_name = "L", conflicts_with_all = ["log2", "sweep"], allow_hyphen_values = true)]
     pub(crate) len: Option<String>,
     /// Time every size from 2^LO to 2^HI elements, e.g. 10..=24.
     #[arg(long, value_name = "LO..=HI", conflicts_with = "log2", allow_hyphen_values = true)]
     pub(crate) sweep: Option<String>,
     /// With --sweep and the rings f16, bf16, f32, f64: the Hadamard transform of the lengths
-    /// M·2^k for k from LO to HI, M = 1, 12, 20, 28 or 40.
-    #[arg(long, value_name = "M", requires = "sweep", allow_hyphen_values = true)]
+    /// M·2^k for k from LO to HI, M = 1, 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156 or 172;
+    /// with --len: the factor M of the length (H_M ⊗ H_(L/M)) in place of the rule's.
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub(crate) len_factor: Option<String>,
+    /// With the rings f16, bf16, f32, f64: whose order-M matrices, fast-hadamard-transform or
+    /// sloane (QuIP#, QuaRot); by default fast-hadamard-transform's where it has the order.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) family: Option<String>,
     /// With --sweep: draw ns per element per level against the size into FILE.svg.
     #[arg(long, value_name = "FILE")]
     pub(crate) plot: Option<PathBuf>,
@@ -94,9 +100,12 @@ pub struct Args {
 
 impl Args {
     /// Whether these arguments time the Hadamard transform of machine learning: a storage
-    /// type only it has (`f16`, `bf16`), `--len` or `--len-factor`.
+    /// type only it has (`f16`, `bf16`), `--len`, `--len-factor` or `--family`.
     pub(crate) fn hadamard(&self) -> bool {
-        self.len.is_some() || self.len_factor.is_some() || self.ring.iter().any(|r| r == "f16" || r == "bf16")
+        self.len.is_some()
+            || self.len_factor.is_some()
+            || self.family.is_some()
+            || self.ring.iter().any(|r| r == "f16" || r == "bf16")
     }
 }
 

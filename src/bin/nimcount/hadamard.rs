@@ -7,7 +7,7 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
-use nimcount::fwht::{HadamardPlan, Storage, hadamard_matrix};
+use nimcount::fwht::{HadamardFamily, HadamardPlan, Storage, hadamard_matrix_with};
 use nimcount::half::{bf16, f16};
 use nimcount::memory;
 use nimcount::progress::Progress;
@@ -58,9 +58,6 @@ impl Value for f64 {
     }
 }
 
-/// The orders `m` of the lengths `m·2^k` ([`HadamardPlan::new`]).
-const ORDERS: [u64; 5] = [1, 12, 20, 28, 40];
-
 /// Whether `bench` (one length) or `bench --sweep` goes here: [`Args::hadamard`].
 pub(crate) fn wanted(args: &Args) -> bool {
     args.hadamard()
@@ -71,9 +68,9 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     if args.plot.is_some() {
         return Err(usage("--plot draws a sweep: it needs --sweep LO..=HI"));
     }
-    if args.len_factor.is_some() {
+    if args.len_factor.is_some() && args.len.is_none() {
         return Err(usage(
-            "--len-factor M gives the lengths M·2^k of a sweep: it needs --sweep LO..=HI (one length is --len)",
+            "--len-factor M gives the lengths M·2^k of a sweep (it needs --sweep LO..=HI) or the factor of one --len",
         ));
     }
     let [name] = args.ring.as_slice() else {
@@ -92,7 +89,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         (None, None) => return Err(usage("--len or --log2 is needed")),
     };
     let n = usize::try_from(n).map_err(|_| usage(format!("--len {n} is beyond any memory")))?;
-    let plan = HadamardPlan::new(n)?;
+    let plan = HadamardPlan::with_factor(n, factor(args)?, family(args)?)?;
     let (setup, pool) = crate::bench::setup(args)?;
     let (fast, baseline, bytes) = pool.install(|| match name.as_str() {
         "f16" => measure::<f16>(&plan, setup),
@@ -103,16 +100,30 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     report(args, name, &plan, setup, bytes, fast, baseline)
 }
 
-/// `m` of `--len-factor` (1 without it): the sweep's lengths are `m·2^k`.
-fn factor(args: &Args) -> Result<u64> {
-    let Some(text) = &args.len_factor else { return Ok(1) };
+/// `M` of `--len-factor`, one of the orders of the families or 1.
+fn factor(args: &Args) -> Result<Option<usize>> {
+    let Some(text) = &args.len_factor else { return Ok(None) };
     let m = nimcount::number::parse_u64(text)?;
-    if !ORDERS.contains(&m) {
+    let orders = |f: HadamardFamily| f.orders().iter().map(|&o| o as u64).collect::<Vec<_>>();
+    let known = m == 1 || HadamardFamily::ALL.into_iter().any(|f| orders(f).contains(&m));
+    if !known {
         return Err(usage(format!(
-            "--len-factor {m} is not 1, 12, 20, 28 or 40 (the lengths m·2^k of the Hadamard transform)"
+            "--len-factor {m} is not 1, 12, 20, 28, 36, 40, 44, 52, 60, 108, 140, 156 or 172 (the lengths M·2^k of the Hadamard transform)"
         )));
     }
-    Ok(m)
+    Ok(Some(m as usize))
+}
+
+/// The family of `--family`, if given.
+fn family(args: &Args) -> Result<Option<HadamardFamily>> {
+    args.family
+        .as_deref()
+        .map(|name| {
+            name.parse().map_err(|_| {
+                usage(format!("--family {name}: the families are fast-hadamard-transform and sloane"))
+            })
+        })
+        .transpose()
 }
 
 /// The storage types of `--ring` for a sweep, each once.
@@ -156,14 +167,17 @@ pub(crate) fn sweep(
     args: &Args,
     sizes: &RangeInclusive<u32>,
 ) -> Result<(Vec<Measurement>, Setup, u64, Result<()>)> {
-    let m = factor(args)?;
+    let m = factor(args)?.unwrap_or(1);
+    let family = family(args)?;
     let storages = storages(args)?;
     let len = |k: u32| {
-        let len = m << k;
-        usize::try_from(len).map_err(|_| usage(format!("the length {m}·2^{k} is beyond any memory")))
+        m.checked_shl(k)
+            .filter(|l| l >> k == m)
+            .ok_or_else(|| usage(format!("the length {m}·2^{k} is beyond any memory")))
     };
+    let plan = |k: u32| -> Result<HadamardPlan> { Ok(HadamardPlan::with_factor(len(k)?, Some(m), family)?) };
     let longest = len(*sizes.end())?;
-    HadamardPlan::new(longest)?;
+    plan(*sizes.end())?;
     for &storage in &storages {
         with_storage!(storage, needed(longest))?;
     }
@@ -173,7 +187,7 @@ pub(crate) fn sweep(
     let mut measurements = Vec::new();
     let outcome = pool.install(|| -> Result<()> {
         for k in sizes.clone() {
-            let plan = HadamardPlan::new(len(k)?)?;
+            let plan = plan(k)?;
             for &storage in &storages {
                 progress.set_message(format!("{m}·2^{k} {storage}"));
                 let (fast, textbook, bytes) = with_storage!(storage, measure(&plan, setup))?;
@@ -183,7 +197,7 @@ pub(crate) fn sweep(
                     kind: setup.kind,
                     ring,
                     storage: Some(storage),
-                    order: m,
+                    order: m as u64,
                     log2: k,
                     bytes,
                     threads: setup.threads,
@@ -197,7 +211,7 @@ pub(crate) fn sweep(
         Ok(())
     });
     progress.finish();
-    Ok((measurements, setup, m, outcome))
+    Ok((measurements, setup, m as u64, outcome))
 }
 
 /// Bytes of `n` values of `S`, refused when they, their original and the baseline's `f64` copy
@@ -231,7 +245,8 @@ fn measure<S: Value>(plan: &HadamardPlan, setup: Setup) -> Result<(Timing, Optio
     let fast = time(setup.runs, &mut data, &original, |d| Ok(plan.forward(d, scale)?))?;
     let baseline = if setup.textbook {
         let (m, block) = (plan.order(), 1usize << plan.log2());
-        let h: Vec<f64> = hadamard_matrix(m)?.into_iter().map(f64::from).collect();
+        let h: Vec<f64> =
+            hadamard_matrix_with(m, Some(m), Some(plan.family()))?.into_iter().map(f64::from).collect();
         let mut wide = vec![0.0f64; n];
         let mut column = vec![0.0f64; m];
         Some(time(setup.runs, &mut data, &original, |d| {
@@ -298,6 +313,7 @@ fn report(
             "ring": name,
             "len": n,
             "order": plan.order(),
+            "family": plan.family().name(),
             "log2": plan.log2(),
             "backend": setup.backend.name(),
             "threads": setup.threads,
@@ -312,10 +328,12 @@ fn report(
             + "\n"
     } else {
         let mut text = format!(
-            "Hadamard transform of {n} = {}·2^{} {name} values scaled by 1/√{n} ({}), backend {}, {}\n",
+            "Hadamard transform of {n} = {}·2^{} {name} values scaled by 1/√{n} ({}; H_{} of {}), backend {}, {}\n",
             plan.order(),
             plan.log2(),
             nimcount::error::Bytes(bytes),
+            plan.order(),
+            plan.family(),
             setup.backend,
             common::plural(setup.threads, "thread", "threads"),
         );
