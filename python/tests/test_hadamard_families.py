@@ -257,3 +257,51 @@ def test_factor_and_family_errors():
         nimcount.hadamard_transform_12N([1.0, 2.0])
     with pytest.raises(ValueError, match="0-d"):
         nimcount.hadamard_transform(np.array(1.0))
+
+
+class Tensorish:
+    """A stand-in for a PyTorch CPU tensor: ``new_zeros``, item assignment, ``shape``, ``ndim``
+    and DLPack, over a NumPy array."""
+
+    def __init__(self, array):
+        self.array = array
+
+    @property
+    def shape(self):
+        return self.array.shape
+
+    @property
+    def ndim(self):
+        return self.array.ndim
+
+    def new_zeros(self, *shape):
+        return Tensorish(np.zeros(shape, self.array.dtype))
+
+    def __setitem__(self, key, value):
+        self.array[key] = value.array if isinstance(value, Tensorish) else value
+
+    def __getitem__(self, key):
+        return Tensorish(self.array[key])
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+def test_a_tensor_gives_a_tensor_made_by_its_new_zeros():
+    x = np.random.default_rng(7).standard_normal((3, 160)).astype(np.float32)
+    t = Tensorish(x.copy())
+    y = nimcount.hadamard_transform_20N(t, 0.5)
+    assert isinstance(y, Tensorish) and y.array.dtype == np.float32
+    assert np.array_equal(t.array, x), "the input is left alone"
+    want = 0.5 * product(order_matrix(FHT, 20), 3, x)
+    np.testing.assert_allclose(y.array, want, rtol=0, atol=1e-5 * np.abs(want).max())
+    # A length that is padded: the tensor is cut back with [..., :dim].
+    y = nimcount.hadamard_transform(Tensorish(x[:, :100].copy()))
+    assert isinstance(y, Tensorish) and y.shape == (3, 100)
+    np.testing.assert_allclose(y.array, padded_reference(x[:, :100], 1), rtol=0, atol=1e-4)
+    y = nimcount.matmul_hadU(Tensorish(x.copy()), transpose=True)
+    assert isinstance(y, Tensorish)
+    np.testing.assert_allclose(y.array, matmul_hadU_reference(x, True), rtol=0, atol=1e-5)

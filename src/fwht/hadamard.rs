@@ -440,17 +440,45 @@ fn half_rows<S: narrow::Narrow>(
     if is_short(plan, data.len()) {
         return short_narrow_rows(plan, data, inverse, scale);
     }
-    let mut wide = vec![0.0f32; plan.len];
-    for_rows(data, plan.len, |row, next| {
-        narrow::widen(row, &mut wide, plan.backend.isa());
-        plan.blocks(&Float32, &mut wide, parallel);
-        narrow::finish(
-            plan.dense(inverse),
-            (&wide, 1 << plan.log2),
-            (row, next),
-            scale as f32,
-            plan.backend.isa(),
-        );
+    with_wide_row(plan.len, |wide| {
+        for_rows(data, plan.len, |row, next| {
+            narrow::widen(row, wide, plan.backend.isa());
+            plan.blocks(&Float32, wide, parallel);
+            narrow::finish(
+                plan.dense(inverse),
+                (wide, 1 << plan.log2),
+                (row, next),
+                scale as f32,
+                plan.backend.isa(),
+            );
+        })
+    })
+}
+
+/// Rows of `f32` of at most this many values are kept by their thread between calls.
+const KEPT_ROW: usize = 1 << 16;
+
+thread_local! {
+    /// The `f32` row of [`half_rows`] on this thread, kept for the next call when it is short.
+    static WIDE_ROW: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` on a row of `len` values of `f32` (of any contents): this thread's kept row where `len`
+/// is at most [`KEPT_ROW`], so that transforms of short rows, called again and again, neither
+/// allocate nor clear one each time; a row of its own otherwise.
+fn with_wide_row<T>(len: usize, f: impl FnOnce(&mut [f32]) -> T) -> T {
+    if len > KEPT_ROW {
+        return f(&mut vec![0.0f32; len]);
+    }
+    WIDE_ROW.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut row) => {
+            if row.len() < len {
+                row.resize(len, 0.0);
+            }
+            f(&mut row[..len])
+        }
+        // Taken by a call further up this thread's stack (a transform inside a callback).
+        Err(_) => f(&mut vec![0.0f32; len]),
     })
 }
 
