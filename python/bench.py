@@ -8,9 +8,11 @@ faster). Then the call overhead of a 2^6-element float32 transform, and uint32 r
 998244353 at 2^20 against ``nimcount bench`` for the same ring and size (when the binary is
 given or on PATH). Then the two shapes of machine learning's use (with ml_dtypes and fht_cpu
 installed): bfloat16 2048 x 4096 in place with a scale, against what a user does without
-nimcount (convert to float32, ``fht_cpu.fht``, scale, convert back), and float32 256 x 28672
+nimcount (convert to float32, ``fht_cpu.fht``, scale, convert back), float32 256 x 28672
 (28 * 2^10) against ``fht_cpu.fht`` on the 1024-point rows plus ``np.matmul`` by the 28 x 28
-matrix. BLAS runs on one thread (OPENBLAS_NUM_THREADS and the like are set to 1 unless given).
+matrix, and bfloat16 256 x 11008 (172 * 2^6) through ``matmul_hadU`` against the same recipe with
+Sloane's 172 x 172 matrix. BLAS and nimcount's default pool run on one thread
+(OPENBLAS_NUM_THREADS, RAYON_NUM_THREADS and the like are set to 1 unless given).
 """
 
 import argparse
@@ -34,7 +36,7 @@ if not any((_HERE / "nimcount").glob("_native*")):
     sys.path[:] = [p for p in sys.path if pathlib.Path(p or os.curdir).resolve() != _HERE]
 
 # One thread for NumPy's BLAS too (np.matmul), set before NumPy loads it.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 import numpy as np  # noqa: E402
@@ -209,6 +211,25 @@ def machine_learning(args):
     med = timed_in_turns(contenders, y, args.runs)
     nc, other = med["nimcount"], med["fht_cpu + matmul"]
     print(f"float32 256 x 28672: nimcount {nc:.2f} ms, fht_cpu on 1024-point rows + np.matmul by H28 {other:.2f} ms, ratio {other / nc:.2f}")
+
+    # bfloat16 256 x 11008 = 172 * 2^6 (Llama-2-7B's intermediate size), QuIP#'s and QuaRot's
+    # matmul_hadU: Sloane's H_172 (family "sloane"), scaled by 1/sqrt(n), out of place.
+    n = 172 << 6
+    z = rng.standard_normal((256, n)).astype(bf16)
+    h172 = nimcount.hadamard_matrix(172, dtype=np.float32, family="sloane")
+
+    def recipe(a):
+        f = a.astype(np.float32)
+        fht_cpu.fht(f.reshape(256 * 172, 64), num_threads=1)
+        return (np.matmul(h172, f.reshape(256, 172, 64)).reshape(256, n) / np.sqrt(n)).astype(bf16)
+
+    contenders = {"nimcount": nimcount.matmul_hadU, "float32 + fht_cpu + matmul": recipe}
+    a, b = nimcount.matmul_hadU(z), recipe(z)
+    diff = np.abs(a.astype(np.float32) - b.astype(np.float32)).max() / np.abs(b.astype(np.float32)).max()
+    assert diff <= 1e-2, diff
+    med = timed_in_turns(contenders, z, args.runs)
+    nc, other = med["nimcount"], med["float32 + fht_cpu + matmul"]
+    print(f"bfloat16 256 x 11008 (172 * 2^6), matmul_hadU: nimcount {nc:.2f} ms, float32 + fht_cpu on 64-point parts + np.matmul by H172 + scale + back {other:.2f} ms, ratio {other / nc:.2f}")
 
 
 def main():
