@@ -775,8 +775,16 @@ impl Matrix for Order12 {
     const PROGRAM: Program = Program::parse(crate::matrices::HAD_12, 12, false);
 }
 
-/// `$body` with `$dense` the dense pass of `order`: compiled twice, for fast-hadamard-transform's
-/// order 12 and for the programs of the others.
+/// Sloane's `H_12` (QuIP#, QuaRot: the matrix of lengths `12·2^k` such as 3072), and its
+/// transpose, as straight-line code too: through the program they take about twice as long.
+struct Sloane12<const T: bool>;
+
+impl<const T: bool> Matrix for Sloane12<T> {
+    const PROGRAM: Program = Program::parse(crate::matrices::SLOANE_12, 12, T);
+}
+
+/// `$body` with `$dense` the dense pass of `order`: compiled four times, for the three matrices
+/// of order 12 and for the programs of the others.
 macro_rules! with_dense {
     ($order:expr, $dense:ident => $body:expr) => {
         match $order {
@@ -784,6 +792,14 @@ macro_rules! with_dense {
             // above).
             Order { family: Family::FastHadamardTransform, m: 12, .. } => {
                 let $dense = Unrolled::<Order12>::new();
+                $body
+            }
+            Order { family: Family::Sloane, m: 12, transposed: false } => {
+                let $dense = Unrolled::<Sloane12<false>>::new();
+                $body
+            }
+            Order { family: Family::Sloane, m: 12, transposed: true } => {
+                let $dense = Unrolled::<Sloane12<true>>::new();
                 $body
             }
             order => {

@@ -21,7 +21,8 @@
 //!   transformed, while the row is in cache, which also writes the storage type back: no pass
 //!   over memory of their own (and no pass at all for `f32` and `f64` rows of a power of two
 //!   with the scale 1). The pass is a program made for each matrix and read by one loop (in
-//!   `f32` or `f64` registers of every backend): sums and differences of groups of four columns
+//!   `f32` or `f64` registers of every backend; straight-line code for the matrices of order 12):
+//!   sums and differences of groups of four columns
 //!   computed once and shared by every row, about a third of the additions of the plain product
 //!   for order 28 and a quarter for order 172 (see `nimcount_kernels::narrow`). Rows of `f16` and `bf16` are widened into an `f32`
 //!   buffer of one row per thread (allocated per call) and written back from it.
