@@ -451,21 +451,76 @@ unsafe fn strip<A: Arith, P: Sink<A>>(
         let last = groups.min(first + BLOCK_GROUPS);
         // SAFETY: the caller's bounds.
         unsafe { block(a, program, (src, stride), j, first..last, &mut table) };
-        for r in 0..m {
-            let terms = &program.terms(r)[first..last];
-            let start = if first == 0 {
-                entry(&table, terms[0])
-            } else {
-                // SAFETY: written by the block before.
-                a.add(unsafe { sums[r].assume_init() }, entry(&table, terms[0]))
+        // Eight rows at a time (then four), their sums interleaved: chains of additions in flight
+        // where one row alone would wait on each addition (each row's sum still goes left to
+        // right).
+        let (block_rows, rest) = (m - m % 8, m % 8);
+        for r in (0..block_rows).step_by(8) {
+            // SAFETY: forwarded.
+            unsafe {
+                rows::<A, P, 8>(a, program, &table, &mut sums, (first, last, groups), r, out, len, j, factor)
             };
-            let sum = terms[1..].iter().fold(start, |sum, &t| a.add(sum, entry(&table, t)));
-            if last < groups {
-                sums[r] = MaybeUninit::new(sum);
-            } else {
-                // SAFETY: row r < m, columns j..j + WIDTH <= len: the caller's bounds.
-                unsafe { out.put(a, r * len + j, a.mul(sum, factor[usize::from(program.negated[r])])) };
-            }
+        }
+        if rest == 4 {
+            // SAFETY: forwarded.
+            unsafe {
+                rows::<A, P, 4>(
+                    a,
+                    program,
+                    &table,
+                    &mut sums,
+                    (first, last, groups),
+                    block_rows,
+                    out,
+                    len,
+                    j,
+                    factor,
+                )
+            };
+        }
+    }
+}
+
+/// Rows `r..r + R` of one block of [`strip`]: each row's sum of its terms of the groups
+/// `first..last`, from its sum so far (none for the first block), kept for the next block or,
+/// after the last, stored times `±scale`.
+///
+/// # Safety
+/// As [`strip`]; the block's entries of `table` written, and `sums[r..r + R]` where `first > 0`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn rows<A: Arith, P: Sink<A>, const R: usize>(
+    a: A,
+    program: &Program,
+    table: &[MaybeUninit<A::V>; 256],
+    sums: &mut [MaybeUninit<A::V>; MAX_ORDER],
+    (first, last, groups): (usize, usize, usize),
+    r: usize,
+    out: P,
+    len: usize,
+    j: usize,
+    factor: [A::V; 2],
+) {
+    // SAFETY: every term of the block is a used entry of the block (written before).
+    let entry = |t: u8| unsafe { table[usize::from(t)].assume_init() };
+    let terms: [&[u8]; R] = std::array::from_fn(|i| &program.terms(r + i)[first..last]);
+    let mut sum: [A::V; R] = std::array::from_fn(|i| {
+        let e = entry(terms[i][0]);
+        // SAFETY: written by the block before.
+        if first == 0 { e } else { a.add(unsafe { sums[r + i].assume_init() }, e) }
+    });
+    for g in 1..last - first {
+        for i in 0..R {
+            sum[i] = a.add(sum[i], entry(terms[i][g]));
+        }
+    }
+    for (i, sum) in sum.into_iter().enumerate() {
+        if last < groups {
+            sums[r + i] = MaybeUninit::new(sum);
+        } else {
+            let negated = usize::from(program.negated[r + i]);
+            // SAFETY: row r + i < m, columns j..j + WIDTH <= len: the caller's bounds.
+            unsafe { out.put(a, (r + i) * len + j, a.mul(sum, factor[negated])) };
         }
     }
 }
