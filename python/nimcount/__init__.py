@@ -428,16 +428,24 @@ def _padded(x, n, name):
     return y
 
 
+def _last_length(x, name):
+    """The length of ``x`` along its last axis, at least 1: a 0-d array or an object that is not
+    an array is refused by :func:`_padded`, an empty axis here."""
+    shape = getattr(x, "shape", None)
+    if not shape:
+        _padded(x, 0, name)  # raises: the wrong type or the 0-d array
+        raise TypeError(f"{name}: expected an array with at least one axis, not {type(x).__name__}")
+    n = int(shape[-1])
+    if n == 0:
+        raise ValueError(f"{name}: the last axis is empty: a transform needs at least one element")
+    return n
+
+
 def _dao(x, scale, k, name):
     """fast-hadamard-transform's ``hadamard_transform`` (``k = 1``) and ``hadamard_transform_kN``:
     the row padded with zeros as its CUDA kernels pad it (to a multiple of 8, or of ``4 * k``,
     then to ``k`` times a power of two), transformed, cut back to its length, on a copy."""
-    shape = getattr(x, "shape", None)
-    if not shape:
-        return _padded(x, 0, name)  # names the wrong type or the 0-d array
-    dim = int(shape[-1])
-    if dim == 0:
-        raise ValueError(f"{name}: the last axis is empty: a transform needs at least one element")
+    dim = _last_length(x, name)
     unit = 8 if k == 1 else 4 * k
     rounded = -(-dim // unit) * unit
     n = k * (1 << (rounded // k - 1).bit_length())
@@ -562,12 +570,7 @@ def matmul_hadU(x, *, transpose=False):  # noqa: N802 - the packages' name
     """
     if not isinstance(transpose, bool):
         raise TypeError(f"transpose must be a bool, not {type(transpose).__name__}")
-    shape = getattr(x, "shape", None)
-    if not shape:
-        return _padded(x, 0, "matmul_hadU")  # names the wrong type or the 0-d array
-    n = int(shape[-1])
-    if n == 0:
-        raise ValueError("matmul_hadU: the last axis is empty: a transform needs at least one element")
+    n = _last_length(x, "matmul_hadU")
     y = _padded(x, n, "matmul_hadU")
     root = float(n) ** 0.5
     if transpose:
