@@ -183,7 +183,9 @@ fn one_length_takes_the_factor_and_the_family_asked_for() {
     let line = first(&["--ring", "bf16", "--len", "11008"]);
     assert!(line.contains("11008 = 172·2^6") && line.contains("sloane"), "{line}");
     let line = first(&["--ring", "f16", "--len", "24", "--family", "sloane"]);
-    assert!(line.contains("24 = 12·2^1") && line.contains("sloane"), "{line}");
+    assert!(line.contains("24 = 12·2^1") && line.contains("H_12 of sloane"), "{line}");
+    let line = first(&["--ring", "f32", "--len", "4096"]);
+    assert!(line.contains("4096 = 1·2^12") && line.contains("Sylvester's matrix"), "{line}");
 }
 
 #[test]

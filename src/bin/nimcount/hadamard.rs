@@ -313,7 +313,7 @@ fn report(
             "ring": name,
             "len": n,
             "order": plan.order(),
-            "family": plan.family().name(),
+            "family": (plan.order() > 1).then(|| plan.family().name()),
             "log2": plan.log2(),
             "backend": setup.backend.name(),
             "threads": setup.threads,
@@ -327,13 +327,15 @@ fn report(
         .to_string()
             + "\n"
     } else {
+        let matrix = match plan.order() {
+            1 => "Sylvester's matrix".to_string(),
+            k => format!("H_{k} of {}", plan.family()),
+        };
         let mut text = format!(
-            "Hadamard transform of {n} = {}·2^{} {name} values scaled by 1/√{n} ({}; H_{} of {}), backend {}, {}\n",
+            "Hadamard transform of {n} = {}·2^{} {name} values scaled by 1/√{n} ({}; {matrix}), backend {}, {}\n",
             plan.order(),
             plan.log2(),
             nimcount::error::Bytes(bytes),
-            plan.order(),
-            plan.family(),
             setup.backend,
             common::plural(setup.threads, "thread", "threads"),
         );
