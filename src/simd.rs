@@ -11,8 +11,9 @@ use nimcount_kernels::Isa;
 
 pub use nimcount_kernels::PARALLEL_MIN;
 pub(crate) use nimcount_kernels::{
-    f32, f32_rows, f64, f64_rows, kernel, matrices, mod32, mod32_checked, mod32_rows, mod64, mod64_checked,
-    mod64_rows, narrow, pointwise, portable, reach, sets, wrap32, wrap32_rows, wrap64, wrap64_rows,
+    f32, f32_chunks, f32_rows, f64, f64_chunks, f64_rows, kernel, matrices, mod32, mod32_checked, mod32_rows,
+    mod64, mod64_checked, mod64_rows, narrow, pointwise, portable, reach, sets, wrap32, wrap32_rows, wrap64,
+    wrap64_rows,
 };
 
 /// An instruction-set backend for the kernels.

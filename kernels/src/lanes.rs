@@ -91,24 +91,61 @@ pub fn levels<L: Lanes, const R: usize>(l: L, v: &mut [L::V; R]) {
 /// `data.len()` must be a multiple of `16 · WIDTH`; `L`'s instruction set must be available.
 #[inline(always)]
 pub unsafe fn leaves<L: Lanes>(l: L, data: &mut [L::E]) {
+    // SAFETY: forwarded.
+    unsafe { chunks::<L, 16>(l, data) }
+}
+
+/// Fully transforms every consecutive chunk of `R · WIDTH` elements (`R` a power of two up to
+/// 16): the levels inside each register, then `log2(R)` levels across the `R` registers, every
+/// level in ascending distance as in the whole kernel (the same sums, the same bits).
+///
+/// # Safety
+/// `data.len()` must be a multiple of `R · WIDTH`; `L`'s instruction set must be available.
+#[inline(always)]
+pub unsafe fn chunks<L: Lanes, const R: usize>(l: L, data: &mut [L::E]) {
     let w = L::WIDTH;
-    debug_assert_eq!(data.len() % (16 * w), 0);
-    for chunk in data.chunks_exact_mut(16 * w) {
+    debug_assert_eq!(data.len() % (R * w), 0);
+    for chunk in data.chunks_exact_mut(R * w) {
         let p = chunk.as_mut_ptr();
-        // SAFETY: the chunk holds exactly 16 registers.
-        let mut v = [l.within(unsafe { l.load(p) }); 16];
-        for i in 1..16 {
+        // SAFETY: the chunk holds exactly R registers.
+        let mut v = [l.within(unsafe { l.load(p) }); R];
+        for i in 1..R {
             // SAFETY: as above.
             v[i] = l.within(unsafe { l.load(p.add(i * w)) });
         }
-        levels::<L, 16>(l, &mut v);
+        levels::<L, R>(l, &mut v);
         // Stores by index: moving the array out (`into_iter`) made the compiler copy it through
         // the stack with `memcpy` calls, which halved the speed of the whole kernel.
-        for i in 0..16 {
+        for i in 0..R {
             // SAFETY: as for the loads.
             unsafe { l.store(p.add(i * w), v[i]) };
         }
     }
+}
+
+/// [`chunks`] of `2^log2` elements, for `log2` from `log2(WIDTH)` to `log2(WIDTH) + 3`: the
+/// transform of every chunk shorter than a leaf; false, with `data` untouched, for another
+/// `log2` or a length that is not a whole number of chunks.
+///
+/// # Safety
+/// `L`'s instruction set must be available.
+#[inline(always)]
+pub unsafe fn short_chunks<L: Lanes>(l: L, data: &mut [L::E], log2: u32) -> bool {
+    let Some(len) = 1usize.checked_shl(log2) else { return false };
+    if len < L::WIDTH || len >= 16 * L::WIDTH || !data.len().is_multiple_of(len) {
+        return false;
+    }
+    let registers = len / L::WIDTH;
+    // SAFETY: the length is a whole number of chunks of `registers · WIDTH`; forwarded.
+    unsafe {
+        match registers {
+            1 => chunks::<L, 1>(l, data),
+            2 => chunks::<L, 2>(l, data),
+            4 => chunks::<L, 4>(l, data),
+            _ => chunks::<L, 8>(l, data),
+        }
+    }
+    true
 }
 
 /// The start of each of the `R` rows.

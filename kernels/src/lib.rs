@@ -119,16 +119,23 @@ fn cpu() -> [bool; 2] {
     })
 }
 
-/// Runs the SIMD kernel `b` when it exists and its leaf fits; false when the caller must use the
-/// portable kernel instead.
+/// Runs the SIMD kernel that `make` gives when its leaf fits and it exists; false when the caller
+/// must use the portable kernel instead. `make` (which checks the CPU and builds the kernel's
+/// constants) is not called for a length below the leaf: short blocks, transformed one by one
+/// by the thousand, do not pay for a kernel they cannot use.
 #[cfg(target_arch = "x86_64")]
-fn run<B: Butterflies>(b: Option<B>, data: &mut [B::Elem], log2: u32, parallel: bool) -> bool {
-    match b {
-        Some(b) if log2 >= B::LEAF_LOG2 => {
+fn run<B: Butterflies>(
+    make: impl FnOnce() -> Option<B>,
+    data: &mut [B::Elem],
+    log2: u32,
+    parallel: bool,
+) -> bool {
+    match (log2 >= B::LEAF_LOG2).then(make).flatten() {
+        Some(b) => {
             kernel::transform(b, data, log2, parallel);
             true
         }
-        _ => false,
+        None => false,
     }
 }
 
@@ -142,9 +149,9 @@ macro_rules! dispatch {
             let _ = ($($arg,)* &data, log2, parallel);
             match backend {
                 #[cfg(target_arch = "x86_64")]
-                Isa::Avx512 => run($avx512, data, log2, parallel),
+                Isa::Avx512 => run(|| $avx512, data, log2, parallel),
                 #[cfg(target_arch = "x86_64")]
-                Isa::Avx2 => run($avx2, data, log2, parallel),
+                Isa::Avx2 => run(|| $avx2, data, log2, parallel),
                 _ => false,
             }
         }
@@ -293,6 +300,35 @@ dispatch!(
     /// Wrapping `u64` arithmetic (also exact `i64` within a checked bound).
     wrap64(), u64, avx2::Wrap64x4::new(), avx512::Wrap64x8::new()
 );
+/// Every consecutive chunk of `2^log2` elements of `data` transformed on `backend`, for chunks
+/// of one to eight registers (shorter than the kernel's leaf, which [`f32`] needs), one CPU check
+/// for all of them; false, with `data` untouched, for other lengths and backends (the caller
+/// then transforms the chunks one by one). The same sums as the whole kernel, the same bits.
+macro_rules! dispatch_chunks {
+    ($(#[$doc:meta])* $name:ident, $elem:ty, $avx2:expr, $avx512:expr) => {
+        $(#[$doc])*
+        pub fn $name(data: &mut [$elem], log2: u32, backend: Isa) -> bool {
+            let _ = (&data, log2);
+            match backend {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512 => $avx512.is_some_and(|l| l.short_chunks(data, log2)),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx2 => $avx2.is_some_and(|l| l.short_chunks(data, log2)),
+                _ => false,
+            }
+        }
+    };
+}
+
+dispatch_chunks!(
+    /// IEEE single precision, chunk by chunk.
+    f32_chunks, f32, avx2::F32x8::new(), avx512::F32x16::new()
+);
+dispatch_chunks!(
+    /// IEEE double precision, chunk by chunk.
+    f64_chunks, f64, avx2::F64x4::new(), avx512::F64x8::new()
+);
+
 dispatch!(
     /// IEEE single precision.
     f32(), f32, avx2::F32x8::new(), avx512::F32x16::new()

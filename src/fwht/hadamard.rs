@@ -73,7 +73,7 @@ use half::{bf16, f16};
 
 use crate::error::{Error, Result};
 use crate::ring::{Float32, Float64, Internal, Ring};
-use crate::simd::{Backend, PARALLEL_MIN, matrices, narrow};
+use crate::simd::{self, Backend, PARALLEL_MIN, matrices, narrow};
 
 /// A family of Hadamard matrices of small orders `K`, the factor `H_K` of `H_K ⊗ W_{2^k}` (see
 /// the [module](self) documentation for their sources).
@@ -374,7 +374,7 @@ impl private::Sealed for f32 {
         }
         let scale = scale as f32;
         for_rows(data, plan.len, |row, next| {
-            plan.blocks(&Float32, row, parallel);
+            plan.blocks(&Float32, row, parallel, |d, k, b| simd::f32_chunks(d, k, b.isa()));
             // The product by 1 of the Sylvester transform alone changes nothing.
             if plan.m > 1 || scale != 1.0 {
                 narrow::finish_in_place(plan.dense(inverse), row, next, scale, plan.backend.isa());
@@ -398,7 +398,7 @@ impl private::Sealed for f64 {
             );
         }
         for_rows(data, plan.len, |row, next| {
-            plan.blocks(&Float64, row, parallel);
+            plan.blocks(&Float64, row, parallel, |d, k, b| simd::f64_chunks(d, k, b.isa()));
             if plan.m > 1 || scale != 1.0 {
                 narrow::finish_f64(order, row, next, scale, plan.backend.isa());
             }
@@ -444,7 +444,7 @@ fn half_rows<S: narrow::Narrow>(
     with_wide_row(plan.len, |wide| {
         for_rows(data, plan.len, |row, next| {
             narrow::widen(row, wide, plan.backend.isa());
-            plan.blocks(&Float32, wide, parallel);
+            plan.blocks(&Float32, wide, parallel, |d, k, b| simd::f32_chunks(d, k, b.isa()));
             narrow::finish(
                 plan.dense(inverse),
                 (wide, 1 << plan.log2),
@@ -628,11 +628,21 @@ impl HadamardPlan {
         }
     }
 
-    /// The Walsh–Hadamard transform of each of the `m` blocks of `row`.
-    fn blocks<R: Ring>(&self, ring: &R, row: &mut [R::Elem], parallel: bool)
-    where
+    /// The Walsh–Hadamard transform of each of the `m` blocks of `row`: all at once by `chunks`
+    /// (the kernels' loop for blocks shorter than a leaf of the SIMD kernel, which would
+    /// otherwise go one by one to the portable kernel), else one by one.
+    fn blocks<R: Ring>(
+        &self,
+        ring: &R,
+        row: &mut [R::Elem],
+        parallel: bool,
+        chunks: fn(&mut [R::Elem], u32, Backend) -> bool,
+    ) where
         R::Elem: Copy,
     {
+        if chunks(row, self.log2, self.backend) {
+            return;
+        }
         for block in row.chunks_exact_mut(1 << self.log2) {
             ring.transform(block, self.log2, self.backend, parallel, Internal(()));
         }
