@@ -556,28 +556,5 @@ simd_butterflies!(const K, Kind<Wrap64x4, K>, u64, "avx2");
 simd_butterflies!(const K, Kind<F32x8, K>, f32, "avx2,fma");
 simd_butterflies!(const K, Kind<F64x4, K>, f64, "avx2,fma");
 
-impl F32x8 {
-    /// [`crate::lanes::short_chunks`] on this backend.
-    pub fn short_chunks(self, data: &mut [f32], log2: u32) -> bool {
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn run(l: F32x8, data: &mut [f32], log2: u32) -> bool {
-            // SAFETY: forwarded from the caller.
-            unsafe { crate::lanes::short_chunks(l, data, log2) }
-        }
-        // SAFETY: `self` exists only where the CPU has the feature.
-        unsafe { run(self, data, log2) }
-    }
-}
-
-impl F64x4 {
-    /// [`crate::lanes::short_chunks`] on this backend.
-    pub fn short_chunks(self, data: &mut [f64], log2: u32) -> bool {
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn run(l: F64x4, data: &mut [f64], log2: u32) -> bool {
-            // SAFETY: forwarded from the caller.
-            unsafe { crate::lanes::short_chunks(l, data, log2) }
-        }
-        // SAFETY: `self` exists only where the CPU has the feature.
-        unsafe { run(self, data, log2) }
-    }
-}
+crate::x86::short_chunks!(F32x8, f32, "avx2,fma");
+crate::x86::short_chunks!(F64x4, f64, "avx2,fma");

@@ -545,28 +545,5 @@ simd_butterflies!(const K, Kind<Wrap64x8, K>, u64, "avx512f");
 simd_butterflies!(const K, Kind<F32x16, K>, f32, "avx512f");
 simd_butterflies!(const K, Kind<F64x8, K>, f64, "avx512f");
 
-impl F32x16 {
-    /// [`crate::lanes::short_chunks`] on this backend.
-    pub fn short_chunks(self, data: &mut [f32], log2: u32) -> bool {
-        #[target_feature(enable = "avx512f")]
-        unsafe fn run(l: F32x16, data: &mut [f32], log2: u32) -> bool {
-            // SAFETY: forwarded from the caller.
-            unsafe { crate::lanes::short_chunks(l, data, log2) }
-        }
-        // SAFETY: `self` exists only where the CPU has the feature.
-        unsafe { run(self, data, log2) }
-    }
-}
-
-impl F64x8 {
-    /// [`crate::lanes::short_chunks`] on this backend.
-    pub fn short_chunks(self, data: &mut [f64], log2: u32) -> bool {
-        #[target_feature(enable = "avx512f")]
-        unsafe fn run(l: F64x8, data: &mut [f64], log2: u32) -> bool {
-            // SAFETY: forwarded from the caller.
-            unsafe { crate::lanes::short_chunks(l, data, log2) }
-        }
-        // SAFETY: `self` exists only where the CPU has the feature.
-        unsafe { run(self, data, log2) }
-    }
-}
+crate::x86::short_chunks!(F32x16, f32, "avx512f");
+crate::x86::short_chunks!(F64x8, f64, "avx512f");

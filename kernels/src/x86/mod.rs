@@ -95,6 +95,26 @@ macro_rules! simd_butterflies {
 }
 pub(crate) use simd_butterflies;
 
+/// `short_chunks` ([`crate::lanes::short_chunks`]) on the lanes type `$lanes` of `$elem`, with
+/// the instruction set `$feature` enabled.
+macro_rules! short_chunks {
+    ($lanes:ty, $elem:ty, $feature:literal) => {
+        impl $lanes {
+            /// [`crate::lanes::short_chunks`] on this backend.
+            pub fn short_chunks(self, data: &mut [$elem], log2: u32) -> bool {
+                #[target_feature(enable = $feature)]
+                unsafe fn run(l: $lanes, data: &mut [$elem], log2: u32) -> bool {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { crate::lanes::short_chunks(l, data, log2) }
+                }
+                // SAFETY: `self` exists only where the CPU has the feature.
+                unsafe { run(self, data, log2) }
+            }
+        }
+    };
+}
+pub(crate) use short_chunks;
+
 /// `+1.0` on the lanes whose bit `h` is clear, `-1.0` where it is set, for each in-register level.
 pub fn signs<const N: usize>(width: usize) -> [[f64; 16]; N] {
     let mut out = [[0.0; 16]; N];
