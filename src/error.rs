@@ -202,6 +202,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A pattern of `survey` that does not name a family of games.
+    #[error("invalid pattern '{}': {}", quote(pattern), clip(reason))]
+    InvalidPattern {
+        /// The pattern as given (shortened when long).
+        pattern: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// A counting query over a game without its range of heap sizes.
     #[error("a query over a game needs its heap sizes lo..=hi")]
     MissingSizes,

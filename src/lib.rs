@@ -67,6 +67,9 @@ pub mod play;
 // games, positions and queries it builds; the binary and the Python binding call it.
 pub mod spec;
 
+// Whole families of games, normal and misère play, surveyed game by game.
+pub mod survey;
+
 // Every module, public or not, for the tests of `tests/internals` (feature `internals`, which
 // only nimcount's own tests turn on; nothing there is API).
 #[cfg(feature = "internals")]

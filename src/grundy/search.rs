@@ -159,7 +159,7 @@ impl<'p> Search<'p> {
 
 /// Bytes per heap a search may hold: the store (at most 4), the values returned (4), the
 /// Z-function's arrays on short prefixes (amortised).
-const BYTES_PER_HEAP: u64 = 12;
+pub(crate) const BYTES_PER_HEAP: u64 = 12;
 
 /// One search in progress.
 struct Run<'s, 'p> {

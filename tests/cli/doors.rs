@@ -49,6 +49,7 @@ const DOORS: &[(&str, &[Class])] = &[
     ("play", &[BadArgument, Huge, Negative, ClosedOutput, Interrupt, Misere]),
     ("misere", &[BadArgument, Huge, Negative, Memory, ClosedOutput, Interrupt, Misere]),
     ("games", &[BadArgument, ClosedOutput]),
+    ("survey", &[BadArgument, Empty, Huge, Negative, CutOrGarbage, Memory, ClosedOutput, Interrupt, Misere]),
     (
         "transform",
         &[BadArgument, Empty, Huge, Negative, CutOrGarbage, Memory, Overflow, ClosedOutput, Interrupt],
@@ -138,6 +139,20 @@ fn rows() -> Vec<Row> {
         row("play", Interrupt, "nimcount play --game squares --max-heap 10^8+1 10^8", Interrupted),
         // Issue case 5: the quotients play tries reach further with --max-states.
         row("play", Misere, "nimcount play --game dawsons-kayles --misere --max-states 10^6 20 21", Answered(&["heaps 0..=21"])),
+        // survey
+        row("survey", BadArgument, "nimcount survey 'octal:0.?8'", Refused(&["pattern", "octal digit"])),
+        row("survey", BadArgument, "nimcount survey 'octal:0.?' --max-seconds-per-game nan", Refused(&["--max-seconds-per-game"])),
+        row("survey", Empty, "nimcount survey 'subtract:{5..3}'", Refused(&["pattern", "5..3"])),
+        row("survey", Empty, "nimcount survey 'octal:0.?' --resume empty.lines", Answered(&["octal:0.7", "tame"])),
+        row("survey", Huge, "nimcount survey 'octal:0.?' --push 10^100", Refused(&["--push"])),
+        row("survey", Huge, "nimcount survey 'subtract:{1..10^100}'", Refused(&["pattern"])),
+        row("survey", Negative, "nimcount survey 'octal:0.?' --max-heap -1", Refused(&["negative"])),
+        row("survey", CutOrGarbage, "nimcount survey 'octal:0.?' --resume garbage.bin", Refused(&["garbage.bin"])),
+        row("survey", CutOrGarbage, "nimcount survey 'octal:0.?' --resume cut.txt", Refused(&["cut.txt"])),
+        row("survey", Memory, "nimcount survey 'octal:0.6' --push 10^9", Refused(&["memory"])).limited(300_000),
+        row("survey", ClosedOutput, "nimcount survey 'octal:0.?' --max-seconds-per-game 0.1 >&-", Refused(&["<stdout>"])),
+        row("survey", Interrupt, "nimcount survey octal:0.???", Interrupted),
+        row("survey", Misere, "nimcount survey 'octal:0.7?' --max-seconds-per-game 3", Answered(&["octal:0.77", "| found | 40 |"])),
         // misere
         row("misere", BadArgument, "nimcount misere --game octal:", Refused(&["octal"])),
         row("misere", Huge, "nimcount misere --game kayles --max-heap 10^100", Refused(&["10^100"])),
@@ -208,6 +223,7 @@ fn files(dir: &Path) {
     std::fs::write(dir.join("cut.bin"), [1u8, 0, 0, 0, 2, 0]).unwrap();
     std::fs::write(dir.join("empty.bin"), b"").unwrap();
     std::fs::write(dir.join("empty.txt"), b"").unwrap();
+    std::fs::write(dir.join("empty.lines"), b"").unwrap();
     std::fs::write(dir.join("cut.txt"), b"0 3\n1 ").unwrap();
     std::fs::write(dir.join("garbage.bin"), [0u8, 159, 146, 150, 255, 7]).unwrap();
     std::fs::write(dir.join("x.txt"), b"1\n2\n3\n4\n").unwrap();

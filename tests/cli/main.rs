@@ -15,4 +15,5 @@ mod misere;
 mod play;
 mod plot;
 mod readme;
+mod survey;
 mod transform;

@@ -38,6 +38,8 @@ const FLOORS: &[&[&str]] = &[
     &["play"],
     // The one parser of specifications, on the games, positions and queries it builds.
     &["spec"],
+    // Whole families of games, surveyed.
+    &["survey"],
 ];
 
 /// The floors of each binary's modules, bottom first; the modules not listed are on a floor

@@ -25,3 +25,4 @@ mod no_threads;
 mod parsers_prop;
 mod play_brute;
 mod structured;
+mod survey;

@@ -14,6 +14,7 @@ mod output;
 mod play;
 mod plot;
 mod rings;
+mod survey;
 mod sweep;
 mod transform;
 
@@ -40,6 +41,8 @@ enum Command {
     Play(play::Args),
     /// The misère quotient of a heap game: the monoid that decides its misère play.
     Misere(misere::Args),
+    /// Every game of a family (octal:0.??, hex:0.?, subtract:{1..8}), normal and misère play, proven.
+    Survey(survey::Args),
     /// The games known by name and the families of games, with their rules and what is proven.
     Games(games::Args),
     /// Walsh–Hadamard, or AND or OR zeta, transform of a file of ring elements.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Misere(args) => misere::run(args),
         Command::Games(args) => games::run(args),
+        Command::Survey(args) => survey::run(args),
         Command::Transform(args) if args.distributed => {
             transform::check_kind(&args).and_then(|()| distributed::transform(&args))
         }

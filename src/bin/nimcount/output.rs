@@ -436,6 +436,69 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> Resul
     Output::resolve(path)?.write(write)
 }
 
+/// A file kept line by line as work finishes (`survey --resume`): a header line that names
+/// the work, then one line per finished part. Each line is appended whole with one `write`
+/// while the signal handler's lock is held, so SIGINT, SIGTERM and SIGHUP leave only whole
+/// lines; a last line cut by anything else (a full disk, SIGKILL) is dropped on reopening and
+/// its part done again.
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+}
+
+impl Journal {
+    /// Opens or creates `path` for `header`, returning the lines kept after the header. A file
+    /// whose header is another is refused: it holds other work.
+    pub fn open(path: &Path, header: &str) -> Result<(Journal, Vec<String>)> {
+        let fail = |e: io::Error| Failure::Library(Error::io(path, e));
+        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(fail)?;
+        if !file.metadata().map_err(fail)?.is_file() {
+            return Err(usage(format!(
+                "{}: not a regular file",
+                nimcount::message::quote(&path.display().to_string())
+            )));
+        }
+        let mut text = Vec::new();
+        io::Read::read_to_end(&mut file, &mut text).map_err(fail)?;
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let kept = std::str::from_utf8(&text[..whole]).map_err(|_| {
+            Failure::Library(Error::Malformed {
+                path: path.display().to_string(),
+                line: 0,
+                reason: "not a text file of survey lines".into(),
+            })
+        })?;
+        let mut lines = kept.lines();
+        match lines.next() {
+            None if text.is_empty() => {}
+            Some(first) if first == header => {}
+            _ => {
+                return Err(Failure::Library(Error::Malformed {
+                    path: path.display().to_string(),
+                    line: 1,
+                    reason: "it keeps another survey (other patterns or limits), or something else".into(),
+                }));
+            }
+        }
+        // Only now, the file known to be this survey's: drop a last line cut short.
+        if whole < text.len() {
+            file.set_len(whole as u64).map_err(fail)?;
+        }
+        let journal = Journal { file, path: path.to_path_buf() };
+        if text.is_empty() {
+            journal.append(header)?;
+        }
+        Ok((journal, lines.map(str::to_string).collect()))
+    }
+
+    /// Appends `line` and a newline, whole.
+    pub fn append(&self, line: &str) -> Result<()> {
+        let bytes = format!("{line}\n");
+        let _held = temporary();
+        (&self.file).write_all(bytes.as_bytes()).map_err(|e| Failure::Library(Error::io(&self.path, e)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
