@@ -26,6 +26,7 @@ array([10., -2., -4.,  0.])
 
 import collections.abc as _collections_abc
 import dataclasses as _dataclasses
+import numbers as _numbers
 import operator as _operator
 import typing as _typing
 import warnings as _warnings
@@ -62,6 +63,7 @@ __all__ = [
     "or_convolve",
     "play",
     "subset_convolve",
+    "survey",
     "xor_convolve",
     "xor_power",
     "zeta",
@@ -1428,3 +1430,72 @@ def misere_quotient(game, *, max_heap=None, max_order=None, max_states=None, tab
         largest_heap=d["largest_heap"],
         reason=d["reason"],
     )
+
+
+def survey(patterns, *, max_seconds_per_game=10.0, max_heap=None, max_states=None, push=None):
+    """Every game of some families, normal and misère play, each line proven or marked open.
+
+    The same survey as ``nimcount survey``: codes that are the same game (heap by heap the
+    same game trees, up to a shift of heap sizes) are reported once, with the others in
+    ``equal_to``; each game gets its period search and its misère quotient search, in parallel
+    on every core.
+
+    Parameters
+    ----------
+    patterns : str or list of str
+        ``"octal:0.??"`` (each ``?`` any octal digit; ``"octal:0.???"``, ``"octal:4.??"``,
+        ``"octal:0.?7?"``), ``"hex:0.??"``, ``"subtract:{1..8}"`` (every subtraction set
+        within 1..8) or ``"subtract:{1..8}:3"`` (those of three moves).
+    max_seconds_per_game : float, default 10
+        Estimated seconds of each game's period search, and of its misère search.
+    max_heap : int, optional
+        Join heaps up to this size to each misère quotient (default 1000).
+    max_states : int, optional
+        Stop a misère proof past this many states (default 200000; lowered until the search's
+        estimate fits ``max_seconds_per_game``).
+    push : int, optional
+        Continue the period search of every open game to this many values; ``normal["pushed"]``
+        says how far it got.
+
+    Returns
+    -------
+    list of dict
+        One dict per game, with the keys of ``nimcount survey --json``: ``game``, ``equal_to``
+        (codes), ``equal_shifts`` (heap ``n + shift`` of that code is heap ``n`` of ``game``),
+        ``equal_preperiods`` (each code's own preperiod, when ``game`` is periodic),
+        ``normal`` (``status`` ``"periodic"``, ``"arithmetic"`` or ``"open"``; ``preperiod``,
+        ``period``, ``saltus``, ``largest_value``, ``values`` computed, ``theorem``,
+        ``candidate``, ``pushed``), ``misere`` (``status`` ``"found"``, ``"tame"`` or
+        ``"not found"``; ``order``, ``preperiod``, ``period``, ``theorem``, ``reached``: why
+        none was found) and ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        A pattern that names no family, more than 65536 games, a limit out of range.
+    TooCostly
+        A misère budget estimated beyond the time per game.
+    MemoryError
+        ``push`` beyond the memory available.
+    KeyboardInterrupt
+        Ctrl-C, within a second.
+
+    Examples
+    --------
+    >>> import nimcount
+    >>> rows = nimcount.survey("octal:0.7?", max_seconds_per_game=3)
+    >>> kayles = next(r for r in rows if r["game"] == "octal:0.77")
+    >>> kayles["normal"]["preperiod"], kayles["normal"]["period"], kayles["misere"]["order"]
+    (71, 12, 40)
+    """
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    elif isinstance(patterns, (list, tuple)):
+        patterns = list(patterns)
+    else:
+        raise TypeError(f"patterns must be a str or a list of str, not {type(patterns).__name__}")
+    if not all(isinstance(p, str) for p in patterns):
+        raise TypeError("patterns must be a str or a list of str")
+    if isinstance(max_seconds_per_game, bool) or not isinstance(max_seconds_per_game, _numbers.Real):
+        raise TypeError("max_seconds_per_game must be a number of seconds")
+    return _native.survey(patterns, float(max_seconds_per_game), max_heap, max_states, push)

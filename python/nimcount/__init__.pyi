@@ -1,5 +1,5 @@
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -208,3 +208,12 @@ def misere_quotient(
     table: bool = ...,
     max_seconds: Optional[int] = ...,
 ) -> MisereQuotient: ...
+
+def survey(
+    patterns: Union[str, Sequence[str]],
+    *,
+    max_seconds_per_game: float = ...,
+    max_heap: Optional[int] = ...,
+    max_states: Optional[int] = ...,
+    push: Optional[int] = ...,
+) -> List[Dict[str, Any]]: ...

@@ -11,6 +11,7 @@ mod hadamard;
 mod interrupt;
 mod inuse;
 mod misere;
+mod survey;
 mod transform;
 
 use pyo3::prelude::*;
@@ -34,5 +35,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::period, m)?)?;
     m.add_function(wrap_pyfunction!(games::play, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey, m)?)?;
     Ok(())
 }

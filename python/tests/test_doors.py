@@ -748,6 +748,35 @@ def misere_quotient_row():
     }
 
 
+def survey_row():
+    f = nimcount.survey
+    quick = {"max_seconds_per_game": 0.2}
+    return {
+        "empty": [Case("pattern ''", lambda: f(""), Raises(ValueError, "invalid pattern")),
+                  Case("no patterns", lambda: f([]), Raises(ValueError, "no pattern"))],
+        "one element": [Case("one game", lambda: [r["game"] for r in f("octal:0.7", **quick)], Gives(["octal:0.7"]))],
+        "wrong length": [Case("a pattern cut short", lambda: f("octal:"), Raises(ValueError, "one digit before the point"))],
+        "0-d": "takes patterns, not an array",
+        "64-d": "takes patterns, not an array",
+        "dtypes": [Case("seconds a NumPy float32", lambda: len(f("octal:0.?", max_seconds_per_game=np.float32(0.2))), Gives(7)),
+                   Case("max_heap a NumPy int", lambda: len(f("octal:0.?", max_heap=np.int64(50), **quick)), Gives(7))],
+        "non-contiguous": "takes patterns, not an array",
+        "same buffer": "takes patterns, not an array",
+        "nan and inf": [Case("seconds nan", lambda: f("octal:0.?", max_seconds_per_game=math.nan), Raises(ValueError, "positive number")),
+                        Case("seconds inf", lambda: f("octal:0.?", max_seconds_per_game=math.inf), Raises(ValueError, "positive number"))],
+        "huge ints": [Case("push 10**100", lambda: f("octal:0.?", push=10**100), Raises(ValueError, "below 2^64")),
+                      Case("subtract:{1..10**100}", lambda: f("subtract:{1..%d}" % 10**100), Raises(ValueError, "invalid pattern"))],
+        "negative": [Case("max_states -1", lambda: f("octal:0.?", max_states=-1), Raises(ValueError, "at least 0")),
+                     Case("seconds -1", lambda: f("octal:0.?", max_seconds_per_game=-1), Raises(ValueError, "positive number"))],
+        "bool": [Case("seconds True", lambda: f("octal:0.?", max_seconds_per_game=True), Raises(TypeError, "number of seconds")),
+                 Case("max_heap True", lambda: f("octal:0.?", max_heap=True), Raises(TypeError, "bool"))],
+        "lists": [Case("two patterns", lambda: len(f(["octal:0.7", "subtract:{1..2}"], **quick)), Gives(4)),
+                  Case("a pattern an int", lambda: f(["octal:0.7", 3]), Raises(TypeError, "str"))],
+        "memory": [Limited("nimcount.survey('octal:0.6', max_seconds_per_game=0.1, push=10**9)", 3 * GIB // 2,
+                           (("MemoryError", ""),))],
+    }
+
+
 ROWS = {
     "fwht": fwht_row,
     "hadamard_matrix": hadamard_matrix_row,
@@ -768,6 +797,7 @@ ROWS = {
     "period": period_row,
     "play": play_row,
     "misere_quotient": misere_quotient_row,
+    "survey": survey_row,
 }
 
 

@@ -96,8 +96,14 @@ pub struct Entry {
 pub struct Equal {
     /// Its specification.
     pub game: String,
-    /// Its heap `n + shift` is the reported game's heap `n` (`shift` may be negative).
+    /// Its heap `n + shift` is the reported game's heap `n`, for `n >= 1` (`shift >= 0`: the
+    /// reported game has the fewest heaps without a move).
     pub shift: i64,
+    /// Its heaps `1..=dead` have no move (value 0).
+    pub dead: u64,
+    /// Its own preperiod, from the reported game's values (filled in by the survey when the
+    /// reported game is periodic).
+    pub preperiod: Option<u64>,
 }
 
 /// What the period search proved.
@@ -315,8 +321,8 @@ impl<'p> Survey<'p> {
     /// Surveys every game, in parallel; the rows in the order of [`Survey::entries`].
     pub fn run(&self) -> Result<Vec<Row>> {
         let rows = Mutex::new(Vec::new());
-        self.run_each(&|_| false, &|row| rows.lock().expect("rows").push(row))?;
-        let mut rows = rows.into_inner().expect("rows");
+        self.run_each(&|_| false, &|row| rows.lock().unwrap_or_else(|e| e.into_inner()).push(row))?;
+        let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
         let order: std::collections::HashMap<String, usize> =
             self.entries.iter().enumerate().map(|(i, e)| (e.game.spec(), i)).collect();
         rows.sort_by_key(|row| order[&row.game]);
@@ -334,22 +340,30 @@ impl<'p> Survey<'p> {
         let total = todo.len() as u64;
         self.progress.start("survey", total);
         let state = Mutex::new(Running::default());
+        // A lock a stopping progress unwound through is still whole: only counts change in it.
+        let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
         let result = todo.par_iter().try_for_each(|entry| -> Result<()> {
+            let pulse = Pulse { outer: self.progress, total };
+            // A progress that stops the work stops here, before a game starts.
+            pulse.set_position(0);
             let spec = entry.game.spec();
-            state.lock().expect("progress").running.push((spec.clone(), Instant::now()));
-            let row = survey_game(entry, &self.limits)?;
+            lock().running.push((spec.clone(), Instant::now()));
+            let row = game_with(entry, &self.limits, &pulse)?;
             let open = row.normal.status == NormalStatus::Open;
             done(row);
-            let mut s = state.lock().expect("progress");
-            s.running.retain(|(g, _)| *g != spec);
-            s.done += 1;
-            s.open += usize::from(open);
-            self.progress.set_position(s.done);
-            let slowest = s.running.iter().min_by_key(|(_, t)| *t);
-            let mut message = format!("{} open", s.open);
-            if let Some((game, started)) = slowest {
-                message += &format!("; slowest running: {game} ({:.0} s)", started.elapsed().as_secs_f64());
-            }
+            let (position, message) = {
+                let mut s = lock();
+                s.running.retain(|(g, _)| *g != spec);
+                s.done += 1;
+                s.open += usize::from(open);
+                let mut message = format!("{} open", s.open);
+                if let Some((game, started)) = s.running.iter().min_by_key(|(_, t)| *t) {
+                    message +=
+                        &format!("; slowest running: {game} ({:.0} s)", started.elapsed().as_secs_f64());
+                }
+                (s.done, message)
+            };
+            self.progress.set_position(position);
             self.progress.message(&message);
             Ok(())
         });
@@ -391,6 +405,8 @@ fn group(games: Vec<Game>) -> Vec<Entry> {
                 .map(|&i| Equal {
                     game: games[i].spec(),
                     shift: shapes[i].shift as i64 - shapes[head].shift as i64,
+                    dead: shapes[i].shift,
+                    preperiod: None,
                 })
                 .collect();
             (head, Entry { game: games[head].clone(), equal_to })
@@ -400,12 +416,39 @@ fn group(games: Vec<Game>) -> Vec<Entry> {
     entries.into_iter().map(|(_, e)| e).collect()
 }
 
-/// One game of a survey.
+/// What a game's searches report to the survey's progress: no positions of their own (the
+/// survey's bar counts games), only that they are alive, so that a progress that stops the
+/// work (a Ctrl-C in Python) is heard within a game; and its cancellation.
+struct Pulse<'p> {
+    outer: &'p dyn Progress,
+    /// The survey's total, set again at each pulse (no change a user sees).
+    total: u64,
+}
+
+impl Progress for Pulse<'_> {
+    fn set_position(&self, _done: u64) {
+        self.outer.set_total(self.total);
+    }
+
+    fn cancellation(&self) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+        self.outer.cancellation()
+    }
+}
+
+/// One game of a survey, alone.
 pub fn survey_game(entry: &Entry, limits: &Limits) -> Result<Row> {
+    game_with(entry, limits, &Silent)
+}
+
+/// One game of a survey, its searches reporting to `pulse`.
+fn game_with(entry: &Entry, limits: &Limits, pulse: &dyn Progress) -> Result<Row> {
     let started = Instant::now();
     let game = &entry.game;
-    let search =
-        grundy::Search::new().limit(Limit::Seconds(limits.seconds_per_game)).parallel(false).run(game)?;
+    let search = grundy::Search::new()
+        .limit(Limit::Seconds(limits.seconds_per_game))
+        .parallel(false)
+        .progress(pulse)
+        .run(game)?;
     let status = match &search.certificate {
         Some(c) if c.saltus == 0 => NormalStatus::Periodic,
         Some(_) => NormalStatus::Arithmetic,
@@ -413,23 +456,43 @@ pub fn survey_game(entry: &Entry, limits: &Limits) -> Result<Row> {
     };
     let pushed = match limits.push {
         Some(n) if status == NormalStatus::Open && !search.never_periodic && n > search.checked_upto => {
-            Some(grundy::Search::new().limit(Limit::Heaps(n)).parallel(false).run(game)?)
+            Some(grundy::Search::new().limit(Limit::Heaps(n)).parallel(false).progress(pulse).run(game)?)
         }
         _ => None,
     };
-    let misere = misere_of(game, &search, limits)?;
+    let misere = misere_of(game, &search, limits, pulse)?;
+    let mut equal_to = entry.equal_to.clone();
+    for equal in &mut equal_to {
+        equal.preperiod = preperiod_of(&search, equal);
+    }
     Ok(Row {
         game: game.spec(),
-        equal_to: entry.equal_to.clone(),
+        equal_to,
         normal: Normal { status, search, pushed },
         misere,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
+/// The preperiod of a game equal to a periodic one: its heaps `1..=dead` are 0, its heap
+/// `n + shift` is the periodic game's heap `n`. From the first heap where both rules hold, the
+/// preperiod is walked down while the values one period apart agree.
+fn preperiod_of(search: &PeriodSearch, equal: &Equal) -> Option<u64> {
+    let c = search.certificate.as_ref().filter(|c| c.saltus == 0)?;
+    let shift = u64::try_from(equal.shift).ok()?;
+    let value = |n: u64| -> Option<u128> {
+        if n <= equal.dead { Some(0) } else { search.value(u128::from(n - shift)) }
+    };
+    let mut n0 = (c.preperiod + shift).max(equal.dead + 1);
+    while n0 > 0 && value(n0 - 1)? == value(n0 - 1 + c.period)? {
+        n0 -= 1;
+    }
+    Some(n0)
+}
+
 /// The misère search of one game.
-fn misere_of(game: &Game, normal: &PeriodSearch, limits: &Limits) -> Result<Misere> {
-    match misere::Search::new(game).budget(limits.misere_budget()).run() {
+fn misere_of(game: &Game, normal: &PeriodSearch, limits: &Limits, pulse: &dyn Progress) -> Result<Misere> {
+    match misere::Search::new(game).budget(limits.misere_budget()).progress(pulse).run() {
         Ok(q) => {
             let status = match tame::is_tame(&q, normal) {
                 Some(true) => MisereStatus::Tame,

@@ -115,10 +115,19 @@ fn periodic_lines_equal_a_plain_mex() {
         for (i, &v) in plain.iter().enumerate() {
             assert_eq!(search.value(i as u128), Some(u128::from(v)), "{} at {i}", row.game);
         }
-        assert_eq!(search.max_value, *plain.iter().max().unwrap(), "{}", row.game);
-        // Equal games: the same values, heap n + shift for heap n.
+        if n < PLAIN_HEAPS {
+            assert_eq!(search.max_value, *plain.iter().max().unwrap(), "{}", row.game);
+        }
+        // Equal games: the same values, heap n + shift for heap n, and their own preperiods.
         for equal in &row.equal_to {
             let theirs = count_support::octal(&digits(&equal.game), n + 8);
+            let own = (0..n as u64 - c.period)
+                .rev()
+                .find(|&m| theirs[m as usize] != theirs[(m + c.period) as usize])
+                .map_or(0, |m| m + 1);
+            if n < PLAIN_HEAPS {
+                assert_eq!(equal.preperiod, Some(own), "{} ~ {}", equal.game, row.game);
+            }
             for i in 1..n as i64 {
                 let j = i + equal.shift;
                 if j >= 1 {

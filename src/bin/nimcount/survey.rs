@@ -225,6 +225,7 @@ pub fn row_json(row: &Row) -> Value {
         "game": row.game,
         "equal_to": row.equal_to.iter().map(|e| e.game.clone()).collect::<Vec<_>>(),
         "equal_shifts": row.equal_to.iter().map(|e| e.shift).collect::<Vec<_>>(),
+        "equal_preperiods": row.equal_to.iter().map(|e| e.preperiod).collect::<Vec<_>>(),
         "normal": normal,
         "misere": misere,
         "seconds": (row.seconds * 1000.0).round() / 1000.0,
