@@ -314,3 +314,21 @@ fn a_distributed_transform_keeps_the_permissions_of_the_file_it_replaces() {
     assert_eq!(words, [10, u32::MAX - 1, u32::MAX - 3, 0]);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
 }
+
+/// A survey spread over two processes prints what one process prints (the times aside).
+#[test]
+fn a_distributed_survey_prints_the_same_table() {
+    let args = ["survey", "octal:0.??", "--max-seconds-per-game", "0.2", "--json"];
+    let timeless = |bytes: &[u8]| -> Vec<serde_json::Value> {
+        let mut rows: Vec<serde_json::Value> = serde_json::from_slice(bytes).unwrap();
+        for row in &mut rows {
+            row.as_object_mut().unwrap().remove("seconds");
+        }
+        rows
+    };
+    let alone = timeless(&nimcount(&args).stdout);
+    let out = mpirun(2, &[&args[..], &["--distributed"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(timeless(&out.stdout), alone);
+    assert_eq!(alone.len(), 42);
+}

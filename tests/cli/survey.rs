@@ -102,3 +102,22 @@ fn an_interrupted_survey_resumes_to_the_same_table() {
     refused(&["survey", "octal:0.?", "--resume", journal.to_str().unwrap()], "another survey");
     assert_eq!(std::fs::read(&journal).unwrap(), before);
 }
+
+#[test]
+fn the_picture_marks_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("survey.svg");
+    let output = nimcount()
+        .args(["survey", "octal:0.?", "--max-seconds-per-game", "0.2", "--plot"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let circles = doc.descendants().filter(|n| n.has_tag_name("circle")).count();
+    // Six periodic games and the legend's mark; the open one (0.6) is a cross.
+    assert_eq!(circles, 7);
+    assert!(text.contains("7 games, 6 periodic, 1 open"));
+    refused(&["survey", "octal:0.?", "--plot", "survey.png"], "PNG");
+}

@@ -30,10 +30,14 @@ mod disabled {
     pub fn transform(_: &crate::transform::Args) -> Result<()> {
         refuse()
     }
+
+    pub fn survey(_: &crate::survey::Args, _: nimcount::survey::Survey<'static>) -> Result<()> {
+        refuse()
+    }
 }
 
 #[cfg(not(feature = "mpi"))]
-pub use disabled::{bench, count, transform};
+pub use disabled::{bench, count, survey, transform};
 
 #[cfg(feature = "mpi")]
 mod enabled {
@@ -417,7 +421,77 @@ mod enabled {
         plan.write_block(&output.shared_name(id)?, &mut block)?;
         Ok(agree(world, shared.map_or(Ok(()), |s| s.commit()))?)
     }
+
+    /// Every process's result agreed on: a process that failed returns its own failure, the
+    /// others [`nimcount::Error::ProcessFailed`] with its message.
+    fn agree_all<T>(world: &SimpleCommunicator, local: Result<T>) -> Result<T> {
+        let (value, failure) = match local {
+            Ok(v) => (Some(v), None),
+            Err(f) => (None, Some(f)),
+        };
+        let probe = match &failure {
+            None => Ok(()),
+            Some(f) => Err(nimcount::Error::ProcessFailed {
+                rank: world.rank() as usize,
+                processes: world.size() as usize,
+                message: f.to_string(),
+            }),
+        };
+        match agree(world, probe) {
+            Ok(()) => Ok(value.expect("a value where nothing failed")),
+            Err(e) => Err(failure.unwrap_or(Failure::Library(e))),
+        }
+    }
+
+    /// `mpirun -n P nimcount survey --distributed …`: process `r` surveys the games `r`,
+    /// `r + P`, …; rank 0 gathers them and prints the same output as one process would. With
+    /// `--resume`, rank 0 opens (or creates) the file first, then the others, and every process
+    /// appends its own games to it.
+    pub fn survey(args: &crate::survey::Args, survey: nimcount::survey::Survey<'static>) -> Result<()> {
+        use mpi::datatype::PartitionMut;
+
+        use crate::survey::{Kept, open_journal, print, share};
+
+        with_mpi(|world| {
+            let (rank, processes) = (world.rank() as usize, world.size() as usize);
+            let root = world.process_at_rank(0);
+            let first = agree_all(world, if rank == 0 { open_journal(args, &survey) } else { Ok(None) })?;
+            let journal = agree_all(world, if rank == 0 { Ok(first) } else { open_journal(args, &survey) })?;
+            let progress = common::TerminalProgress::new();
+            let quiet = nimcount::progress::Silent;
+            let survey = survey.progress(if rank == 0 { &progress } else { &quiet });
+            let mine = agree_all(world, share(&survey, journal.as_ref(), (rank, processes)))?;
+            if rank == 0 {
+                nimcount::progress::Progress::finish(&progress);
+            }
+            let bytes = serde_json::to_vec(&mine).expect("JSON");
+            let len = i32::try_from(bytes.len())
+                .map_err(|_| usage("a process's games are beyond 2 GiB of JSON"))?;
+            if rank != 0 {
+                root.gather_into(&len);
+                root.gather_varcount_into(&bytes[..]);
+                return agree_all(world, Ok(()));
+            }
+            let mut lens = vec![0i32; processes];
+            root.gather_into_root(&len, &mut lens[..]);
+            let displs: Vec<i32> =
+                lens.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
+            let mut all = vec![0u8; lens.iter().map(|&n| n as usize).sum()];
+            root.gather_varcount_into_root(
+                &bytes[..],
+                &mut PartitionMut::new(&mut all[..], &lens[..], &displs[..]),
+            );
+            let mut fresh = Kept::new();
+            for (i, &at) in displs.iter().enumerate() {
+                let part = &all[at as usize..(at + lens[i]) as usize];
+                let theirs: Kept = serde_json::from_slice(part).expect("JSON of a process");
+                fresh.extend(theirs);
+            }
+            let kept = journal.map(|(_, kept)| kept).unwrap_or_default();
+            agree_all(world, print(args, &survey, fresh, kept))
+        })
+    }
 }
 
 #[cfg(feature = "mpi")]
-pub use enabled::{bench, count, transform};
+pub use enabled::{bench, count, survey, transform};

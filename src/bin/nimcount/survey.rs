@@ -34,39 +34,73 @@ once.")]
 pub struct Args {
     /// Families of games, e.g. octal:0.?? or subtract:{1..8}.
     #[arg(value_name = "PATTERN", required = true)]
-    patterns: Vec<String>,
+    pub patterns: Vec<String>,
 
     /// Estimated seconds of each game's period search, and of its misère search [default: 10].
     #[arg(long, value_name = "S", allow_hyphen_values = true)]
-    max_seconds_per_game: Option<String>,
+    pub max_seconds_per_game: Option<String>,
 
     /// Join heaps up to N to each misère quotient [default: 1000].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    max_heap: Option<String>,
+    pub max_heap: Option<String>,
 
     /// Stop a misère proof past N states [default: 200000].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    max_states: Option<String>,
+    pub max_states: Option<String>,
 
     /// Continue the period search of every open game to N values, and report how far it got.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    push: Option<String>,
+    pub push: Option<String>,
 
     /// Keep each finished game in FILE; run again with it to continue.
     #[arg(long, value_name = "FILE")]
-    resume: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
 
     /// Print a JSON list, one object per game.
     #[arg(long, conflicts_with = "csv")]
-    json: bool,
+    pub json: bool,
 
     /// Print CSV, one line per game.
     #[arg(long)]
-    csv: bool,
+    pub csv: bool,
+
+    /// Draw the table into FILE.svg: where each game becomes periodic, and how far the open
+    /// ones were computed.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+
+    /// Spread the games over the processes of an MPI run (`mpirun -n P nimcount survey
+    /// --distributed …`): each process surveys every P-th game, rank 0 prints the same output.
+    #[arg(long)]
+    pub distributed: bool,
 }
 
-/// Runs `nimcount survey`.
+/// Runs `nimcount survey` (and, with `--distributed`, one process's share of it).
 pub fn run(args: Args) -> Result<()> {
+    let limits = limits_of(&args)?;
+    if let Some(path) = &args.plot {
+        crate::plot::check_path(path)?;
+    }
+    let patterns: Vec<&str> = args.patterns.iter().map(String::as_str).collect();
+    let survey = Survey::new(&patterns)?.limits(limits).map_err(|e| match e {
+        e @ nimcount::Error::QuotientTooCostly { .. } => usage(format!(
+            "{e} (--max-seconds-per-game raises the time of each game; a smaller --max-states lowers the estimate)"
+        )),
+        e => e.into(),
+    })?;
+    if args.distributed {
+        return crate::distributed::survey(&args, survey);
+    }
+    let progress = common::TerminalProgress::new();
+    let survey = survey.progress(&progress);
+    let journal = open_journal(&args, &survey)?;
+    let objects = share(&survey, journal.as_ref(), (0, 1))?;
+    progress.finish();
+    print(&args, &survey, objects, journal.map(|(_, kept)| kept).unwrap_or_default())
+}
+
+/// The limits of each game, from the options.
+fn limits_of(args: &Args) -> Result<Limits> {
     let mut limits = Limits::default();
     if let Some(text) = &args.max_seconds_per_game {
         let seconds: f64 = text.trim().parse().map_err(|_| {
@@ -90,65 +124,77 @@ pub fn run(args: Args) -> Result<()> {
         limits.misere.max_states = n;
     }
     limits.push = limit(&args.push, "--push", survey::MAX_PUSH)?;
-    let patterns: Vec<&str> = args.patterns.iter().map(String::as_str).collect();
-    let progress = common::TerminalProgress::new();
-    let survey = Survey::new(&patterns)?.limits(limits).map_err(|e| match e {
-        e @ nimcount::Error::QuotientTooCostly { .. } => usage(format!(
-            "{e} (--max-seconds-per-game raises the time of each game; a smaller --max-states lowers the estimate)"
-        )),
-        e => e.into(),
-    })?;
-    let survey = survey.progress(&progress);
+    Ok(limits)
+}
 
-    let mut kept: HashMap<String, Value> = HashMap::new();
-    let journal = match &args.resume {
-        Some(path) => {
-            let header = json!({"survey": patterns, "limits": limits_json(&limits)}).to_string();
-            let (journal, lines) = Journal::open(path, &header)?;
-            for (i, line) in lines.iter().enumerate() {
-                let object: Value =
-                    serde_json::from_str(line).map_err(|_| malformed(path, i + 2, "not a JSON line"))?;
-                let game = object.get("game").and_then(Value::as_str).map(str::to_string);
-                match game {
-                    Some(game) if survey.entries().iter().any(|e| e.game.spec() == game) => {
-                        kept.insert(game, object);
-                    }
-                    _ => return Err(malformed(path, i + 2, "a game this survey does not have")),
-                }
+/// The games a resume file keeps, by game.
+pub type Kept = HashMap<String, Value>;
+
+/// `--resume FILE`: the file, opened or created for this survey, and the games it keeps.
+pub fn open_journal(args: &Args, survey: &Survey<'_>) -> Result<Option<(Journal, Kept)>> {
+    let Some(path) = &args.resume else { return Ok(None) };
+    let header =
+        json!({"survey": args.patterns, "limits": limits_json(&survey.limits_of_each())}).to_string();
+    let (journal, lines) = Journal::open(path, &header)?;
+    let mut kept = Kept::new();
+    for (i, line) in lines.iter().enumerate() {
+        let object: Value =
+            serde_json::from_str(line).map_err(|_| malformed(path, i + 2, "not a JSON line"))?;
+        let game = object.get("game").and_then(Value::as_str).map(str::to_string);
+        match game {
+            Some(game) if survey.entries().iter().any(|e| e.game.spec() == game) => {
+                kept.insert(game, object);
             }
-            Some(journal)
+            _ => return Err(malformed(path, i + 2, "a game this survey does not have")),
         }
-        None => None,
-    };
+    }
+    Ok(Some((journal, kept)))
+}
 
-    let fresh = Mutex::new(HashMap::new());
+/// Surveys the games of process `rank` of `processes` (every `processes`-th game from the
+/// `rank`-th) that the resume file does not keep, appending each to it as it finishes; the
+/// objects of those games.
+pub fn share(
+    survey: &Survey<'_>,
+    journal: Option<&(Journal, Kept)>,
+    (rank, processes): (usize, usize),
+) -> Result<Kept> {
+    let index: HashMap<String, usize> =
+        survey.entries().iter().enumerate().map(|(i, e)| (e.game.spec(), i)).collect();
+    let fresh = Mutex::new(Kept::new());
     let failed = Mutex::new(None);
-    survey.run_each(&|entry| kept.contains_key(&entry.game.spec()), &|row: Row| {
+    let skip = |entry: &nimcount::survey::Entry| {
+        let spec = entry.game.spec();
+        index[&spec] % processes != rank || journal.is_some_and(|(_, kept)| kept.contains_key(&spec))
+    };
+    survey.run_each(&skip, &|row: Row| {
         let object = row_json(&row);
-        if let Some(journal) = &journal
+        if let Some((journal, _)) = journal
             && let Err(e) = journal.append(&object.to_string())
         {
-            failed.lock().expect("failure").get_or_insert(e);
+            failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
         }
-        fresh.lock().expect("rows").insert(row.game.clone(), (object, row));
+        fresh.lock().unwrap_or_else(|e| e.into_inner()).insert(row.game, object);
     })?;
-    progress.finish();
-    if let Some(e) = failed.into_inner().expect("failure") {
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let fresh = fresh.into_inner().expect("rows");
+    Ok(fresh.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Prints the survey (and draws its picture) from the objects of every game.
+pub fn print(args: &Args, survey: &Survey<'_>, mut fresh: Kept, mut kept: Kept) -> Result<()> {
     let objects: Vec<Value> = survey
         .entries()
         .iter()
         .map(|e| {
             let spec = e.game.spec();
-            fresh
-                .get(&spec)
-                .map(|(o, _)| o.clone())
-                .or_else(|| kept.remove(&spec))
-                .expect("every game surveyed")
+            fresh.remove(&spec).or_else(|| kept.remove(&spec)).expect("every game surveyed")
         })
         .collect();
+    if let Some(path) = &args.plot {
+        crate::plot::survey::draw(path, &objects, &args.patterns)?;
+    }
     let mut out = common::stdout();
     let text = if args.json {
         serde_json::to_string_pretty(&objects).expect("JSON")

@@ -1,10 +1,12 @@
-//! Pictures: SVG files drawn with plotters (`bench --sweep --plot`, `grundy --plot`).
+//! Pictures: SVG files drawn with plotters (`bench --sweep --plot`, `grundy --plot`,
+//! `survey --plot`).
 //!
 //! SVG only: plotters' bitmap backend draws text through system fonts (or a font compiled into
 //! the program), which nimcount does not depend on, so `.png` is refused with that reason. The
 //! picture is drawn into memory and written whole or not at all ([`output::write_atomically`]).
 
 pub mod grundy;
+pub mod survey;
 pub mod sweep;
 
 use std::io;
