@@ -1472,7 +1472,7 @@ def survey(patterns, *, max_seconds_per_game=10.0, max_heap=None, max_states=Non
     Raises
     ------
     ValueError
-        A pattern that names no family, more than 65536 games, a limit out of range.
+        A pattern that names no family, more than 4096 games, a limit out of range.
     TooCostly
         A misère budget estimated beyond the time per game.
     MemoryError

@@ -250,9 +250,10 @@ impl Survey<'static> {
             });
         }
         let mut games: Vec<Game> = Vec::new();
+        let mut specs = std::collections::HashSet::new();
         for pattern in patterns {
             for game in games_of(pattern)? {
-                if !games.contains(&game) {
+                if specs.insert(game.spec()) {
                     games.push(game);
                 }
             }

@@ -4,8 +4,9 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::message::quote;
 
-/// The most games one pattern may name (`subtract:{1..16}` is 65 535).
-pub const MAX_GAMES: usize = 1 << 16;
+/// The most games a survey may name: every four-digit octal code (`octal:0.????`, 4096), every
+/// subtraction set within `1..12` (4095). At the default 10 s a game, such a survey takes hours.
+pub const MAX_GAMES: usize = 1 << 12;
 
 /// The most code digits after the point in an octal or hexadecimal pattern.
 const MAX_DIGITS: usize = 8;
