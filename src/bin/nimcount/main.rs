@@ -65,6 +65,9 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Misere(args) => misere::run(args),
         Command::Games(args) => games::run(args),
+        Command::Survey(args) if args.distributed => {
+            survey::prepare(&args).and_then(|survey| distributed::survey(&args, survey))
+        }
         Command::Survey(args) => survey::run(args),
         Command::Transform(args) if args.distributed => {
             transform::check_kind(&args).and_then(|()| distributed::transform(&args))

@@ -75,28 +75,30 @@ pub struct Args {
     pub distributed: bool,
 }
 
-/// Runs `nimcount survey` (and, with `--distributed`, one process's share of it).
+/// Runs `nimcount survey` in one process.
 pub fn run(args: Args) -> Result<()> {
-    let limits = limits_of(&args)?;
-    if let Some(path) = &args.plot {
-        crate::plot::check_path(path)?;
-    }
-    let patterns: Vec<&str> = args.patterns.iter().map(String::as_str).collect();
-    let survey = Survey::new(&patterns)?.limits(limits).map_err(|e| match e {
-        e @ nimcount::Error::QuotientTooCostly { .. } => usage(format!(
-            "{e} (--max-seconds-per-game raises the time of each game; a smaller --max-states lowers the estimate)"
-        )),
-        e => e.into(),
-    })?;
-    if args.distributed {
-        return crate::distributed::survey(&args, survey);
-    }
+    let survey = prepare(&args)?;
     let progress = common::TerminalProgress::new();
     let survey = survey.progress(&progress);
     let journal = open_journal(&args, &survey)?;
     let objects = share(&survey, journal.as_ref(), (0, 1))?;
     progress.finish();
     print(&args, &survey, objects, journal.map(|(_, kept)| kept).unwrap_or_default())
+}
+
+/// The survey the options ask for, its limits checked (and the picture's path), before any work.
+pub fn prepare(args: &Args) -> Result<Survey<'static>> {
+    let limits = limits_of(args)?;
+    if let Some(path) = &args.plot {
+        crate::plot::check_path(path)?;
+    }
+    let patterns: Vec<&str> = args.patterns.iter().map(String::as_str).collect();
+    Survey::new(&patterns)?.limits(limits).map_err(|e| match e {
+        e @ nimcount::Error::QuotientTooCostly { .. } => usage(format!(
+            "{e} (--max-seconds-per-game raises the time of each game; a smaller --max-states lowers the estimate)"
+        )),
+        e => e.into(),
+    })
 }
 
 /// The limits of each game, from the options.
