@@ -16,13 +16,18 @@
 //! Games run in parallel on rayon's pool, each on one thread.
 //!
 //! ```
-//! use nimcount::survey::{NormalStatus, Survey};
+//! use nimcount::survey::{Limits, NormalStatus, Survey};
 //!
-//! let rows = Survey::new(&["octal:0.?"])?.run()?;
-//! // 0.0 (no move) … 0.7: eight codes, four games up to relabelling.
-//! let kayles_like = rows.iter().find(|r| r.game == "octal:0.3").unwrap();
-//! assert_eq!(kayles_like.normal.status, NormalStatus::Periodic);
-//! assert!(rows.iter().any(|r| r.equal_to.iter().any(|e| e.game == "octal:0.7")));
+//! let limits = Limits { seconds_per_game: 0.5, ..Limits::default() };
+//! let rows = Survey::new(&["octal:0.?"])?.limits(limits)?.run()?;
+//! // 0.0 (no move) … 0.7: eight codes, seven games: 0.2 is 0.3 with every heap one larger.
+//! assert_eq!(rows.len(), 7);
+//! let three = rows.iter().find(|r| r.game == "octal:0.3").unwrap();
+//! assert_eq!(three.normal.status, NormalStatus::Periodic);
+//! assert_eq!((three.equal_to[0].game.as_str(), three.equal_to[0].shift), ("octal:0.2", 1));
+//! // Officers has no known period.
+//! let officers = rows.iter().find(|r| r.game == "octal:0.6").unwrap();
+//! assert_eq!(officers.normal.status, NormalStatus::Open);
 //! # Ok::<(), nimcount::Error>(())
 //! ```
 
