@@ -24,7 +24,10 @@ pub fn survey<'py>(
     push: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let mut limits = Limits { seconds_per_game, ..Limits::default() };
-    if !(seconds_per_game.is_finite() && seconds_per_game > 0.0 && seconds_per_game <= misere::MAX_SECONDS as f64) {
+    if !(seconds_per_game.is_finite()
+        && seconds_per_game > 0.0
+        && seconds_per_game <= misere::MAX_SECONDS as f64)
+    {
         return Err(value_error(format!(
             "max_seconds_per_game={seconds_per_game}: give a positive number of seconds, at most {}",
             misere::MAX_SECONDS
