@@ -30,6 +30,7 @@ __all__ = [
     "or_convolve",
     "play",
     "subset_convolve",
+    "survey",
     "xor_convolve",
     "xor_power",
     "zeta",
